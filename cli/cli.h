@@ -1,0 +1,29 @@
+/* The `situ` command line: subcommands share one option parser that reads the parameter table. */
+#ifndef SITU_CLI_H
+#define SITU_CLI_H
+
+#include <stdbool.h>
+
+#include "../engine/params.h"
+
+#define EXIT_BAD_INPUT  2
+#define EXIT_SIM_FAILED 3
+
+struct cli_opts {
+    struct params p;
+    bool json;
+    bool help;
+    bool stats;
+};
+
+/* Parses argv[first..] into opts (defaults first). Prints a one-line error naming the option and
+ * returns -1 on bad input. Relative data paths are resolved against the data directories. */
+int cli_parse(int argc, char **argv, int first, struct cli_opts *opts);
+
+/* Prints "situ: <msg>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmd_model(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,40 @@
+#include <stdio.h>
+
+#include "../engine/model.h"
+#include "../engine/report.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf(
+        "usage: situ model [--PARAM VALUE ...] [--json]\n\n"
+        "Evaluates the analytic model of the Sim-Situ paper (section 5.1) for one configuration:\n"
+        "stage times, idle/active time of each component, makespan, efficiency and scenario.\n\n"
+        "parameters:\n");
+    params_print_help(stdout);
+}
+
+int cmd_model(int argc, char **argv)
+{
+    struct cli_opts o;
+    if (cli_parse(argc, argv, 2, &o) < 0)
+        return EXIT_BAD_INPUT;
+    if (o.help) {
+        usage();
+        return 0;
+    }
+    struct model_result m;
+    char err[512];
+    if (model_run(&o.p, &m, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        return EXIT_BAD_INPUT;
+    }
+    if (o.json) {
+        json_t *j = report_result_json(&o.p, &m);
+        int rc = report_print_json(stdout, j);
+        json_decref(j);
+        return rc < 0 ? 1 : 0;
+    }
+    report_result_table(stdout, "situ model: analytic prediction", &o.p, &m);
+    return 0;
+}

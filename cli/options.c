@@ -1,0 +1,61 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/datadir.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("situ: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
+{
+    char err[PARAMS_ERR_MAX];
+    memset(opts, 0, sizeof *opts);
+    params_defaults(&opts->p);
+    for (int i = first; i < argc;) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--json")) {
+            opts->json = true;
+            i++;
+            continue;
+        }
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            opts->help = true;
+            i++;
+            continue;
+        }
+        if (!strcmp(arg, "--stats")) {
+            opts->stats = true;
+            i++;
+            continue;
+        }
+        int rc = params_parse_flag(&opts->p, argc, argv, &i, err);
+        if (rc < 0) {
+            cli_error("%s", err);
+            return -1;
+        }
+        if (rc == 0) {
+            cli_error("unknown option '%s'; see 'situ --help'", arg);
+            return -1;
+        }
+    }
+    if (opts->help)
+        return 0;
+    char resolved[PARAMS_PATH_MAX];
+    if (datadir_resolve(opts->p.platform, resolved, sizeof resolved) == 0)
+        snprintf(opts->p.platform, sizeof opts->p.platform, "%s", resolved);
+    if (params_validate(&opts->p, err) < 0) {
+        cli_error("%s", err);
+        return -1;
+    }
+    return 0;
+}

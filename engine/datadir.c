@@ -1,0 +1,69 @@
+#include "datadir.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef SITU_DATADIR
+#define SITU_DATADIR "/usr/local/share/situ"
+#endif
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Candidate roots in order: the binary's own directory (a source-tree build), then the install. */
+static int root(int which, char *out, size_t len)
+{
+    if (which == 0) {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return -1;
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            return -1;
+        *slash = 0;
+        snprintf(out, len, "%s", exe);
+        return 0;
+    }
+    if (which == 1) {
+        snprintf(out, len, "%s", SITU_DATADIR);
+        return 0;
+    }
+    return -1;
+}
+
+int datadir_resolve(const char *path, char *out, size_t len)
+{
+    snprintf(out, len, "%s", path);
+    if (exists(path) || path[0] == '/')
+        return exists(path) ? 0 : -1;
+    char base[PATH_MAX], cand[PATH_MAX * 2];
+    for (int i = 0; root(i, base, sizeof base) == 0; i++) {
+        snprintf(cand, sizeof cand, "%s/%s", base, path);
+        if (exists(cand) && strlen(cand) < len) {
+            snprintf(out, len, "%s", cand);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int datadir_find(const char *sub, char *out, size_t len)
+{
+    char base[PATH_MAX], cand[PATH_MAX * 2];
+    for (int i = 0; root(i, base, sizeof base) == 0; i++) {
+        snprintf(cand, sizeof cand, "%s/%s", base, sub);
+        if (exists(cand) && strlen(cand) < len) {
+            snprintf(out, len, "%s", cand);
+            return 0;
+        }
+    }
+    return -1;
+}

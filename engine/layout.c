@@ -1,0 +1,292 @@
+#include "layout.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void layout_decompose(long n, int *px, int *py, int *pz)
+{
+    /* Minimise the surface of a unit cube cut into px*py*pz boxes, as MD codes do. */
+    double best = INFINITY;
+    *px = (int)n, *py = 1, *pz = 1;
+    for (long z = 1; z * z * z <= n; z++) {
+        if (n % z)
+            continue;
+        for (long y = z; y * y <= n / z; y++) {
+            if ((n / z) % y)
+                continue;
+            long x = n / z / y;
+            double surface = (double)x * y + (double)y * z + (double)x * z;
+            if (surface < best) {
+                best = surface;
+                *px = (int)x, *py = (int)y, *pz = (int)z;
+            }
+        }
+    }
+}
+
+long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz)
+{
+    long x = rank % l->px, y = (rank / l->px) % l->py, z = rank / ((long)l->px * l->py);
+    x = (x + dx + l->px) % l->px;
+    y = (y + dy + l->py) % l->py;
+    z = (z + dz + l->pz) % l->pz;
+    return x + (long)l->px * (y + (long)l->py * z);
+}
+
+double layout_face_bytes(const struct params *p, const struct layout *l, int dim)
+{
+    double L = (double)p->region;
+    double side[3] = {L / l->px, L / l->py, L / l->pz};
+    double area = dim == 0 ? side[1] * side[2] : dim == 1 ? side[0] * side[2] : side[0] * side[1];
+    return area * PARTICLES_PER_CELL * HALO_BYTES_PER_PARTICLE;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    return s;
+}
+
+int layout_read_hostfile(const char *path, const struct platform *pf, int *slots, char *err,
+                         size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        snprintf(err, errlen, "%s: cannot read hostfile: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: hostfile is not a regular file", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read hostfile: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = -1, lineno = 0;
+    char line[1024];
+    memset(slots, 0, sizeof(int) * pf->hosts);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", path, lineno,
+                     sizeof line - 2);
+            goto out;
+        }
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        long n = 1;
+        char *name = s, *rest = s + strcspn(s, " \t:");
+        if (*rest == ':') {
+            *rest++ = 0;
+            char *end;
+            n = strtol(rest, &end, 10);
+            if (end == rest || *trim(end))
+                n = -1;
+        } else if (*rest) {
+            *rest++ = 0;
+            rest = trim(rest);
+            char *end;
+            if (strncmp(rest, "slots=", 6))
+                n = -1;
+            else {
+                n = strtol(rest + 6, &end, 10);
+                if (end == rest + 6 || *trim(end))
+                    n = -1;
+            }
+        }
+        if (n < 1 || n > pf->cores) {
+            snprintf(err, errlen,
+                     "%s:%d: expected 'HOST', 'HOST slots=N' or 'HOST:N' with N in [1, %d]", path,
+                     lineno, pf->cores);
+            goto out;
+        }
+        int h = platform_host_index(pf, name);
+        if (h < 0) {
+            snprintf(err, errlen, "%s:%d: unknown host '%.64s' (platform hosts are %s%d%s..%s%d%s)",
+                     path, lineno, name, pf->prefix, pf->radicals[0], pf->suffix, pf->prefix,
+                     pf->radicals[pf->hosts - 1], pf->suffix);
+            goto out;
+        }
+        if (slots[h] + n > pf->cores) {
+            snprintf(err, errlen, "%s:%d: host '%s' given more than its %d cores", path, lineno,
+                     name, pf->cores);
+            goto out;
+        }
+        slots[h] += (int)n;
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: read error", path);
+        goto out;
+    }
+    rc = 0;
+out:
+    fclose(f);
+    return rc;
+}
+
+/* Places analytics actors per host according to the mapping; returns -1 with err set. */
+static int place_analytics(const struct params *p, const struct platform *pf, struct layout *l,
+                           char *err, size_t errlen)
+{
+    long C = p->cores_per_node, N = p->nodes, R = p->ratio;
+    long ana_total = N * C / (R + 1);
+    switch (p->mapping) {
+    case MAPPING_INSITU:
+        for (long h = 0; h < N; h++)
+            l->ana_per_host[h] = (int)(C / (R + 1));
+        return 0;
+    case MAPPING_INTRANSIT: {
+        /* Whole analytics nodes, as many as keep the ratio closest, at least one of each kind. */
+        long an = lround((double)N / (R + 1));
+        an = an < 1 ? 1 : an > N - 1 ? N - 1 : an;
+        for (long h = N - an; h < N; h++)
+            l->ana_per_host[h] = (int)C;
+        return 0;
+    }
+    case MAPPING_HOSTFILE: {
+        int *slots = calloc(pf->hosts, sizeof(int));
+        if (!slots) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        int rc = layout_read_hostfile(p->hostfile, pf, slots, err, errlen);
+        long left = ana_total;
+        for (int h = 0; rc == 0 && h < pf->hosts && left > 0; h++) {
+            long take = slots[h] < left ? slots[h] : left;
+            l->ana_per_host[h] = (int)take;
+            left -= take;
+        }
+        if (rc == 0 && left > 0) {
+            snprintf(err, errlen,
+                     "%s: too few slots: ratio %ld on %ld nodes needs %ld analytics slots, "
+                     "the file gives %ld",
+                     p->hostfile, R, N, ana_total, ana_total - left);
+            rc = -1;
+        }
+        free(slots);
+        return rc;
+    }
+    }
+    return -1;
+}
+
+int layout_build(const struct params *p, const struct platform *pf, struct layout *l, char *err,
+                 size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    long C = p->cores_per_node, N = p->nodes, R = p->ratio;
+    if (N > pf->hosts) {
+        snprintf(err, errlen, "nodes: %ld asked but platform '%s' has %d hosts", N, p->platform,
+                 pf->hosts);
+        return -1;
+    }
+    if (C > pf->cores) {
+        snprintf(err, errlen, "cores_per_node: %ld asked but platform '%s' nodes have %d cores", C,
+                 p->platform, pf->cores);
+        return -1;
+    }
+    l->hosts = pf->hosts;
+    l->sim_per_host = calloc(pf->hosts, sizeof(int));
+    l->ana_per_host = calloc(pf->hosts, sizeof(int));
+    l->dtl_load = calloc(pf->hosts, sizeof(int));
+    if (!l->sim_per_host || !l->ana_per_host || !l->dtl_load)
+        goto oom;
+    if (place_analytics(p, pf, l, err, errlen) < 0)
+        goto fail;
+
+    /* Simulation ranks: the ratio's share of N nodes' cores, filling free cores host by host. */
+    long sim_total = p->mapping == MAPPING_INTRANSIT ? 0 : N * C * R / (R + 1);
+    if (p->mapping == MAPPING_INTRANSIT)
+        for (long h = 0; h < N; h++)
+            sim_total += l->ana_per_host[h] ? 0 : C;
+    long left = sim_total;
+    for (int h = 0; h < pf->hosts && left > 0; h++) {
+        /* hostfile: like an MPI launch, the ranks fill each host's free cores in host order. */
+        long room = C - l->ana_per_host[h];
+        if (p->mapping == MAPPING_INTRANSIT)
+            room = h < N && !l->ana_per_host[h] ? C : 0;
+        else if (p->mapping == MAPPING_INSITU)
+            room = h < N ? room : 0;
+        long take = room < left ? room : left;
+        l->sim_per_host[h] = (int)take;
+        left -= take;
+    }
+    if (left > 0) {
+        snprintf(err, errlen,
+                 "%s: the analytics slots leave too few cores for %ld simulation ranks",
+                 p->hostfile, sim_total);
+        goto fail;
+    }
+    l->sim_cores = sim_total;
+    l->collector_host = -1;
+    for (int h = 0; h < pf->hosts; h++) {
+        l->ana_cores += l->ana_per_host[h];
+        l->sim_nodes += l->sim_per_host[h] > 0;
+        l->ana_nodes += l->ana_per_host[h] > 0;
+        l->nodes_used += l->sim_per_host[h] > 0 || l->ana_per_host[h] > 0;
+        if (l->collector_host < 0 && l->ana_per_host[h])
+            l->collector_host = h;
+    }
+    if (l->sim_cores < 1 || l->ana_cores < 1) {
+        snprintf(err, errlen, "ratio: %ld on %ld nodes leaves no %s cores", R, N,
+                 l->sim_cores < 1 ? "simulation" : "analytics");
+        goto fail;
+    }
+
+    l->rank_host = malloc(sizeof(int) * l->sim_cores);
+    l->dtl_host = malloc(sizeof(int) * l->sim_cores);
+    if (!l->rank_host || !l->dtl_host)
+        goto oom;
+    long r = 0;
+    for (int h = 0; h < pf->hosts; h++)
+        for (int k = 0; k < l->sim_per_host[h]; k++)
+            l->rank_host[r++] = h;
+    /* DTL route: a rank's state stays on its node when the node has analytics; otherwise it goes
+     * to the analytics host with the least load per actor, so the actors share the work evenly. */
+    for (r = 0; r < l->sim_cores; r++) {
+        int h = l->rank_host[r], best = -1;
+        if (l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE)
+            best = h;
+        for (int a = 0; best < 0 && a < pf->hosts; a++) {
+            if (!l->ana_per_host[a])
+                continue;
+            if (best < 0 || (double)(l->dtl_load[a] + 1) / l->ana_per_host[a] <
+                                (double)(l->dtl_load[best] + 1) / l->ana_per_host[best])
+                best = a;
+        }
+        l->dtl_host[r] = best;
+        l->dtl_load[best]++;
+    }
+    layout_decompose(l->sim_cores, &l->px, &l->py, &l->pz);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    layout_free(l);
+    return -1;
+}
+
+void layout_free(struct layout *l)
+{
+    free(l->sim_per_host);
+    free(l->ana_per_host);
+    free(l->rank_host);
+    free(l->dtl_host);
+    free(l->dtl_load);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,175 @@
+#include "model.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *model_scenario_name(enum scenario s)
+{
+    return s == SCENARIO_IS ? "IS" : s == SCENARIO_IA ? "IA" : "balanced";
+}
+
+double model_efficiency(double sim_side, double ana_side)
+{
+    double top = fmax(sim_side, ana_side);
+    return top > 0 ? 1 - fabs(sim_side - ana_side) / top : 1;
+}
+
+enum scenario model_scenario(double sim_side, double ana_side)
+{
+    double top = fmax(sim_side, ana_side);
+    if (top <= 0 || fabs(sim_side - ana_side) <= 1e-9 * top)
+        return SCENARIO_BALANCED;
+    /* IS: the simulation idles because the analytics is slower; IA: the reverse. */
+    return ana_side > sim_side ? SCENARIO_IS : SCENARIO_IA;
+}
+
+double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
+{
+    if (sharers < 1)
+        sharers = 1;
+    if (a == b && pf->loopback_bw > 0) /* the loopback is a fat pipe: not shared */
+        return pf->loopback_lat * NET_LATENCY_FACTOR +
+               bytes / (pf->loopback_bw * NET_BANDWIDTH_FACTOR);
+    /* Through the switch: the sender's link up, [the backbone], the receiver's link down. */
+    double lat = 2 * pf->lat + pf->backbone_lat;
+    double bw = pf->bw;
+    if (pf->backbone_bw > 0 && pf->backbone_bw < bw)
+        bw = pf->backbone_bw;
+    return lat * NET_LATENCY_FACTOR + bytes * sharers / (bw * NET_BANDWIDTH_FACTOR);
+}
+
+/* Time of one halo exchange: every rank sends its faces at once. Off-node bytes share each node's
+ * link (both ways are symmetric); on-node messages go through the unshared loopback. */
+static double halo_exchange_time(const struct params *p, const struct platform *pf,
+                                 const struct layout *l)
+{
+    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    double face[3];
+    for (int d = 0; d < 3; d++)
+        face[d] = layout_face_bytes(p, l, d);
+    double worst = 0;
+    double host_off = 0, host_on_max = 0;
+    int host = l->sim_cores ? l->rank_host[0] : 0;
+    for (long r = 0; r <= l->sim_cores; r++) {
+        if (r == l->sim_cores || l->rank_host[r] != host) {
+            double off = host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, 1) : 0;
+            double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
+            worst = fmax(worst, fmax(off, on));
+            if (r == l->sim_cores)
+                break;
+            host = l->rank_host[r];
+            host_off = host_on_max = 0;
+        }
+        for (int k = 0; k < 6; k++) {
+            long nb = layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2]);
+            if (nb == r)
+                continue;
+            double bytes = face[k / 2];
+            if (l->rank_host[nb] != host || pf->loopback_bw <= 0)
+                host_off += bytes;
+            else
+                host_on_max = fmax(host_on_max, bytes);
+        }
+    }
+    return worst;
+}
+
+void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
+                struct model_result *m)
+{
+    double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
+    double L = (double)p->region;
+    bool queue = p->dtl == DTL_QUEUE;
+
+    m->particles = PARTICLES_PER_CELL * L * L * L;
+    m->sim_cores = l->sim_cores;
+    m->ana_cores = l->ana_cores;
+    m->sim_nodes = l->sim_nodes;
+    m->ana_nodes = l->ana_nodes;
+    m->nodes_used = l->nodes_used;
+    m->steps = p->iterations / p->stride;
+    m->tail_iterations = p->iterations - m->steps * p->stride;
+
+    double per_rank = m->particles / l->sim_cores;
+    double iteration = per_rank * p->sim_cost * f;
+    double exchanges = (double)p->stride / p->halo_period;
+    m->halo = exchanges * halo_exchange_time(p, pf, l);
+
+    struct stages *st = &m->stage;
+    st->S = p->stride * iteration + m->halo;
+    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
+
+    /* The critical analytics host: the one whose actors take longest per step. */
+    double chunk_bytes = per_rank * p->data_size * p->data_scaling;
+    double chunk_compute = per_rank * p->analytics_cost * p->compute_scaling * f;
+    int *remote = calloc(l->hosts, sizeof(int));
+    for (long r = 0; remote && r < l->sim_cores; r++)
+        remote[l->dtl_host[r]] += l->rank_host[r] != l->dtl_host[r];
+    double worst = -1;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
+        double transfer = 0;
+        if (!queue) {
+            /* Sources on this host come over the loopback; remote ones share the host's link
+             * with every actor of the host fetching at the same time. */
+            bool far = !remote || remote[h] > 0;
+            int src = far ? (h + 1) % l->hosts : h;
+            double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
+            transfer = model_transfer_time(pf, src, h, chunk_bytes, sharers);
+        }
+        double t = chunks * (transfer + chunk_compute);
+        if (t > worst) {
+            worst = t;
+            m->chunks = chunks;
+            st->R = chunks * transfer;
+            st->A = chunks * chunk_compute;
+            st->W = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        }
+    }
+    free(remote);
+    /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
+    st->C = 0;
+    if (!queue) {
+        int far = l->collector_host;
+        for (int h = 0; h < l->hosts; h++)
+            if (l->sim_per_host[h] && h != l->collector_host)
+                far = h;
+        st->C = model_transfer_time(pf, l->collector_host, far, METRIC_BYTES, 1);
+    }
+
+    double sim_side = st->S + st->Ing;
+    double ana_side = st->R + st->A + st->W + st->C;
+    double period = fmax(sim_side, ana_side);
+    double tail = m->tail_iterations * iteration +
+                  (double)m->tail_iterations / p->halo_period * (m->halo / exchanges);
+    m->sim_active = m->steps * sim_side + tail;
+    m->sim_idle = m->steps * (period - sim_side);
+    m->ana_active = m->steps * (st->R + st->A);
+    m->ana_idle = m->steps * (period - st->R - st->A);
+    m->makespan = m->steps * period + tail;
+    m->makespan_pipeline = m->makespan + (m->steps ? fmin(sim_side, ana_side) : 0);
+    m->efficiency = model_efficiency(sim_side, ana_side);
+    m->scenario = model_scenario(sim_side, ana_side);
+}
+
+int model_run(const struct params *p, struct model_result *m, char *err, size_t errlen)
+{
+    struct platform pf;
+    struct layout l;
+    if (params_validate(p, err) < 0)
+        return -1;
+    if (platform_load(p->platform, &pf, err, errlen) < 0)
+        return -1;
+    int rc = layout_build(p, &pf, &l, err, errlen);
+    if (rc == 0) {
+        model_eval(p, &pf, &l, m);
+        layout_free(&l);
+    }
+    platform_free(&pf);
+    return rc;
+}

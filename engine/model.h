@@ -1,0 +1,62 @@
+/* The analytic model of the Sim-Situ paper, section 5.1: per-step stage times, idle time, makespan
+ * and efficiency. Pure functions of a configuration, its platform and its placement; no I/O. */
+#ifndef SITU_MODEL_H
+#define SITU_MODEL_H
+
+#include "layout.h"
+#include "params.h"
+#include "platform.h"
+
+/* SimGrid's default network model (LV08) stretches latencies and shrinks bandwidths by these
+ * factors; the model applies them too, so both predict the same transfer times. */
+#define NET_LATENCY_FACTOR   13.01
+#define NET_BANDWIDTH_FACTOR 0.97
+/* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
+#define METRIC_BYTES 64
+
+enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED };
+
+struct stages {
+    double S;   /* stride MD iterations on one rank, halo exchanges included */
+    double Ing; /* ingestion into the DTL on the simulation side (fire-and-forget posting) */
+    double R;   /* retrieval of the states one analytics actor handles in a step */
+    double A;   /* analysis of those states */
+    double W;   /* metrics to the collector (a synchronisation point) */
+    double C;   /* metrics back to the ranks (a synchronisation point) */
+};
+
+struct model_result {
+    double particles;
+    long sim_cores, ana_cores;
+    int sim_nodes, ana_nodes, nodes_used;
+    long steps;           /* analyses: floor(iterations / stride) */
+    long tail_iterations; /* iterations after the last analysis */
+    struct stages stage;  /* per step, for the critical rank and actor */
+    double halo;          /* the halo-exchange part of S */
+    double chunks;        /* rank states one analytics actor handles per step (critical host) */
+    double sim_active, sim_idle; /* over the run, one simulation core */
+    double ana_active, ana_idle; /* over the run, one analytics core */
+    double makespan;             /* eq. 5: steps * max(S + Ing, R + A + W + C) (+ tail) */
+    double makespan_pipeline;    /* eq. 5 plus pipeline fill/drain: + min(S + Ing, R + A + W + C) */
+    double efficiency;           /* eq. 6 */
+    enum scenario scenario;
+};
+
+/* Evaluates the model. p must be valid (params_validate), l built from p and pf. */
+void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
+                struct model_result *m);
+
+/* Convenience: loads the platform, builds the layout and evaluates. -1 with err on bad input. */
+int model_run(const struct params *p, struct model_result *m, char *err, size_t errlen);
+
+/* Time for one message of `bytes` from host a to host b under the platform's (LV08) model, when
+ * `sharers` transfers share the bottleneck link. */
+double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers);
+
+const char *model_scenario_name(enum scenario s);
+
+/* Shared by the model and the engine's own accounting: the three eq. 4-6 quantities. */
+double model_efficiency(double sim_side, double ana_side);
+enum scenario model_scenario(double sim_side, double ana_side);
+
+#endif

@@ -1,0 +1,126 @@
+/* The parameter table: every parameter of a Situ configuration is described once, here.
+ * CLI flags, --help, JSON keys, validation, TUI sliders, Lua fields and presets read it. */
+#ifndef SITU_PARAMS_H
+#define SITU_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PARAMS_PATH_MAX 512
+#define PARAMS_ERR_MAX  256
+
+enum param_type {
+    PARAM_INT,    /* long */
+    PARAM_REAL,   /* double */
+    PARAM_CHOICE, /* int index into choices[] */
+    PARAM_PATH,   /* char[PARAMS_PATH_MAX] */
+};
+
+enum param_scale { SCALE_LINEAR, SCALE_LOG };
+
+enum param_id {
+    P_NODES,
+    P_CORES_PER_NODE,
+    P_RATIO,
+    P_STRIDE,
+    P_ITERATIONS,
+    P_REGION,
+    P_SIM_COST,
+    P_HALO_PERIOD,
+    P_ANALYTICS_COST,
+    P_COMPUTE_SCALING,
+    P_DATA_SIZE,
+    P_DATA_SCALING,
+    P_MAPPING,
+    P_HOSTFILE,
+    P_DTL,
+    P_PLATFORM,
+    P_FIDELITY,
+    PARAM_COUNT
+};
+
+enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
+enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
+enum fidelity { FIDELITY_FAST, FIDELITY_FULL };
+
+struct params {
+    long nodes;
+    long cores_per_node;
+    long ratio;
+    long stride;
+    long iterations;
+    long region;
+    double sim_cost;
+    long halo_period;
+    double analytics_cost;
+    double compute_scaling;
+    double data_size;
+    double data_scaling;
+    int mapping;
+    char hostfile[PARAMS_PATH_MAX];
+    int dtl;
+    char platform[PARAMS_PATH_MAX];
+    int fidelity;
+};
+
+struct param_desc {
+    const char *key;  /* JSON key, Lua field; the CLI flag is "--" + key with '-' for '_' */
+    const char *unit; /* shown next to the value */
+    enum param_type type;
+    size_t offset; /* into struct params */
+    double def, min, max;
+    double step; /* one slider step: added (linear) or multiplied (log) */
+    enum param_scale scale;
+    const char *const *choices; /* PARAM_CHOICE only, NULL-terminated */
+    const char *def_str;        /* PARAM_PATH default */
+    const char *help;
+    bool slider; /* whether the explorer offers it as a slider */
+};
+
+extern const struct param_desc param_table[PARAM_COUNT];
+
+/* Look a parameter up by JSON key or by CLI flag spelling ("data-scaling"). -1 if unknown. */
+int params_find(const char *key);
+
+void params_defaults(struct params *p);
+
+/* Parses `text` into parameter `id` and checks its own range. On error returns -1 and writes a
+ * one-line message naming the parameter and what was expected into err (PARAMS_ERR_MAX). */
+int params_set(struct params *p, int id, const char *text, char *err);
+
+/* Sets a numeric or choice parameter from a double (choices by index). Same checks as params_set.
+ */
+int params_set_number(struct params *p, int id, double value, char *err);
+
+/* Cross-parameter checks: realisable ratio, stride <= iterations, hostfile given when needed. */
+int params_validate(const struct params *p, char *err);
+
+/* The value of a parameter as a double (choice -> index, path -> 0). */
+double params_get_number(const struct params *p, int id);
+
+/* The value formatted for display or JSON-free text ("15", "7.93e-07", "insitu", "platforms/x"). */
+void params_format(const struct params *p, int id, char *buf, size_t len);
+
+/* Moves a slider by `steps` (negative: down); coarse multiplies the step. Ratios move through the
+ * values the node's cores can realise. Returns 1 if the value changed, 0 if it was at a bound. */
+int params_step(struct params *p, int id, int steps, bool coarse);
+
+/* Slider position of the current value in [0, 1]. */
+double params_position(const struct params *p, int id);
+
+/* Realisable ratios for a node of `cores` cores: R such that (R + 1) divides cores and R >= 1.
+ * Writes at most max of them ascending into out and returns how many exist. */
+int params_valid_ratios(long cores, long *out, int max);
+
+/* Parses "--key value" / "--key=value" flags from argv[*i]; advances *i. Returns 1 if argv[*i]
+ * was a parameter flag and was applied, 0 if it is not a parameter flag, -1 on error (err set). */
+int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err);
+
+/* Prints one line per parameter for --help. */
+void params_print_help(FILE *out);
+
+/* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...". */
+void params_canonical(const struct params *p, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,105 @@
+#include "report.h"
+
+json_t *report_params_json(const struct params *p)
+{
+    json_t *o = json_object();
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        json_t *v;
+        if (d->type == PARAM_INT)
+            v = json_integer((json_int_t)params_get_number(p, id));
+        else if (d->type == PARAM_REAL)
+            v = json_real(params_get_number(p, id));
+        else {
+            char buf[PARAMS_PATH_MAX];
+            params_format(p, id, buf, sizeof buf);
+            v = json_string(buf);
+        }
+        json_object_set_new(o, d->key, v);
+    }
+    return o;
+}
+
+json_t *report_result_json(const struct params *p, const struct model_result *m)
+{
+    const struct stages *s = &m->stage;
+    json_t *stage = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "S", s->S, "Ing", s->Ing, "R", s->R, "A",
+                              s->A, "W", s->W, "C", s->C);
+    json_t *o = json_pack("{s:f,s:I,s:I,s:i,s:i,s:i,s:I,s:o,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:s}",
+                          "particles", m->particles, "sim_cores", (json_int_t)m->sim_cores,
+                          "analytics_cores", (json_int_t)m->ana_cores, "sim_nodes", m->sim_nodes,
+                          "analytics_nodes", m->ana_nodes, "nodes_used", m->nodes_used, "steps",
+                          (json_int_t)m->steps, "stage", stage, "halo", m->halo, "sim_active",
+                          m->sim_active, "sim_idle", m->sim_idle, "analytics_active", m->ana_active,
+                          "analytics_idle", m->ana_idle, "makespan", m->makespan,
+                          "makespan_pipeline", m->makespan_pipeline, "efficiency", m->efficiency,
+                          "scenario", model_scenario_name(m->scenario));
+    json_object_set_new(o, "config", report_params_json(p));
+    return o;
+}
+
+static const char *unit_time(double s, char *buf, size_t len)
+{
+    if (s == 0)
+        snprintf(buf, len, "0 s");
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.3g us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, len, "%.3g ms", s * 1e3);
+    else if (s < 3600)
+        snprintf(buf, len, "%.4g s", s);
+    else
+        snprintf(buf, len, "%.4g s (%.2f h)", s, s / 3600);
+    return buf;
+}
+
+void report_result_table(FILE *out, const char *title, const struct params *p,
+                         const struct model_result *m)
+{
+    char a[64], b[64];
+    fprintf(out, "%s\n", title);
+    fprintf(out, "  configuration\n");
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        char v[PARAMS_PATH_MAX];
+        params_format(p, id, v, sizeof v);
+        if (!v[0])
+            continue;
+        fprintf(out, "    %-18s %s %s\n", param_table[id].key, v, param_table[id].unit);
+    }
+    fprintf(out, "  placement\n");
+    fprintf(out, "    %-18s %.0f\n", "particles", m->particles);
+    fprintf(out, "    %-18s %ld on %d node(s)\n", "simulation cores", m->sim_cores, m->sim_nodes);
+    fprintf(out, "    %-18s %ld on %d node(s)\n", "analytics cores", m->ana_cores, m->ana_nodes);
+    fprintf(out, "    %-18s %ld (+%ld trailing iterations)\n", "steps", m->steps,
+            m->tail_iterations);
+    fprintf(out, "  per step\n");
+    const struct stages *s = &m->stage;
+    const char *names[] = {"S (simulate)", "Ing (ingest)",     "R (retrieve)",
+                           "A (analyse)",  "W (send metrics)", "C (collect)"};
+    double values[] = {s->S, s->Ing, s->R, s->A, s->W, s->C};
+    for (int i = 0; i < 6; i++)
+        fprintf(out, "    %-18s %s\n", names[i], unit_time(values[i], a, sizeof a));
+    fprintf(out, "    %-18s %s of S\n", "halo", unit_time(m->halo, a, sizeof a));
+    fprintf(out, "  over the run          active        idle\n");
+    fprintf(out, "    %-18s %-13s %s\n", "simulation", unit_time(m->sim_active, a, sizeof a),
+            unit_time(m->sim_idle, b, sizeof b));
+    fprintf(out, "    %-18s %-13s %s\n", "analytics", unit_time(m->ana_active, a, sizeof a),
+            unit_time(m->ana_idle, b, sizeof b));
+    fprintf(out, "  %-20s %s\n", "makespan", unit_time(m->makespan, a, sizeof a));
+    fprintf(out, "  %-20s %s\n", "  with fill/drain", unit_time(m->makespan_pipeline, a, sizeof a));
+    fprintf(out, "  %-20s %.4f\n", "efficiency", m->efficiency);
+    fprintf(out, "  %-20s %s (%s)\n", "scenario", model_scenario_name(m->scenario),
+            m->scenario == SCENARIO_IS   ? "the simulation waits for the analytics"
+            : m->scenario == SCENARIO_IA ? "the analytics waits for the simulation"
+                                         : "no idle time");
+}
+
+int report_print_json(FILE *out, json_t *v)
+{
+    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(12));
+    if (!text)
+        return -1;
+    int rc = fprintf(out, "%s\n", text) < 0 ? -1 : 0;
+    free(text);
+    return fflush(out) == 0 ? rc : -1;
+}

@@ -1,0 +1,25 @@
+/* Results as JSON (jansson) and as an aligned table. One writer for the model and the engine, so
+ * `situ model --json` and `situ run --json` share their keys. */
+#ifndef SITU_REPORT_H
+#define SITU_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "params.h"
+
+/* The configuration as a JSON object keyed by the parameter table. */
+json_t *report_params_json(const struct params *p);
+
+/* The model's (or a measurement's) common keys: particles, sim_cores, ..., scenario, config. */
+json_t *report_result_json(const struct params *p, const struct model_result *m);
+
+/* The aligned human table; `title` heads it ("model", "simulation"). */
+void report_result_table(FILE *out, const char *title, const struct params *p,
+                         const struct model_result *m);
+
+/* Prints a JSON value on one line followed by a newline; -1 on write error. */
+int report_print_json(FILE *out, json_t *v);
+
+#endif

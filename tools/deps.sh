@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs what the build and the tests need on Debian 12, and nothing that is already there.
+# Called by `make deps`, which `make`, `make run` and `make test` depend on.
+set -eu
+
+# pkg-config module -> Debian package providing it
+modules="simgrid:libsimgrid-dev lua5.4:liblua5.4-dev libuv:libuv1-dev ncursesw:libncurses-dev
+jansson:libjansson-dev libxml-2.0:libxml2-dev criterion:libcriterion-dev cairo:libcairo2-dev"
+# command -> Debian package providing it
+commands="pkg-config:pkg-config tmux:tmux cc:gcc"
+
+missing=""
+for pair in $commands; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+done
+for pair in $modules; do
+    if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "${pair%%:*}"; then
+        missing="$missing ${pair#*:}"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "deps: need root or sudo to install:$missing" >&2; exit 2; }
+    sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
