@@ -1,0 +1,438 @@
+/* Building the workflow from the placement, running SimGrid once, and turning the per-actor
+ * measurements into the same result the analytic model gives. */
+#include "sim.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <xbt/log.h>
+
+#include "report.h"
+#include "sim_internal.h"
+
+#define ZALLOC(ptr, n) ((ptr) = calloc((n) ? (n) : 1, sizeof *(ptr)))
+
+static bool steps_array_ok(double **a, long steps)
+{
+    return (*a = calloc(steps ? steps : 1, sizeof **a)) != NULL;
+}
+
+static int alloc_group_arrays(struct engine *e)
+{
+    for (int k = 0; k < e->nsims; k++) {
+        struct sim_group *g = &e->sims[k];
+        if (!steps_array_ok(&g->active, e->steps) || !steps_array_ok(&g->idle, e->steps) ||
+            !steps_array_ok(&g->halo_time, e->steps))
+            return -1;
+    }
+    for (int k = 0; k < e->nanas; k++) {
+        struct ana_group *a = &e->anas[k];
+        if (!steps_array_ok(&a->active, e->steps) || !steps_array_ok(&a->idle, e->steps) ||
+            !steps_array_ok(&a->R, e->steps) || !steps_array_ok(&a->A, e->steps))
+            return -1;
+    }
+    return 0;
+}
+
+/* Simulation groups: one per rank (full) or one per node (fast). */
+static int build_sim_groups(struct engine *e, int *group_of_rank)
+{
+    const struct layout *l = &e->l;
+    e->nsims = e->fast ? l->sim_nodes : (int)l->sim_cores;
+    if (!ZALLOC(e->sims, e->nsims))
+        return -1;
+    int k = -1, last_host = -1;
+    for (long r = 0; r < l->sim_cores; r++) {
+        int h = l->rank_host[r];
+        if (!e->fast || h != last_host) {
+            k++;
+            struct sim_group *g = &e->sims[k];
+            g->host = h;
+            g->sg = e->hosts[h];
+            char name[64];
+            snprintf(name, sizeof name, "halo@%d", k);
+            channel_init(&g->halo, name, g->sg, false); /* MPI traffic: always a mailbox */
+            snprintf(name, sizeof name, "back@%d", k);
+            channel_init(&g->back, name, g->sg, e->instant);
+            last_host = h;
+        }
+        e->sims[k].ranks++;
+        group_of_rank[r] = k;
+    }
+    return 0;
+}
+
+/* Halo edges: per neighbour rank (full) or per neighbour node plus one loopback message (fast). */
+static int build_halo(struct engine *e, const int *group_of_rank)
+{
+    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    const struct layout *l = &e->l;
+    double face[3];
+    for (int d = 0; d < 3; d++)
+        face[d] = layout_face_bytes(&e->p, l, d);
+    double *to_group = calloc(e->nsims, sizeof(double));
+    double *real = calloc(e->nsims, sizeof(double));
+    if (!to_group || !real)
+        goto fail;
+    long r = 0;
+    for (int k = 0; k < e->nsims; k++) {
+        struct sim_group *g = &e->sims[k];
+        size_t nout = e->fast ? (size_t)e->nsims : 6;
+        if (!ZALLOC(g->halo_out, nout))
+            goto fail;
+        for (int i = 0; i < e->nsims; i++)
+            to_group[i] = real[i] = 0;
+        for (; r < l->sim_cores && group_of_rank[r] == k; r++) {
+            for (int d = 0; d < 6; d++) {
+                long nb = layout_neighbour(l, r, dirs[d][0], dirs[d][1], dirs[d][2]);
+                if (nb == r)
+                    continue;
+                int to = group_of_rank[nb];
+                double bytes = face[d / 2];
+                if (!e->fast) {
+                    g->halo_out[g->nhalo++] = (struct edge){&e->sims[to].halo, bytes, bytes, 1};
+                    continue;
+                }
+                real[to] += bytes;
+                /* Concurrent messages on an unshared loopback cost as much as the largest. */
+                if (to == k && e->loopback_fatpipe)
+                    to_group[to] = fmax(to_group[to], bytes);
+                else
+                    to_group[to] += bytes;
+            }
+        }
+        for (int to = 0; e->fast && to < e->nsims; to++)
+            if (real[to] > 0)
+                g->halo_out[g->nhalo++] =
+                    (struct edge){&e->sims[to].halo, to_group[to], real[to], 1};
+        for (int x = 0; x < g->nhalo; x++) {
+            sg_host_t dst = g->halo_out[x].to->owner;
+            g->halo_latency = fmax(g->halo_latency,
+                                   sim_links_latency(&e->links, g->sg, dst) * NET_LATENCY_FACTOR);
+        }
+    }
+    free(to_group);
+    free(real);
+    return 0;
+fail:
+    free(to_group);
+    free(real);
+    return -1;
+}
+
+/* The DTL: one channel per analytics host. Full: each rank puts its state, each actor takes one
+ * at a time (Algorithm 1). Fast: each node puts one message with all its states for the host,
+ * and one actor group takes a step's messages at once, standing for `actors` actors that each
+ * analyse ceil(load / actors) states one after the other. */
+static int build_dtl(struct engine *e, const int *group_of_rank)
+{
+    const struct layout *l = &e->l;
+    e->nanas = 0;
+    e->nstate_channels = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        e->nanas += l->ana_per_host[h] ? (e->fast ? 1 : l->ana_per_host[h]) : 0;
+        e->nstate_channels += l->ana_per_host[h] > 0;
+    }
+    if (!ZALLOC(e->anas, e->nanas) || !ZALLOC(e->state_channels, e->nstate_channels))
+        return -1;
+    for (int k = 0; k < e->nsims; k++) {
+        struct sim_group *g = &e->sims[k];
+        if (!ZALLOC(g->states, e->nstate_channels) || !ZALLOC(g->poisons, e->nstate_channels))
+            return -1;
+    }
+    int ch = 0, ak = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        int actors = l->ana_per_host[h], load = l->dtl_load[h];
+        if (!actors)
+            continue;
+        struct channel *in = &e->state_channels[ch++];
+        char name[64];
+        snprintf(name, sizeof name, "state@%d", h);
+        channel_init(in, name, e->hosts[h], e->instant);
+        int per_actor = (load + actors - 1) / actors, pieces = 0, first_group = -1;
+        double latency = 0;
+        for (long r = 0; r < l->sim_cores; r++) {
+            if (l->dtl_host[r] != h)
+                continue;
+            int k = group_of_rank[r];
+            struct sim_group *g = &e->sims[k];
+            struct edge *x = g->nstates ? &g->states[g->nstates - 1] : NULL;
+            if (!x || x->to != in) {
+                x = &g->states[g->nstates++];
+                *x = (struct edge){in, 0, 0, 0};
+                pieces++;
+                latency = fmax(latency, sim_links_latency(&e->links, g->sg, in->owner));
+            }
+            if (first_group < 0)
+                first_group = k;
+            x->count++;
+            x->real_bytes += e->chunk_bytes;
+            /* An actor's states from its own node come one after the other over the unshared
+             * loopback; remote ones share the links with every other state in flight. */
+            bool local = g->host == h && e->loopback_fatpipe;
+            x->bytes = local && e->fast ? per_actor * e->chunk_bytes : x->real_bytes;
+        }
+        int groups = e->fast ? 1 : actors;
+        for (int n = 0; n < groups; n++) {
+            struct ana_group *a = &e->anas[ak++];
+            a->host = h;
+            a->sg = e->hosts[h];
+            a->in = in;
+            a->actors = e->fast ? actors : 1;
+            a->pieces = e->fast ? pieces : 1;
+            a->states = e->fast ? load : 1;
+            a->chunks = e->fast ? per_actor : 1;
+            a->extra_latency = e->fast ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+        }
+        /* The first group routed here poisons every analytics actor of the host at the end: one
+         * poisoned value for each message a retrieval takes. */
+        if (first_group >= 0) {
+            struct sim_group *g = &e->sims[first_group];
+            g->poisons[g->npoisons++] = (struct edge){in, 0, 0, groups * (e->fast ? pieces : 1)};
+        }
+    }
+    return 0;
+}
+
+static int setup(struct engine *e, char *err, size_t errlen)
+{
+    const struct params *p = &e->p;
+    if (!ZALLOC(e->hosts, e->pf.hosts)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int h = 0; h < e->pf.hosts; h++) {
+        char name[160];
+        platform_host_name(&e->pf, h, name, sizeof name);
+        e->hosts[h] = sg_host_by_name(name);
+        if (!e->hosts[h] && (e->l.sim_per_host[h] || e->l.ana_per_host[h])) {
+            snprintf(err, errlen, "%s: SimGrid knows no host '%s'", p->platform, name);
+            return -1;
+        }
+    }
+    e->fast = p->fidelity == FIDELITY_FAST;
+    e->instant = p->dtl == DTL_QUEUE;
+    e->steps = p->iterations / p->stride;
+    double per_rank = PARTICLES_PER_CELL * pow((double)p->region, 3) / e->l.sim_cores;
+    e->flops_per_iteration = per_rank * p->sim_cost * REFERENCE_SPEED;
+    e->chunk_flops = per_rank * p->analytics_cost * p->compute_scaling * REFERENCE_SPEED;
+    e->chunk_bytes = per_rank * p->data_size * p->data_scaling;
+    sim_links_init(&e->links);
+    {
+        /* Whether concurrent on-node messages share the loopback decides how fast mode merges. */
+        sg_host_t h = e->hosts[e->l.rank_host[0]];
+        xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+        sg_host_get_route(h, h, route);
+        sg_link_t lb = NULL;
+        if (xbt_dynar_length(route) == 1)
+            xbt_dynar_get_cpy(route, 0, &lb);
+        e->loopback_fatpipe = lb && !sg_link_is_shared(lb);
+        xbt_dynar_free(&route);
+    }
+    int *group_of_rank = malloc(sizeof(int) * e->l.sim_cores);
+    int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 &&
+                     build_halo(e, group_of_rank) == 0 && build_dtl(e, group_of_rank) == 0 &&
+                     alloc_group_arrays(e) == 0
+                 ? 0
+                 : -1;
+    free(group_of_rank);
+    if (rc < 0) {
+        snprintf(err, errlen, "out of memory building the workflow");
+        return -1;
+    }
+    channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant);
+    return 0;
+}
+
+static void spawn_actors(struct engine *e)
+{
+    char name[64];
+    for (int k = 0; k < e->nsims; k++) {
+        snprintf(name, sizeof name, "rank-%d", k);
+        sg_actor_t a = sg_actor_init(name, e->sims[k].sg);
+        sg_actor_set_data(a, &e->sims[k]);
+        sg_actor_start(a, sim_rank_actor, 0, NULL);
+    }
+    e->analytics_running = 0;
+    for (int k = 0; k < e->nanas; k++) {
+        if (!e->anas[k].pieces || !e->l.dtl_load[e->anas[k].host])
+            continue; /* no state is ever routed here: these cores stay idle */
+        e->analytics_running++;
+        snprintf(name, sizeof name, "analytics-%d", k);
+        sg_actor_t a = sg_actor_init(name, e->anas[k].sg);
+        sg_actor_set_data(a, &e->anas[k]);
+        sg_actor_start(a, sim_analytics_actor, 0, NULL);
+    }
+    sg_actor_start(sg_actor_init("collector", e->hosts[e->l.collector_host]), sim_collector_actor,
+                   0, NULL);
+}
+
+/* Means over the ranks (or actors) each group stands for. */
+static void summarise(struct engine *e, struct sim_measure *out)
+{
+    struct model_result *m = &out->m;
+    const struct layout *l = &e->l;
+    long S = e->steps;
+    m->particles = PARTICLES_PER_CELL * pow((double)e->p.region, 3);
+    m->sim_cores = l->sim_cores;
+    m->ana_cores = l->ana_cores;
+    m->sim_nodes = l->sim_nodes;
+    m->ana_nodes = l->ana_nodes;
+    m->nodes_used = l->nodes_used;
+    m->steps = S;
+    m->tail_iterations = e->p.iterations - S * e->p.stride;
+    double halo = 0;
+    for (int k = 0; k < e->nsims; k++) {
+        const struct sim_group *g = &e->sims[k];
+        double w = (double)g->ranks / l->sim_cores;
+        for (long i = 0; i < S; i++) {
+            out->sim_active[i] += w * g->active[i];
+            out->sim_idle[i] += w * g->idle[i];
+            halo += w * g->halo_time[i];
+        }
+        m->sim_active += w * g->tail_active;
+    }
+    double worst = -1;
+    for (int k = 0; k < e->nanas; k++) {
+        const struct ana_group *a = &e->anas[k];
+        double w = (double)a->actors / l->ana_cores, R = 0, A = 0;
+        for (long i = 0; i < S; i++) {
+            out->ana_active[i] += w * (a->R[i] + a->A[i]);
+            out->ana_idle[i] += w * a->idle[i];
+            R += a->R[i];
+            A += a->A[i];
+        }
+        if (S && R + A > worst) { /* the critical actor sets the pace */
+            worst = R + A;
+            m->stage.R = R / S;
+            m->stage.A = A / S;
+        }
+    }
+    for (long i = 0; i < S; i++) {
+        m->sim_active += out->sim_active[i];
+        m->sim_idle += out->sim_idle[i];
+        m->ana_active += out->ana_active[i];
+        m->ana_idle += out->ana_idle[i];
+    }
+    m->makespan = m->makespan_pipeline = simgrid_get_clock();
+    /* Idle until the end of the run counts for the analytics, as in Fig. 8's bars. */
+    m->ana_idle = fmax(0, m->makespan - m->ana_active);
+    m->halo = S ? halo / S : 0;
+    m->stage.S = S ? (m->sim_active - (e->sims ? 0 : 0)) / S : 0;
+    if (S) {
+        double tail = 0;
+        for (int k = 0; k < e->nsims; k++)
+            tail += (double)e->sims[k].ranks / l->sim_cores * e->sims[k].tail_active;
+        m->stage.S = (m->sim_active - tail) / S;
+    }
+    m->stage.Ing = 0;
+    m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
+    m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;
+    double sim_side = m->stage.S + m->stage.Ing;
+    double ana_side = m->stage.R + m->stage.A + m->stage.W + m->stage.C;
+    m->efficiency = model_efficiency(sim_side, ana_side);
+    m->scenario = model_scenario(sim_side, ana_side);
+    m->chunks = 0;
+    out->activities = e->execs + e->sleeps + channel_activities;
+    out->puts = e->puts;
+    out->gets = e->gets;
+    out->metrics_delivered = e->metrics_delivered;
+    out->analyses = e->analyses;
+    out->nlinks = sim_links_report(&e->links, m->makespan, &out->links);
+}
+
+int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
+{
+    static struct engine engine;
+    struct engine *e = &engine;
+    struct timespec w0, w1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    memset(out, 0, sizeof *out);
+    e->p = *p;
+    if (params_validate(p, err) < 0 || platform_load(p->platform, &e->pf, err, errlen) < 0)
+        return -1;
+    if (layout_build(p, &e->pf, &e->l, err, errlen) < 0)
+        return -1;
+
+    int argc = 3;
+    char *argv[] = {"situ", "--log=root.thresh:critical", "--cfg=contexts/stack-size:64", NULL};
+    xbt_log_control_set("root.thresh:critical");
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(p->platform);
+    sim_engine = e;
+    if (setup(e, err, errlen) < 0)
+        return -1;
+    out->steps = e->steps;
+    out->fidelity = p->fidelity;
+    if (!steps_array_ok(&out->sim_active, e->steps) || !steps_array_ok(&out->sim_idle, e->steps) ||
+        !steps_array_ok(&out->ana_active, e->steps) || !steps_array_ok(&out->ana_idle, e->steps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    spawn_actors(e);
+    simgrid_run();
+
+    for (int k = 0; k < e->nsims; k++) {
+        if (!e->sims[k].done) {
+            snprintf(err, errlen, "simulation deadlocked: rank group %d never finished", k);
+            return -1;
+        }
+    }
+    if (!e->collector_done) {
+        snprintf(err, errlen, "simulation deadlocked: the metric collector never stopped");
+        return -1;
+    }
+    summarise(e, out);
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    out->wall_seconds = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
+    /* The process ends right after: the engine's memory goes with it. */
+    return 0;
+}
+
+json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
+{
+    json_t *o = report_result_json(p, &r->m);
+    json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
+    json_object_set_new(o, "activities", json_integer(r->activities));
+    json_object_set_new(o, "fidelity", json_string(r->fidelity == FIDELITY_FULL ? "full" : "fast"));
+    json_t *steps = json_object();
+    const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
+    double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};
+    for (int k = 0; k < 4; k++) {
+        json_t *a = json_array();
+        for (long i = 0; i < r->steps; i++)
+            json_array_append_new(a, json_real(arrays[k][i]));
+        json_object_set_new(steps, keys[k], a);
+    }
+    json_object_set_new(o, "per_step", steps);
+    json_t *links = json_array();
+    for (int i = 0; i < r->nlinks; i++)
+        json_array_append_new(links,
+                              json_pack("{s:s,s:f,s:f,s:f}", "name", r->links[i].name, "bytes",
+                                        r->links[i].bytes, "bandwidth", r->links[i].bandwidth,
+                                        "utilisation", r->links[i].utilisation));
+    json_object_set_new(o, "links", links);
+    json_object_set_new(o, "conservation",
+                        json_pack("{s:I,s:I,s:I,s:I}", "puts", (json_int_t)r->puts, "gets",
+                                  (json_int_t)r->gets, "metrics_delivered",
+                                  (json_int_t)r->metrics_delivered, "analyses",
+                                  (json_int_t)r->analyses));
+    return o;
+}
+
+void sim_result_free(struct sim_measure *r)
+{
+    free(r->sim_active);
+    free(r->sim_idle);
+    free(r->ana_active);
+    free(r->ana_idle);
+    free(r->links);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,55 @@
+/* The data transport layer of the Sim-Situ paper (section 4.3) as channels: a producer/consumer
+ * over a SimGrid mailbox (transfers cost loopback or network time, depending on where the two
+ * ends are) or an instantaneous queue (no simulated time, flow dependencies kept). Halo exchanges
+ * use the mailbox kind too: they are MPI traffic, not DTL traffic. Engine-internal. */
+#ifndef SITU_SIM_DTL_H
+#define SITU_SIM_DTL_H
+
+#include <simgrid/cond.h>
+#include <simgrid/forward.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sim_links;
+
+struct channel {
+    sg_mailbox_t mailbox; /* both kinds: the mailbox names the channel */
+    sg_host_t owner;      /* where the receiver lives: the route of every put ends there */
+    bool instant;         /* queue kind */
+    sg_mutex_t mutex;     /* queue kind */
+    sg_cond_t nonempty;
+    void **items;
+    size_t head, count, cap;
+};
+
+/* What travels: the simulated size is separate from this small descriptor. */
+struct message {
+    int kind;    /* MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO */
+    int step;    /* 0-based step the data belongs to */
+    int count;   /* ranks (states, copies) or actors (metrics) this message stands for */
+    double sent; /* simulated date of the put */
+};
+
+enum { MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO };
+
+void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant);
+void channel_destroy(struct channel *c);
+
+/* Fire-and-forget: the sender goes on at once. `bytes` is the simulated size, `real_bytes` the
+ * traffic it stands for (counted on the route's links). The message is freed by the receiver. */
+void channel_put(struct channel *c, struct message *m, double bytes, double real_bytes,
+                 struct sim_links *links);
+
+/* Blocking get of one message. */
+struct message *channel_get(struct channel *c);
+
+/* Starts `n` gets and waits for all of them (concurrent transfers share the links as they would).
+ * out[n] receives the messages. */
+void channel_get_n(struct channel *c, int n, struct message **out);
+
+/* Activities started through channels (communications). */
+extern long channel_activities;
+
+#endif

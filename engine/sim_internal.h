@@ -1,0 +1,90 @@
+/* The engine's shared state: groups of simulation ranks and analytics actors, their channels and
+ * their measurements. A group stands for ranks (or actors) that behave alike: at fidelity=full
+ * every group is one rank or one actor; at fidelity=fast a group is all the ranks (or actors) of
+ * one node, and its messages carry the traffic of all of them. Engine-internal. */
+#ifndef SITU_SIM_INTERNAL_H
+#define SITU_SIM_INTERNAL_H
+
+#include <simgrid/forward.h>
+#include <stdbool.h>
+
+#include "layout.h"
+#include "params.h"
+#include "platform.h"
+#include "sim_dtl.h"
+#include "sim_links.h"
+
+/* One message this group sends: `bytes` simulated, standing for `real_bytes` of traffic. */
+struct edge {
+    struct channel *to;
+    double bytes, real_bytes;
+    int count; /* states (ranks) the message carries */
+};
+
+struct sim_group {
+    int host;
+    sg_host_t sg;
+    int ranks;
+    struct channel halo, back;
+    struct edge *halo_out;
+    int nhalo;
+    double halo_latency; /* the slowest route's latency, for merged exchanges at fidelity=fast */
+    struct edge *states; /* one step's puts into the DTL */
+    int nstates;
+    struct edge *poisons; /* sent once, at the end: one per analytics actor of a host */
+    int npoisons;
+    double *active, *idle, *halo_time; /* [steps] */
+    double tail_active;
+    bool done;
+};
+
+struct ana_group {
+    int host;
+    sg_host_t sg;
+    int actors;
+    struct channel *in; /* the host's DTL channel */
+    int pieces;         /* messages one retrieval takes: full 1, fast one per sending node */
+    int states;         /* rank states those messages carry */
+    int chunks; /* states one actor analyses per retrieval: full 1, fast ceil(load/actors) */
+    double extra_latency;          /* fast: latencies of the (chunks - 1) retrievals merged away */
+    double *active, *idle, *R, *A; /* [steps] */
+};
+
+struct engine {
+    struct params p;
+    struct platform pf;
+    struct layout l;
+    bool fast;
+    bool instant; /* dtl=queue */
+    long steps;
+    double flops_per_iteration; /* one rank */
+    double chunk_flops;         /* one rank's state, analysed */
+    double chunk_bytes;
+    sg_host_t *hosts; /* [pf.hosts] */
+    bool loopback_fatpipe;
+
+    struct sim_group *sims;
+    int nsims;
+    struct ana_group *anas;
+    int nanas;
+    struct channel *state_channels; /* all analytics-side channels */
+    int nstate_channels;
+    struct channel collector;
+    int analytics_running;
+    bool collector_done;
+
+    struct sim_links links;
+    long execs, sleeps;
+    long puts, gets, metrics_delivered, analyses;
+    double w_sum, c_sum;
+    long w_count, c_count;
+};
+
+extern struct engine *sim_engine;
+
+/* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
+void sim_rank_actor(int argc, char **argv);
+void sim_analytics_actor(int argc, char **argv);
+void sim_collector_actor(int argc, char **argv);
+
+#endif

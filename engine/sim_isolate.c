@@ -1,0 +1,266 @@
+/* One simulation per child process: SimGrid cannot be reset, may abort on a bad platform or a
+ * deadlock, and writes assertion failures to stderr. The parent keeps stdout clean and turns any
+ * failure into one line. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "sim.h"
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            _exit(3);
+        buf += n;
+        len -= (size_t)n;
+    }
+}
+
+static void render(const struct params *p, const struct sim_measure *r, bool json, FILE *out)
+{
+    if (json) {
+        json_t *j = sim_result_json(p, r);
+        report_print_json(out, j);
+        json_decref(j);
+        return;
+    }
+    report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
+    fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
+            r->activities, r->fidelity == FIDELITY_FULL ? "full" : "fast");
+    fprintf(out, "  links that carried traffic\n");
+    for (int i = 0; i < r->nlinks; i++)
+        fprintf(out, "    %-34s %12.4g B  %6.2f %%\n", r->links[i].name, r->links[i].bytes,
+                100 * r->links[i].utilisation);
+}
+
+static void child(const struct params *p, bool json, int out_fd)
+{
+    struct sim_measure r;
+    char err[512];
+    if (sim_run(p, &r, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(3);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        _exit(3);
+    render(p, &r, json, mem);
+    fclose(mem);
+    write_all(out_fd, text, len);
+    _exit(0);
+}
+
+struct sim_child {
+    pid_t pid;
+    int fd[2]; /* stdout, stderr of the child; -1 once at EOF */
+    char *buf[2];
+    size_t len[2], cap[2];
+};
+
+static int child_start(struct sim_child *c, const struct params *p, bool json, char *err,
+                       size_t errlen)
+{
+    int out[2], errp[2];
+    memset(c, 0, sizeof *c);
+    if (pipe(out) < 0) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        return -3;
+    }
+    if (pipe(errp) < 0) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        return -3;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    c->pid = fork();
+    if (c->pid < 0) {
+        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        close(errp[0]);
+        close(errp[1]);
+        return -3;
+    }
+    if (c->pid == 0) {
+        close(out[0]);
+        close(errp[0]);
+        dup2(errp[1], STDERR_FILENO);
+        close(errp[1]);
+        child(p, json, out[1]);
+    }
+    close(out[1]);
+    close(errp[1]);
+    c->fd[0] = out[0];
+    c->fd[1] = errp[0];
+    return 0;
+}
+
+/* Reads what stream i of the child has; closes it at EOF. */
+static void child_pump(struct sim_child *c, int i)
+{
+    char chunk[65536];
+    ssize_t n = read(c->fd[i], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+        return;
+    if (n > 0 && c->len[i] + (size_t)n + 1 > c->cap[i]) {
+        size_t grown = (c->cap[i] ? c->cap[i] * 2 : 65536) + (size_t)n;
+        char *b = realloc(c->buf[i], grown);
+        if (!b)
+            n = -1;
+        else {
+            c->buf[i] = b;
+            c->cap[i] = grown;
+        }
+    }
+    if (n <= 0) {
+        close(c->fd[i]);
+        c->fd[i] = -1;
+        return;
+    }
+    memcpy(c->buf[i] + c->len[i], chunk, (size_t)n);
+    c->len[i] += (size_t)n;
+    c->buf[i][c->len[i]] = 0;
+}
+
+static void last_line(const char *text, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!text)
+        return;
+    const char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    const char *start = end;
+    while (start > text && start[-1] != '\n')
+        start--;
+    snprintf(out, len, "%.*s", (int)(end - start), start);
+}
+
+/* Reaps the child (both streams at EOF) and judges it. */
+static int child_finish(struct sim_child *c, char **output, char *err, size_t errlen)
+{
+    int status = 0;
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    char reason[384];
+    last_line(c->buf[1], reason, sizeof reason);
+    int rc = 0;
+    if (WIFSIGNALED(status)) {
+        snprintf(err, errlen, "simulation crashed (%s)%s%s", strsignal(WTERMSIG(status)),
+                 reason[0] ? ": " : "", reason);
+        rc = -3;
+    } else if (WEXITSTATUS(status) != 0 || c->len[0] == 0) {
+        snprintf(err, errlen, "simulation failed: %s", reason[0] ? reason : "no result");
+        rc = -3;
+    }
+    free(c->buf[1]);
+    *output = rc == 0 ? c->buf[0] : NULL;
+    if (rc != 0)
+        free(c->buf[0]);
+    return rc;
+}
+
+static bool child_running(const struct sim_child *c)
+{
+    return c->fd[0] >= 0 || c->fd[1] >= 0;
+}
+
+int sim_run_isolated(const struct params *p, bool json, char **output, char *err, size_t errlen)
+{
+    struct sim_child c;
+    *output = NULL;
+    int rc = child_start(&c, p, json, err, errlen);
+    if (rc < 0)
+        return rc;
+    while (child_running(&c)) {
+        struct pollfd fds[2] = {{c.fd[0], POLLIN, 0}, {c.fd[1], POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < 2; i++)
+            if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                child_pump(&c, i);
+    }
+    return child_finish(&c, output, err, errlen);
+}
+
+int sim_pool_run(struct sim_job *jobs, int n, int parallel,
+                 void (*progress)(void *ud, int done, int total), void *ud)
+{
+    if (parallel < 1)
+        parallel = 1;
+    struct sim_child *kids = calloc(parallel, sizeof *kids);
+    int *job_of = calloc(parallel, sizeof *job_of);
+    struct pollfd *fds = calloc(2 * (size_t)parallel, sizeof *fds);
+    if (!kids || !job_of || !fds) {
+        free(kids);
+        free(job_of);
+        free(fds);
+        return -1;
+    }
+    int next = 0, done = 0, failed = 0, live = 0;
+    for (int k = 0; k < parallel; k++)
+        job_of[k] = -1;
+    while (done < n) {
+        for (int k = 0; k < parallel && next < n; k++) {
+            if (job_of[k] >= 0)
+                continue;
+            struct sim_job *j = &jobs[next];
+            j->output = NULL;
+            j->rc = child_start(&kids[k], &j->p, true, j->err, sizeof j->err);
+            if (j->rc < 0) {
+                failed++;
+                done++;
+                next++;
+                if (progress)
+                    progress(ud, done, n);
+                continue;
+            }
+            job_of[k] = next++;
+            live++;
+        }
+        if (!live)
+            continue;
+        for (int k = 0; k < parallel; k++)
+            for (int i = 0; i < 2; i++)
+                fds[2 * k + i] = (struct pollfd){job_of[k] >= 0 ? kids[k].fd[i] : -1, POLLIN, 0};
+        if (poll(fds, 2 * (nfds_t)parallel, -1) < 0 && errno != EINTR)
+            break;
+        for (int k = 0; k < parallel; k++) {
+            if (job_of[k] < 0)
+                continue;
+            for (int i = 0; i < 2; i++)
+                if (fds[2 * k + i].fd >= 0 &&
+                    (fds[2 * k + i].revents & (POLLIN | POLLHUP | POLLERR)))
+                    child_pump(&kids[k], i);
+            if (child_running(&kids[k]))
+                continue;
+            struct sim_job *j = &jobs[job_of[k]];
+            j->rc = child_finish(&kids[k], &j->output, j->err, sizeof j->err);
+            failed += j->rc < 0;
+            job_of[k] = -1;
+            live--;
+            done++;
+            if (progress)
+                progress(ud, done, n);
+        }
+    }
+    free(kids);
+    free(job_of);
+    free(fds);
+    return failed;
+}
