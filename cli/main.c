@@ -14,6 +14,7 @@ static void usage(FILE *out)
         "usage: situ [--PARAM VALUE ...]          open the explorer\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
+        "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
         "       situ --help | --version\n\n"
         "Situ explores in-situ HPC workflows: a simulation (an MD code), its analytics, and the\n"
         "data transport layer between them, after the Sim-Situ paper.\n\n"
@@ -35,6 +36,8 @@ int main(int argc, char **argv)
         return cmd_model(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "run"))
         return cmd_run(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "sweep"))
+        return cmd_sweep(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;
