@@ -22,7 +22,7 @@ CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all deps run test unit cli-test bench install uninstall clean format
+.PHONY: all deps run test unit cli-test bench install uninstall clean format FORCE
 
 all: deps situ
 
@@ -35,6 +35,13 @@ situ: $(LIB_OBJ) $(CLI_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The data directory is compiled in: a new PREFIX must rebuild what uses it.
+$(BUILD)/engine/datadir.o: $(BUILD)/datadir.stamp
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+FORCE:
 
 # engine/ never sees curses, tui/ never sees SimGrid: checked on every build.
 $(BUILD)/layers.ok: $(ENGINE) $(TUI) $(wildcard engine/*.h tui/*.h)
@@ -58,6 +65,7 @@ test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
+	python3 tests/engine/run.py ./situ
 
 bench: all
 	sh tests/bench/run.sh ./situ

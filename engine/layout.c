@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +260,10 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
     /* DTL route: a rank's state stays on its node when the node has analytics; otherwise it goes
      * to the analytics host with the least load per actor, so the actors share the work evenly. */
     for (r = 0; r < l->sim_cores; r++) {
-        int h = l->rank_host[r], best = -1;
-        if (l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE)
-            best = h;
-        for (int a = 0; best < 0 && a < pf->hosts; a++) {
+        int h = l->rank_host[r];
+        bool local = l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE;
+        int best = local ? h : -1;
+        for (int a = 0; !local && a < pf->hosts; a++) {
             if (!l->ana_per_host[a])
                 continue;
             if (best < 0 || (double)(l->dtl_load[a] + 1) / l->ana_per_host[a] <

@@ -116,6 +116,8 @@ static void describe_range(int id, char *buf, size_t len)
         buf[0] = 0;
         for (int c = 0; d->choices[c] && used < len; c++)
             used += snprintf(buf + used, len - used, "%s%s", c ? ", " : "one of ", d->choices[c]);
+    } else if (d->type == PARAM_PATH) {
+        snprintf(buf, len, "a file path");
     } else if (d->type == PARAM_INT) {
         snprintf(buf, len, "an integer in [%.0f, %.0f]", d->min, d->max);
     } else {
@@ -392,9 +394,9 @@ void params_print_help(FILE *out)
         params_defaults(&p);
         params_format(&p, id, def, sizeof def);
         describe_range(id, range, sizeof range);
-        fprintf(out, "  %-20s %s [%s%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
-                def[0] ? "default " : "no default", def, d->unit[0] ? " " : "", "", range,
-                d->unit[0] ? ", unit " : "", d->unit);
+        fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
+                def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
+                d->unit);
     }
 }
 

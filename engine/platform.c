@@ -258,7 +258,10 @@ void platform_host_name(const struct platform *pf, int i, char *buf, size_t len)
 int platform_host_index(const struct platform *pf, const char *name)
 {
     size_t pl = strlen(pf->prefix), sl = strlen(pf->suffix), nl = strlen(name);
-    if (nl <= pl + sl || strncmp(name, pf->prefix, pl) || strcmp(name + nl - sl, pf->suffix))
+    /* "dahu-3" names the same host as "dahu-3.grid5000.fr", as in an MPI hostfile. */
+    if (nl <= sl || strcmp(name + nl - sl, pf->suffix))
+        sl = 0;
+    if (nl <= pl + sl || strncmp(name, pf->prefix, pl))
         return -1;
     char *end;
     long r = strtol(name + pl, &end, 10);

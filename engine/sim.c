@@ -189,7 +189,7 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->pieces = e->fast ? pieces : 1;
             a->states = e->fast ? load : 1;
             a->chunks = e->fast ? per_actor : 1;
-            a->extra_latency = e->fast ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            a->extra_latency = e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
         }
         /* The first group routed here poisons every analytics actor of the host at the end: one
          * poisoned value for each message a retrieval takes. */
@@ -362,8 +362,8 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
         return -1;
 
     int argc = 3;
-    char *argv[] = {"situ", "--log=root.thresh:critical", "--cfg=contexts/stack-size:64", NULL};
-    xbt_log_control_set("root.thresh:critical");
+    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
+    xbt_log_control_set("root.thresh:error");
     simgrid_init(&argc, argv);
     simgrid_load_platform(p->platform);
     sim_engine = e;

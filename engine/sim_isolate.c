@@ -137,18 +137,30 @@ static void child_pump(struct sim_child *c, int i)
     c->buf[i][c->len[i]] = 0;
 }
 
-static void last_line(const char *text, char *out, size_t len)
+/* The child's most telling stderr line: the last one that is not SimGrid's "Exiting now.", without
+ * SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
+static void reason_line(const char *text, char *out, size_t len)
 {
     out[0] = 0;
     if (!text)
         return;
     const char *end = text + strlen(text);
-    while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    const char *start = end;
-    while (start > text && start[-1] != '\n')
-        start--;
-    snprintf(out, len, "%.*s", (int)(end - start), start);
+    while (end > text) {
+        while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+            end--;
+        const char *start = end;
+        while (start > text && start[-1] != '\n')
+            start--;
+        const char *tag = strstr(start, "/ERROR] ");
+        if (!tag || tag > end)
+            tag = strstr(start, "/CRITICAL] ");
+        const char *msg = tag && tag < end ? strstr(tag, "] ") + 2 : start;
+        if (end > msg && strncmp(msg, "Exiting now.", 12)) {
+            snprintf(out, len, "%.*s", (int)(end - msg), msg);
+            return;
+        }
+        end = start;
+    }
 }
 
 /* Reaps the child (both streams at EOF) and judges it. */
@@ -158,7 +170,7 @@ static int child_finish(struct sim_child *c, char **output, char *err, size_t er
     while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
         ;
     char reason[384];
-    last_line(c->buf[1], reason, sizeof reason);
+    reason_line(c->buf[1], reason, sizeof reason);
     int rc = 0;
     if (WIFSIGNALED(status)) {
         snprintf(err, errlen, "simulation crashed (%s)%s%s", strsignal(WTERMSIG(status)),

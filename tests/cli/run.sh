@@ -1,0 +1,215 @@
+#!/bin/sh
+# Command-line tests: runs the real `situ` binary on the happy path and on every class of bad
+# input. Usage: sh tests/cli/run.sh ./situ
+# Bad input must exit 2 with exactly one line on stderr naming the parameter or file, and print
+# nothing on stdout. The last line is "cli: N passed, M failed"; the exit status is non-zero if
+# anything failed.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/cli/run.sh PATH/TO/situ" >&2
+    exit 2
+fi
+situ=$1
+case $situ in
+*/*) ;;
+*) situ=./$situ ;;
+esac
+if [ ! -x "$situ" ]; then
+    echo "cli: $situ is not an executable" >&2
+    echo "cli: 0 passed, 1 failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 130' INT TERM
+out=$tmp/stdout
+err=$tmp/stderr
+
+passed=0
+failed=0
+why=""
+
+# check CONDITION-DESCRIPTION: records why the current case failed (first reason wins).
+miss() {
+    [ -z "$why" ] && why=$1
+}
+
+# finish NAME: counts the case and reports a failure with the captured output.
+finish() {
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $1: $why" >&2
+        sed 's/^/    stdout: /' "$out" | head -5 >&2
+        sed 's/^/    stderr: /' "$err" | head -5 >&2
+    fi
+    why=""
+}
+
+# run ARGS...: runs situ with ARGS, stdout and stderr captured; sets rc.
+run() {
+    "$situ" "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+}
+
+have_python=1
+command -v python3 >/dev/null 2>&1 || have_python=0
+
+# json_check PYTHON-EXPRESSION...: each expression, with d = the parsed stdout, must be true.
+json_check() {
+    if [ $have_python -eq 0 ]; then
+        miss "python3 is needed to parse the JSON output"
+        return
+    fi
+    msg=$(python3 - "$out" "$@" <<'EOF' 2>&1
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+except Exception as e:
+    print("stdout is not JSON: %s" % e)
+    sys.exit(1)
+for expr in sys.argv[2:]:
+    try:
+        ok = eval(expr, {"d": d, "abs": abs, "max": max})
+    except Exception as e:
+        ok = False
+        expr += " (%s: %s)" % (type(e).__name__, e)
+    if not ok:
+        print("not true: " + expr)
+        sys.exit(1)
+EOF
+    ) || miss "$msg"
+}
+
+# ---- happy path ----
+
+run model
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+grep -q efficiency "$out" || miss "the table has no 'efficiency'"
+grep -q makespan "$out" || miss "the table has no 'makespan'"
+[ -s "$err" ] && miss "stderr is not empty"
+finish "situ model prints the table"
+
+run model --json
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+[ -s "$err" ] && miss "stderr is not empty"
+[ "$(wc -l <"$out")" -eq 1 ] || miss "JSON is not one line"
+json_check \
+    'all(k in d for k in ["particles", "sim_cores", "analytics_cores", "steps", "stage",
+        "sim_active", "sim_idle", "analytics_active", "analytics_idle", "makespan",
+        "efficiency", "scenario"])' \
+    'all(k in d["stage"] for k in ["S", "Ing", "R", "A"])' \
+    'd["particles"] == 1372000' \
+    'd["sim_cores"] == 30 and d["analytics_cores"] == 2' \
+    'd["steps"] == 400' \
+    'd["scenario"] in ("IA", "IS", "balanced")' \
+    '0 <= d["efficiency"] <= 1' \
+    'd["config"]["stride"] == 20 and d["config"]["mapping"] == "insitu"'
+finish "situ model --json has the result keys"
+
+# eq. 5 and 6 hold between the printed stages and the printed results.
+run model --json --stride 200 --compute-scaling 10
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+json_check \
+    'd["steps"] == 40' \
+    'abs(d["efficiency"] - (1 - abs((d["stage"]["S"] + d["stage"]["Ing"]) - (d["stage"]["R"]
+        + d["stage"]["A"] + d["stage"]["W"] + d["stage"]["C"])) / max(d["stage"]["S"]
+        + d["stage"]["Ing"], d["stage"]["R"] + d["stage"]["A"] + d["stage"]["W"]
+        + d["stage"]["C"]))) < 1e-9' \
+    'abs(d["makespan"] - d["steps"] * max(d["stage"]["S"] + d["stage"]["Ing"], d["stage"]["R"]
+        + d["stage"]["A"] + d["stage"]["W"] + d["stage"]["C"])) < 1e-6 * d["makespan"]'
+finish "situ model --json obeys eq. 5 and 6"
+
+# The paper's Fig. 8 configuration, with every flag spelling: IA at R=15, IS at R=31.
+run model --json --stride=1000 --compute_scaling 50 --ratio=15
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+json_check 'd["scenario"] == "IA"' 'd["config"]["compute_scaling"] == 50'
+finish "Fig. 8, R=15 is IA"
+run model --json --stride 1000 --compute-scaling=50 --ratio 31
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+json_check 'd["scenario"] == "IS"' 'd["sim_cores"] == 31 and d["analytics_cores"] == 1'
+finish "Fig. 8, R=31 is IS"
+
+run model --json --nodes 4 --mapping intransit --ratio 3 --dtl queue
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+json_check 'd["sim_nodes"] == 3 and d["analytics_nodes"] == 1' 'd["stage"]["R"] == 0'
+finish "intransit on 4 nodes"
+
+printf 'dahu-3.grid5000.fr slots=2   # analytics\n' >"$tmp/hosts.ok"
+run model --json --mapping hostfile --hostfile "$tmp/hosts.ok"
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+json_check 'd["analytics_cores"] == 2' 'd["nodes_used"] == 2'
+finish "hostfile mapping"
+
+for args in "--help" "model --help" "model --stride 100 --help"; do
+    # shellcheck disable=SC2086
+    run $args
+    [ $rc -eq 0 ] || miss "exit $rc, expected 0"
+    grep -q -- "--stride" "$out" || miss "help does not list --stride"
+    grep -q -- "--compute-scaling" "$out" || miss "help does not list --compute-scaling"
+    [ -s "$err" ] && miss "stderr is not empty"
+    finish "situ $args"
+done
+
+run --version
+[ $rc -eq 0 ] || miss "exit $rc, expected 0"
+grep -Eq '^situ [0-9]+\.[0-9]+\.[0-9]+$' "$out" || miss "no 'situ X.Y.Z' line"
+[ -s "$err" ] && miss "stderr is not empty"
+finish "situ --version"
+
+# ---- bad input: exit 2, one line on stderr naming NEEDLE, nothing on stdout ----
+
+# bad NAME NEEDLE ARGS...
+bad() {
+    name=$1 needle=$2
+    shift 2
+    run "$@"
+    [ $rc -eq 2 ] || miss "exit $rc, expected 2"
+    [ -s "$out" ] && miss "stdout is not empty"
+    [ "$(wc -l <"$err")" -eq 1 ] || miss "stderr has $(wc -l <"$err") lines, expected 1"
+    grep -q '^situ: ' "$err" || miss "stderr does not start with 'situ: '"
+    grep -qF -- "$needle" "$err" || miss "stderr does not name '$needle'"
+    finish "$name"
+}
+
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n<cluster id="x"\n' >"$tmp/bad.xml"
+printf '<?xml version="1.0"?>\n<platform version="4.1"><zone id="z" routing="Full">
+<cluster id="c" prefix="n" suffix="" radical="1-2" speed="1Gf" core="32" lat="1us"/>
+</zone></platform>\n' >"$tmp/nobw.xml"
+printf '# analytics\nnode-7 slots=2\n' >"$tmp/hosts.unknown"
+printf 'dahu-2.grid5000.fr slots=1\n' >"$tmp/hosts.few"
+mkdir "$tmp/dir.xml"
+
+bad "non-numeric" stride model --stride abc
+bad "non-numeric real" sim_cost model --sim-cost 1e-6s
+bad "negative" nodes model --nodes -2
+bad "negative real" data_scaling model --data-scaling=-1
+bad "zero stride" stride model --stride 0
+bad "NaN" compute_scaling model --compute-scaling nan
+bad "inf" analytics_cost model --analytics-cost inf
+bad "stride > iterations" stride model --stride 9000 --iterations 8000
+bad "unknown key" --bogus model --bogus 1
+bad "stray argument" extra model extra
+bad "missing value" stride model --stride
+bad "unknown mapping" mapping model --mapping nowhere
+bad "unrealisable ratio" "3 or 7" model --ratio 5
+bad "hostfile mapping without hostfile" hostfile model --mapping hostfile
+bad "intransit on 1 node" nodes model --mapping intransit --nodes 1
+bad "more nodes than the platform" nodes model --nodes 33
+bad "missing platform file" "$tmp/none.xml" model --platform "$tmp/none.xml"
+bad "malformed platform XML" "$tmp/bad.xml" model --platform "$tmp/bad.xml"
+bad "platform without bw" "$tmp/nobw.xml" model --platform "$tmp/nobw.xml"
+bad "platform is a directory" "$tmp/dir.xml" model --platform "$tmp/dir.xml"
+bad "hostfile naming unknown hosts" "$tmp/hosts.unknown" \
+    model --mapping hostfile --hostfile "$tmp/hosts.unknown"
+bad "hostfile with too few slots" "$tmp/hosts.few" \
+    model --mapping hostfile --hostfile "$tmp/hosts.few"
+bad "missing hostfile" "$tmp/hosts.none" model --mapping hostfile --hostfile "$tmp/hosts.none"
+bad "unknown subcommand" frobnicate frobnicate --json
+
+echo "cli: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Engine tests: real SimGrid simulations through the real binary (`situ run --json`).
+
+Checks conservation, agreement with the analytic model, where the traffic goes, fast-vs-full
+agreement, and bad input. Ends with 'engine: N passed, M failed'."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
+passed, failed = 0, 0
+
+
+def situ(*args, expect=0):
+    p = subprocess.run([SITU, *args], capture_output=True, text=True, timeout=300)
+    if p.returncode != expect:
+        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}, expected {expect}: {p.stderr.strip()}")
+    return p
+
+
+def run(*args):
+    return json.loads(situ("run", "--json", *args).stdout)
+
+
+def model(*args):
+    return json.loads(situ("model", "--json", *args).stdout)
+
+
+def check(name, fn):
+    global passed, failed
+    try:
+        fn()
+        passed += 1
+        print(f"ok   {name}")
+    except Exception as e:  # a failed check names itself and goes on
+        failed += 1
+        print(f"FAIL {name}: {e}")
+
+
+def close(a, b, tol, what):
+    if b == 0 and a == 0:
+        return
+    err = abs(a / b - 1)
+    if err > tol:
+        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * err:.3f}% > {100 * tol:.1f}%)")
+
+
+CONSERVATION = [
+    ["--iterations", "400", "--nodes", "2"],
+    ["--iterations", "400", "--nodes", "2", "--fidelity", "full"],
+    ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--dtl", "queue"],
+    ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--fidelity", "full"],
+    ["--iterations", "410", "--stride", "20", "--halo-period", "7"],  # a tail after the last analysis
+]
+
+
+def conservation(args):
+    def test():
+        r = run(*args)
+        expected = r["sim_cores"] * r["steps"]
+        c = r["conservation"]
+        assert r["steps"] == int(args[1]) // 20, f"steps {r['steps']}"
+        for k in ("puts", "gets", "metrics_delivered", "analyses"):
+            assert c[k] == expected, f"{k} = {c[k]}, expected sim_cores*steps = {expected}"
+        for k in ("sim_active", "sim_idle", "analytics_active", "analytics_idle"):
+            assert len(r["per_step"][k]) == r["steps"], f"per_step.{k} has {len(r['per_step'][k])} entries"
+        assert r["activities"] > 0 and r["wall_seconds"] > 0
+        assert r["fidelity"] == ("full" if "full" in args else "fast")
+    return test
+
+
+MODEL_AGREEMENT = [  # dtl=queue, rho >= 100: the measured makespan is the model's within 2%
+    ["--dtl", "queue"],
+    ["--dtl", "queue", "--ratio", "31", "--stride", "20", "--compute-scaling", "2"],
+    ["--dtl", "queue", "--nodes", "4", "--mapping", "intransit", "--ratio", "3"],
+    ["--dtl", "queue", "--nodes", "8", "--ratio", "7", "--iterations", "4000"],
+]
+
+
+def model_agreement(args):
+    def test():
+        r, m = run(*args), model(*args)
+        assert r["steps"] >= 100
+        close(r["makespan"], m["makespan"], 0.02, "makespan")
+        close(r["sim_active"], m["sim_active"], 0.02, "sim_active")
+        close(r["analytics_active"], m["analytics_active"], 0.02, "analytics_active")
+        assert r["scenario"] == m["scenario"], f"scenario {r['scenario']} vs model {m['scenario']}"
+    return test
+
+
+def traffic_intransit():
+    r = run("--iterations", "400", "--nodes", "2", "--mapping", "intransit", "--ratio", "1")
+    links = {l["name"]: l for l in r["links"]}
+    state = r["particles"] * 100 * r["steps"]  # every state crosses to the analytics node once
+    down = links.get("dahu_link_2_DOWN")
+    assert down, f"no traffic on the analytics node's link: {sorted(links)}"
+    assert down["bytes"] >= state, f"{down['bytes']:.3g} B on dahu_link_2_DOWN < {state:.3g} B of state"
+    assert 0 < down["utilisation"] <= 1
+    assert "dahu_link_1_UP" in links and links["dahu_link_1_UP"]["bytes"] >= state
+
+
+def traffic_insitu():
+    r = run("--iterations", "400", "--nodes", "2")
+    links = {l["name"]: l for l in r["links"]}
+    state = r["particles"] * 100 * r["steps"]
+    loop = sum(l["bytes"] for n, l in links.items() if n.endswith("loopback"))
+    net = sum(l["bytes"] for n, l in links.items() if not n.endswith("loopback"))
+    assert loop >= state, f"loopback carried {loop:.3g} B < {state:.3g} B of state"
+    assert net < 0.2 * state, f"the network carried {net:.3g} B: state left its node"
+
+
+AGREEMENT = [  # fidelity fast vs full: makespan and each component's active time within 1%
+    ["--iterations", "2000"],
+    ["--stride", "1000", "--compute-scaling", "50", "--nodes", "2", "--dtl", "queue"],
+    ["--iterations", "2000", "--nodes", "4", "--mapping", "intransit", "--ratio", "1"],
+    ["--iterations", "2000", "--nodes", "2", "--mapping", "intransit", "--dtl", "queue"],
+    ["--stride", "1000", "--compute-scaling", "50", "--nodes", "4", "--ratio", "7"],
+    ["--stride", "1000", "--compute-scaling", "50", "--nodes", "4", "--mapping", "intransit", "--ratio", "3"],
+    ["--iterations", "2000", "--nodes", "3", "--ratio", "31", "--dtl", "queue"],
+]
+
+
+def agreement(args):
+    def test():
+        fast, full = run(*args), run("--fidelity", "full", *args)
+        assert full["activities"] > fast["activities"]
+        for k in ("makespan", "sim_active", "analytics_active"):
+            close(fast[k], full[k], 0.01, k)
+    return test
+
+
+def hostfile_mapping():
+    with tempfile.TemporaryDirectory() as d:
+        hf = os.path.join(d, "hosts")
+        open(hf, "w").write("# analytics on a node of their own\ndahu-3 slots=4\n")
+        r = run("--iterations", "400", "--nodes", "2", "--mapping", "hostfile", "--hostfile", hf)
+        m = model("--iterations", "400", "--nodes", "2", "--mapping", "hostfile", "--hostfile", hf)
+        assert r["analytics_cores"] == 4 and r["analytics_nodes"] == 1
+        links = {l["name"] for l in r["links"]}
+        assert "dahu_link_3_DOWN" in links, f"states did not reach dahu-3: {sorted(links)}"
+        close(r["makespan"], m["makespan_pipeline"], 0.02, "makespan")
+
+
+def bad(args, code, needle):
+    def test():
+        p = situ(*args, expect=code)
+        assert p.stdout == "", f"stdout not empty: {p.stdout[:80]!r}"
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {p.stderr!r}"
+        assert needle in lines[0], f"{needle!r} not in {lines[0]!r}"
+    return test
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    garbage = os.path.join(tmp, "garbage.xml")
+    open(garbage, "w").write("<platform><cluster")
+    rejected = os.path.join(tmp, "rejected.xml")
+    src = open(os.path.join(os.path.dirname(SITU), "platforms", "dahu.xml")).read()
+    open(rejected, "w").write(src.replace('core="32"', 'core="32" bogus="1"'))
+    unknown = os.path.join(tmp, "unknown-hosts")
+    open(unknown, "w").write("dahu-99 slots=2\n")
+    few = os.path.join(tmp, "few-slots")
+    open(few, "w").write("dahu-3 slots=1\n")
+
+    for a in CONSERVATION:
+        check("conservation " + " ".join(a), conservation(a))
+    for a in MODEL_AGREEMENT:
+        check("queue DTL matches the model within 2% " + " ".join(a), model_agreement(a))
+    check("in-transit states cross the analytics node's link", traffic_intransit)
+    check("in-situ states stay on the loopback", traffic_insitu)
+    for a in AGREEMENT:
+        check("fast agrees with full within 1% " + " ".join(a), agreement(a))
+    check("hostfile mapping places the analytics by host name", hostfile_mapping)
+    check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
+          lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
+              run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
+    check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
+    check("platform SimGrid rejects: exit 3, one line", bad(["run", "--platform", rejected], 3, "bogus"))
+    check("fewer nodes than asked: exit 2", bad(["run", "--nodes", "33"], 2, "nodes"))
+    check("hostfile with unknown hosts: exit 2",
+          bad(["run", "--mapping", "hostfile", "--hostfile", unknown], 2, "dahu-99"))
+    check("hostfile with too few slots: exit 2",
+          bad(["run", "--mapping", "hostfile", "--hostfile", few], 2, "too few slots"))
+    check("unknown fidelity: exit 2", bad(["run", "--fidelity", "exact"], 2, "fidelity"))
+    print(f"engine: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

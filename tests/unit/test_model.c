@@ -1,0 +1,459 @@
+/* The analytic model (paper, section 5.1). Every expected value is computed here, by hand, from
+ * the formulas; the code under test is only ever on the "actual" side. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../engine/layout.h"
+#include "../../engine/model.h"
+
+/* SimGrid's LV08 network model: latencies x 13.01, bandwidths x 0.97. */
+#define LATF 13.01
+#define BWF  0.97
+
+static void close_to(double actual, double expected, const char *what)
+{
+    double tol = 1e-12 * fmax(fabs(expected), 1e-300);
+    cr_assert(fabs(actual - expected) <= tol, "%s = %.17g, expected %.17g", what, actual, expected);
+}
+
+/* A hand-made cluster: 4 nodes of 8 cores at 2 Gflop/s (twice the reference core), 10 Gb/s
+ * links with 10 us latency, a 10 GB/s loopback with 1 us latency. */
+static int small_radicals[4] = {1, 2, 3, 4};
+#define SMALL_SPEED 2e9
+#define SMALL_BW    1.25e9
+#define SMALL_LAT   1e-5
+#define SMALL_LBW   1e10
+#define SMALL_LLAT  1e-6
+
+static struct platform small_platform(void)
+{
+    struct platform pf = {.cluster_id = "t",
+                          .prefix = "node",
+                          .suffix = "",
+                          .hosts = 4,
+                          .radicals = small_radicals,
+                          .cores = 8,
+                          .speed = SMALL_SPEED,
+                          .bw = SMALL_BW,
+                          .lat = SMALL_LAT,
+                          .loopback_bw = SMALL_LBW,
+                          .loopback_lat = SMALL_LLAT};
+    return pf;
+}
+
+static double loopback(double bytes)
+{
+    return SMALL_LLAT * LATF + bytes / (SMALL_LBW * BWF);
+}
+
+static double network(double bytes, double sharers)
+{
+    return 2 * SMALL_LAT * LATF + bytes * sharers / (SMALL_BW * BWF);
+}
+
+/* One node of 8 cores, ratio 1 (4 simulation ranks, 4 analytics actors), region 10 (4000
+ * particles, 1000 per rank), 100 iterations, stride 10, halo every 5 iterations. */
+static struct params small_params(void)
+{
+    struct params p;
+    params_defaults(&p);
+    p.nodes = 1;
+    p.cores_per_node = 8;
+    p.ratio = 1;
+    p.region = 10;
+    p.iterations = 100;
+    p.stride = 10;
+    p.halo_period = 5;
+    p.sim_cost = 1e-6;
+    p.analytics_cost = 1e-6;
+    p.compute_scaling = 4;
+    p.data_size = 100;
+    p.data_scaling = 1;
+    p.dtl = DTL_QUEUE;
+    return p;
+}
+
+static void eval(const struct params *p, const struct platform *pf, struct model_result *m)
+{
+    struct layout l;
+    char err[256] = "";
+    cr_assert_eq(params_validate(p, err), 0, "%s", err);
+    cr_assert_eq(layout_build(p, pf, &l, err, sizeof err), 0, "%s", err);
+    memset(m, 0x5a, sizeof *m);
+    model_eval(p, pf, &l, m);
+    layout_free(&l);
+}
+
+/* Hand values of the single-node small case. 4 ranks decompose 2 x 2 x 1; region 10 gives boxes
+ * of 5 x 5 x 10 cells, so x and y faces are 5*10 cells * 4 particles * 32 B = 6400 B (z has no
+ * neighbour but itself). All ranks share the node: the halo goes through the loopback. */
+static double small_S(void)
+{
+    double f = 1e9 / SMALL_SPEED;
+    double iteration = 1000 * 1e-6 * f;
+    double halo_t = loopback(5.0 * 10 * 4 * 32);
+    return 10 * iteration + (10.0 / 5) * halo_t;
+}
+
+Test(model, lv08_factors)
+{
+    cr_assert_eq(NET_LATENCY_FACTOR, 13.01);
+    cr_assert_eq(NET_BANDWIDTH_FACTOR, 0.97);
+}
+
+Test(model, particles_and_steps)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.region = 70;
+    p.iterations = 8000;
+    p.stride = 20;
+    p.cores_per_node = 8;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.particles, 1372000.0, "region 70: %.0f particles", m.particles);
+    cr_assert_eq(m.steps, 400);
+    cr_assert_eq(m.tail_iterations, 0);
+    p.stride = 1000;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.steps, 8);
+    p.stride = 3;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.steps, 2666);
+    cr_assert_eq(m.tail_iterations, 2);
+    p.region = 1;
+    p.stride = 8000;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.particles, 4.0);
+    cr_assert_eq(m.steps, 1);
+}
+
+Test(model, scenario_IA_queue)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    eval(&p, &pf, &m);
+
+    double S = small_S();
+    double A = 1 * 1000 * 1e-6 * 4 * 0.5; /* chunks * particles/rank * cost * scaling * f */
+    cr_assert_gt(S, A, "the case is not simulation-bound: S=%g A=%g", S, A);
+    cr_assert_eq(m.sim_cores, 4);
+    cr_assert_eq(m.ana_cores, 4);
+    cr_assert_eq(m.chunks, 1);
+    close_to(m.halo, 2 * loopback(6400), "halo");
+    close_to(m.stage.S, S, "S");
+    cr_assert_eq(m.stage.Ing, 0);
+    cr_assert_eq(m.stage.R, 0, "queue DTL: no retrieval time");
+    close_to(m.stage.A, A, "A");
+    cr_assert_eq(m.stage.W, 0);
+    cr_assert_eq(m.stage.C, 0);
+    cr_assert_eq(m.steps, 10);
+    close_to(m.makespan, 10 * S, "makespan");
+    close_to(m.makespan_pipeline, 10 * S + A, "makespan_pipeline");
+    close_to(m.sim_active, 10 * S, "sim_active");
+    cr_assert_eq(m.sim_idle, 0);
+    close_to(m.ana_active, 10 * A, "ana_active");
+    close_to(m.ana_idle, 10 * (S - A), "ana_idle");
+    close_to(m.efficiency, 1 - (S - A) / S, "efficiency");
+    cr_assert_eq(m.scenario, SCENARIO_IA);
+    cr_assert_str_eq(model_scenario_name(m.scenario), "IA");
+}
+
+Test(model, scenario_IS_queue)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.compute_scaling = 20;
+    eval(&p, &pf, &m);
+
+    double S = small_S();
+    double A = 1000 * 1e-6 * 20 * 0.5;
+    cr_assert_gt(A, S, "the case is not analytics-bound: S=%g A=%g", S, A);
+    close_to(m.stage.S, S, "S");
+    close_to(m.stage.A, A, "A");
+    close_to(m.makespan, 10 * A, "makespan");
+    close_to(m.makespan_pipeline, 10 * A + S, "makespan_pipeline");
+    close_to(m.sim_active, 10 * S, "sim_active");
+    close_to(m.sim_idle, 10 * (A - S), "sim_idle");
+    close_to(m.ana_active, 10 * A, "ana_active");
+    cr_assert_eq(m.ana_idle, 0);
+    close_to(m.efficiency, 1 - (A - S) / A, "efficiency");
+    cr_assert_eq(m.scenario, SCENARIO_IS);
+    cr_assert_str_eq(model_scenario_name(m.scenario), "IS");
+}
+
+Test(model, balanced)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    double S = small_S();
+    /* Pick the compute scaling that makes A equal S: A = 1000 * 1e-6 * scaling * 0.5. */
+    p.compute_scaling = S / (1000 * 1e-6 * 0.5);
+    eval(&p, &pf, &m);
+    close_to(m.stage.A, S, "A");
+    cr_assert_float_eq(m.efficiency, 1.0, 1e-12);
+    cr_assert_eq(m.scenario, SCENARIO_BALANCED);
+    cr_assert_str_eq(model_scenario_name(m.scenario), "balanced");
+    cr_assert_float_eq(m.sim_idle, 0, 1e-12);
+    cr_assert_float_eq(m.ana_idle, 0, 1e-12);
+    close_to(m.makespan, 10 * S, "makespan");
+}
+
+Test(model, mailbox_on_one_node)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.dtl = DTL_MAILBOX;
+    p.data_scaling = 2;
+    eval(&p, &pf, &m);
+
+    double S = small_S();
+    double A = 1000 * 1e-6 * 4 * 0.5;
+    double R = loopback(1000 * 100 * 2); /* one chunk of 1000 particles x 200 B, same node */
+    double W = loopback(64), C = loopback(64);
+    close_to(m.stage.S, S, "S");
+    cr_assert_eq(m.stage.Ing, 0);
+    close_to(m.stage.R, R, "R");
+    close_to(m.stage.A, A, "A");
+    close_to(m.stage.W, W, "W");
+    close_to(m.stage.C, C, "C");
+    double ana = R + A + W + C;
+    cr_assert_gt(S, ana);
+    close_to(m.makespan, 10 * S, "makespan");
+    close_to(m.ana_active, 10 * (R + A), "ana_active");
+    close_to(m.ana_idle, 10 * (S - R - A), "ana_idle");
+    close_to(m.efficiency, 1 - (S - ana) / S, "efficiency");
+    cr_assert_eq(m.scenario, SCENARIO_IA);
+}
+
+Test(model, intransit_crosses_the_network)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.nodes = 2;
+    p.mapping = MAPPING_INTRANSIT;
+    p.dtl = DTL_MAILBOX;
+    eval(&p, &pf, &m);
+
+    /* Node 1 simulates with 8 ranks (500 particles each, 2 x 2 x 2 boxes of 5^3 cells: every
+     * face 25 cells = 3200 B, all on node); node 2 analyses with 8 actors, one chunk each. */
+    cr_assert_eq(m.sim_cores, 8);
+    cr_assert_eq(m.ana_cores, 8);
+    cr_assert_eq(m.sim_nodes, 1);
+    cr_assert_eq(m.ana_nodes, 1);
+    cr_assert_eq(m.nodes_used, 2);
+    double S = 10 * 500 * 1e-6 * 0.5 + 2 * loopback(3200);
+    double A = 500 * 1e-6 * 4 * 0.5;
+    /* The 8 actors fetch at once over the analytics node's link: 8 sharers. */
+    double R = network(500 * 100, 8);
+    double W = loopback(64);   /* actors and collector share the analytics node */
+    double C = network(64, 1); /* the copy to the simulation node */
+    close_to(m.stage.S, S, "S");
+    close_to(m.stage.R, R, "R");
+    close_to(m.stage.A, A, "A");
+    close_to(m.stage.W, W, "W");
+    close_to(m.stage.C, C, "C");
+    double ana = R + A + W + C;
+    close_to(m.efficiency, 1 - fabs(S - ana) / fmax(S, ana), "efficiency");
+    cr_assert_eq(m.scenario, S > ana ? SCENARIO_IA : SCENARIO_IS);
+}
+
+Test(model, intransit_partial_chunks)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.nodes = 3; /* ratio 1 on 3 nodes: round(3 / 2) = 2 analytics nodes, 1 simulation node */
+    p.mapping = MAPPING_INTRANSIT;
+    p.dtl = DTL_MAILBOX;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.sim_cores, 8);
+    cr_assert_eq(m.ana_cores, 16);
+    cr_assert_eq(m.ana_nodes, 2);
+    /* 8 states over 2 nodes of 8 actors: 4 per node, so half the actors get one state and the
+     * others none. The step still costs one whole chunk, and 4 fetches share each link. */
+    cr_assert_eq(m.chunks, 1);
+    close_to(m.stage.A, 500 * 1e-6 * 4 * 0.5, "A");
+    close_to(m.stage.R, network(500 * 100, 4), "R");
+}
+
+Test(model, halo_across_nodes)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.nodes = 2; /* insitu: 4 ranks per node, 8 ranks in 2 x 2 x 2 */
+    eval(&p, &pf, &m);
+    /* Ranks 0-3 (z = 0) on node 1, 4-7 (z = 1) on node 2. Each rank sends its two z faces
+     * (3200 B each) off node: 4 ranks x 2 x 3200 B share the node's link. x and y faces stay on
+     * the node, the largest is 3200 B over the loopback. */
+    double off = network(4 * 2 * 3200, 1), on = loopback(3200);
+    close_to(m.halo, 2 * fmax(off, on), "halo");
+    close_to(m.stage.S, 10 * 500 * 1e-6 * 0.5 + m.halo, "S");
+}
+
+Test(model, trailing_iterations)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result m;
+    p.iterations = 105; /* 10 steps of 10, then 5 iterations with no analysis */
+    eval(&p, &pf, &m);
+    double S = small_S();
+    double tail = 5 * 1000 * 1e-6 * 0.5 + (5.0 / 5) * loopback(6400);
+    cr_assert_eq(m.steps, 10);
+    cr_assert_eq(m.tail_iterations, 5);
+    close_to(m.makespan, 10 * S + tail, "makespan");
+    close_to(m.sim_active, 10 * S + tail, "sim_active");
+}
+
+Test(model, platform_speed_scales_costs)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params();
+    struct model_result fast, slow;
+    eval(&p, &pf, &fast);
+    pf.speed = 1e9; /* the reference core: costs at face value */
+    eval(&p, &pf, &slow);
+    close_to(slow.stage.A, 1000 * 1e-6 * 4, "A on a reference core");
+    close_to(slow.stage.A, 2 * fast.stage.A, "A twice as long at half the speed");
+}
+
+Test(model, transfer_time)
+{
+    struct platform pf = small_platform();
+    close_to(model_transfer_time(&pf, 1, 1, 1e6, 1), loopback(1e6), "loopback");
+    close_to(model_transfer_time(&pf, 1, 1, 1e6, 5), loopback(1e6), "loopback is not shared");
+    close_to(model_transfer_time(&pf, 0, 1, 1e6, 1), network(1e6, 1), "network");
+    close_to(model_transfer_time(&pf, 0, 1, 1e6, 4), network(1e6, 4), "network, 4 sharers");
+    close_to(model_transfer_time(&pf, 0, 1, 1e6, 0), network(1e6, 1), "sharers < 1 means 1");
+    pf.backbone_bw = 1.25e8; /* a slower backbone is the bottleneck */
+    pf.backbone_lat = 5e-6;
+    close_to(model_transfer_time(&pf, 0, 1, 1e6, 1),
+             (2 * SMALL_LAT + 5e-6) * LATF + 1e6 / (1.25e8 * BWF), "backbone");
+    pf.loopback_bw = 0; /* no loopback: same-node traffic goes through the switch */
+    close_to(model_transfer_time(&pf, 2, 2, 1e6, 1),
+             (2 * SMALL_LAT + 5e-6) * LATF + 1e6 / (1.25e8 * BWF), "no loopback");
+}
+
+Test(model, efficiency_and_scenario_functions)
+{
+    close_to(model_efficiency(3, 1), 1.0 / 3, "eta(3, 1)");
+    close_to(model_efficiency(1, 4), 0.25, "eta(1, 4)");
+    cr_assert_eq(model_efficiency(2, 2), 1);
+    cr_assert_eq(model_efficiency(0, 0), 1);
+    cr_assert_eq(model_scenario(3, 1), SCENARIO_IA);
+    cr_assert_eq(model_scenario(1, 3), SCENARIO_IS);
+    cr_assert_eq(model_scenario(2, 2), SCENARIO_BALANCED);
+    cr_assert_eq(model_scenario(0, 0), SCENARIO_BALANCED);
+}
+
+/* The paper's dahu, as platforms/dahu.xml describes it. */
+static int dahu_radicals[32];
+
+static struct platform dahu_platform(void)
+{
+    for (int i = 0; i < 32; i++)
+        dahu_radicals[i] = i + 1;
+    struct platform pf = {.cluster_id = "dahu",
+                          .prefix = "dahu-",
+                          .suffix = ".grid5000.fr",
+                          .hosts = 32,
+                          .radicals = dahu_radicals,
+                          .cores = 32,
+                          .speed = 1e9,
+                          .bw = 1.25e9,
+                          .lat = 15e-6,
+                          .loopback_bw = 20.16e9,
+                          .loopback_lat = 0.72e-6};
+    return pf;
+}
+
+Test(model, table1_core_splits)
+{
+    struct platform pf = dahu_platform();
+    long ratios[] = {1, 3, 7, 15, 31};
+    long sim[] = {16, 24, 28, 30, 31}, ana[] = {16, 8, 4, 2, 1};
+    for (int i = 0; i < 5; i++) {
+        struct params p;
+        struct model_result m;
+        params_defaults(&p);
+        p.ratio = ratios[i];
+        eval(&p, &pf, &m);
+        cr_assert_eq(m.sim_cores, sim[i], "R=%ld: %ld simulation cores", ratios[i], m.sim_cores);
+        cr_assert_eq(m.ana_cores, ana[i], "R=%ld: %ld analytics cores", ratios[i], m.ana_cores);
+        cr_assert_eq(m.particles, 1372000.0);
+        cr_assert_eq(m.steps, 400);
+    }
+}
+
+/* Fig. 8 of the paper, (stride, compute scaling) = (1000, 50) on one node: the analytics waits
+ * (IA) for R = 1, 3, 7, 15, and the simulation waits (IS) at R = 31. Read from the shipped
+ * platform file: this is a property of the configuration Situ ships. */
+Test(model, fig8_trend_on_dahu)
+{
+    struct platform pf;
+    char err[512] = "";
+    cr_assert_eq(platform_load("platforms/dahu.xml", &pf, err, sizeof err), 0,
+                 "%s (run the unit tests from the repository root)", err);
+    long ratios[] = {1, 3, 7, 15, 31};
+    double prev_A = 0, prev_S = INFINITY;
+    for (int i = 0; i < 5; i++) {
+        struct params p;
+        struct model_result m;
+        params_defaults(&p);
+        p.stride = 1000;
+        p.compute_scaling = 50;
+        p.ratio = ratios[i];
+        eval(&p, &pf, &m);
+        long ana = 32 / (ratios[i] + 1), sim = 32 - ana;
+        /* Each actor analyses R states of 1372000/sim particles at 7.93e-7 s x 50. */
+        double A = ratios[i] * (1372000.0 / sim) * 7.93e-7 * 50;
+        double S_compute = 1000 * (1372000.0 / sim) * 8.2e-7;
+        close_to(m.stage.A, A, "A");
+        cr_assert(m.stage.S >= S_compute && m.stage.S < 1.01 * S_compute,
+                  "R=%ld: S=%g, compute alone %g", ratios[i], m.stage.S, S_compute);
+        cr_assert_eq(m.scenario, ratios[i] == 31 ? SCENARIO_IS : SCENARIO_IA,
+                     "R=%ld: scenario %s (S=%g, R+A=%g)", ratios[i],
+                     model_scenario_name(m.scenario), m.stage.S, m.stage.R + m.stage.A);
+        /* Opposite trends: the simulation speeds up, the analytics slows down, with R. */
+        cr_assert_lt(m.stage.S, prev_S);
+        cr_assert_gt(m.stage.A, prev_A);
+        prev_S = m.stage.S;
+        prev_A = m.stage.A;
+        if (ratios[i] == 31) {
+            /* 31 ranks decompose 31 x 1 x 1: two 70 x 70-cell faces (627200 B) per rank, over
+             * the loopback, 50 exchanges per step. */
+            double halo = 50 * (0.72e-6 * LATF + 627200 / (20.16e9 * BWF));
+            close_to(m.halo, halo, "halo at R=31");
+            close_to(m.stage.S, S_compute + halo, "S at R=31");
+            double R = 31 * (0.72e-6 * LATF + 1372000.0 / 31 * 100 / (20.16e9 * BWF));
+            close_to(m.stage.R, R, "R at R=31");
+            double ana_side = R + A + 2 * (0.72e-6 * LATF + 64 / (20.16e9 * BWF));
+            close_to(m.efficiency, m.stage.S / ana_side, "efficiency at R=31");
+        }
+    }
+    platform_free(&pf);
+}
+
+Test(model, run_checks_input)
+{
+    struct params p;
+    struct model_result m;
+    char err[512] = "";
+    params_defaults(&p);
+    p.ratio = 5;
+    cr_assert_eq(model_run(&p, &m, err, sizeof err), -1);
+    cr_assert_not_null(strstr(err, "ratio"), "%s", err);
+    params_defaults(&p);
+    snprintf(p.platform, sizeof p.platform, "/nonexistent/situ.xml");
+    cr_assert_eq(model_run(&p, &m, err, sizeof err), -1);
+    cr_assert_not_null(strstr(err, "/nonexistent/situ.xml"), "%s", err);
+}
