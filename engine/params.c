@@ -49,6 +49,9 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 1, 1,
         SCALE_LINEAR, fidelity_choices, NULL,
         "simulation detail: fast (aggregated per node) or full (every rank and message)", false},
+    [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
+        "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
+        false},
 };
 /* clang-format on */
 

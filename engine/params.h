@@ -37,6 +37,7 @@ enum param_id {
     P_DTL,
     P_PLATFORM,
     P_FIDELITY,
+    P_ANALYTICS,
     PARAM_COUNT
 };
 
@@ -62,6 +63,7 @@ struct params {
     int dtl;
     char platform[PARAMS_PATH_MAX];
     int fidelity;
+    char analytics[PARAMS_PATH_MAX];
 };
 
 struct param_desc {
