@@ -1,393 +1,190 @@
-/* `situ sweep`: the cartesian product of parameter lists, simulated in parallel forked children
- * (or evaluated with the model), written as CSV or JSON lines. */
-#include <errno.h>
-#include <math.h>
+/* `situ sweep`: a study from the command line (or a preset), written as CSV or JSON lines, or
+ * emitted as self-contained `situ run` commands for GNU parallel or a Slurm job array. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/datadir.h"
-#include "../engine/model.h"
-#include "../engine/report.h"
-#include "../engine/sim.h"
+#include "../engine/preset.h"
 #include "cli.h"
-
-#define SWEEP_MAX_VALUES 4096
-#define SWEEP_MAX_RUNS   1000000
-
-struct axis {
-    int id;
-    int n;
-    char **values;
-};
-
-struct sweep {
-    struct params base;
-    struct axis axes[PARAM_COUNT];
-    int naxes;
-    int jobs;
-    bool model_only;
-    bool help;
-    const char *out;
-};
+#include "study.h"
 
 static void usage(void)
 {
     printf(
-        "usage: situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out FILE.csv|FILE.jsonl]\n\n"
-        "Runs every combination of the listed values (the cartesian product), each in its own\n"
-        "simulation process, --jobs at a time (default: the number of cores). --model evaluates\n"
-        "the analytic model instead (instant). Without --out, CSV goes to stdout.\n\n"
+        "usage: situ sweep [--PARAM LIST ...] [--A:B LIST] [--preset NAME] [--jobs N] [--model]\n"
+        "                  [--out FILE.csv|FILE.jsonl] [--cache DIR | --no-cache]\n"
+        "                  [--emit-commands]\n\n"
+        "Runs every combination of the listed values (the cartesian product), each simulation\n"
+        "in its own process, --jobs at a time (default: the number of cores). --model evaluates\n"
+        "the analytic model instead (instant). Without --out, CSV goes to stdout; with it the\n"
+        "file is written whole or not at all. Results are cached by configuration (default\n"
+        "$XDG_CACHE_HOME/situ): a repeated or interrupted sweep only runs what is missing.\n\n"
         "A LIST is values separated by commas, and ranges: A..B (step 1), A..B+S (step S),\n"
-        "A..BxF (multiply by F: log steps). Example: --ratio 1,3,7,15,31 --data-scaling "
-        "1..1000x10\n\n"
+        "A..BxF (multiply by F: log steps). --A:B moves two parameters together:\n"
+        "  situ sweep --stride:compute-scaling 20:1,200:10 --ratio 1,3,7,15,31 --nodes 1..8x2\n"
+        "--emit-commands prints one self-contained 'situ run --json' command per configuration\n"
+        "instead of running them (for GNU parallel or a job array); 'situ merge' gathers their\n"
+        "output into the same CSV or JSON lines.\n\n"
         "parameters:\n");
     params_print_help(stdout);
 }
 
-static int push_value(struct axis *a, const char *text)
+static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
 {
-    if (a->n >= SWEEP_MAX_VALUES)
-        return -1;
-    char **grown = realloc(a->values, sizeof(char *) * (a->n + 1));
-    if (!grown)
-        return -1;
-    a->values = grown;
-    a->values[a->n] = strdup(text);
-    return a->values[a->n++] ? 0 : -1;
+    return study_add_axis(ud, keys, list, err, errlen);
 }
 
-/* "1,3,7", "1..8", "0..100+25", "1..1000x10" into the axis; -1 with a message on bad syntax. */
-static int parse_list(struct axis *a, const char *list)
+/* Prints `value` quoted for a POSIX shell. */
+static void shell_quote(FILE *out, const char *value)
 {
-    const char *key = param_table[a->id].key;
-    char *copy = strdup(list), *save = NULL;
-    if (!copy)
-        return -1;
-    int rc = 0;
-    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
-        char *dots = strstr(item, "..");
-        if (!dots || param_table[a->id].type == PARAM_PATH ||
-            param_table[a->id].type == PARAM_CHOICE) {
-            rc = push_value(a, item);
-            continue;
-        }
-        *dots = 0;
-        char *end;
-        errno = 0;
-        double lo = strtod(item, &end), hi, step = 1;
-        bool ok = end != item && !*end;
-        char *rest = dots + 2;
-        hi = strtod(rest, &end);
-        ok = ok && end != rest;
-        char op = *end ? *end : '+';
-        if (*end) {
-            char *s = end + 1;
-            step = strtod(s, &end);
-            ok = ok && end != s && !*end;
-        }
-        ok = ok && !errno && isfinite(lo) && isfinite(hi) && isfinite(step) && hi >= lo &&
-             (op == '+' || op == 'x') && (op == '+' ? step > 0 : step > 1 && lo > 0);
-        if (!ok) {
-            cli_error("sweep: --%s: '%s..%s' is not a range; expected A..B, A..B+STEP or "
-                      "A..BxFACTOR with A <= B",
-                      key, item, rest);
-            rc = -2;
-            break;
-        }
-        for (double v = lo; v <= hi * (1 + 1e-12) && rc == 0; v = op == '+' ? v + step : v * step) {
-            char text[64];
-            snprintf(text, sizeof text, "%.15g", v);
-            rc = push_value(a, text);
-        }
+    if (value[0] && !strpbrk(value, " \t\n'\"\\$`*?[]{}()<>|&;#~!")) {
+        fputs(value, out);
+        return;
     }
-    free(copy);
-    if (rc == -1)
-        cli_error("sweep: --%s: more than %d values", key, SWEEP_MAX_VALUES);
-    return rc < 0 ? -1 : 0;
+    fputc('\'', out);
+    for (const char *c = value; *c; c++) {
+        if (*c == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*c, out);
+    }
+    fputc('\'', out);
 }
 
-static int parse_sweep(int argc, char **argv, struct sweep *s)
+static void emit_commands(const struct study *s)
 {
-    memset(s, 0, sizeof *s);
-    params_defaults(&s->base);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    s->jobs = cores > 0 ? (int)cores : 1;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
+             n > 0 ? "" : "situ");
+    for (int i = 0; i < s->n; i++) {
+        shell_quote(stdout, self);
+        fputs(" run --json", stdout);
+        for (int id = 0; id < PARAM_COUNT; id++) {
+            char flag[64], v[PATH_MAX];
+            params_format(&s->configs[i], id, v, sizeof v);
+            if (!v[0])
+                continue;
+            char absolute[PATH_MAX];
+            if (param_table[id].type == PARAM_PATH && realpath(v, absolute))
+                memcpy(v, absolute, sizeof v); /* self-contained: runs from anywhere */
+            snprintf(flag, sizeof flag, "%s", param_table[id].key);
+            for (char *c = flag; *c; c++)
+                *c = *c == '_' ? '-' : *c;
+            printf(" --%s ", flag);
+            shell_quote(stdout, v);
+        }
+        fputc('\n', stdout);
+    }
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    struct study s;
+    study_init(&s);
+    const char *out = NULL;
+    bool emit = false;
+    int rc = EXIT_BAD_INPUT;
+    char err[768];
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            s->help = true;
-            return 0;
+            usage();
+            rc = 0;
+            goto done;
         }
-        if (!strcmp(arg, "--model")) {
-            s->model_only = true;
+        if (!strcmp(arg, "--model") || !strcmp(arg, "--no-cache") ||
+            !strcmp(arg, "--emit-commands")) {
+            s.model_only = s.model_only || arg[2] == 'm';
+            emit = emit || arg[2] == 'e';
+            if (arg[2] == 'n')
+                s.cache[0] = 0;
             continue;
         }
         const char *eq = strchr(arg, '=');
-        char key[64];
+        char key[256];
         size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (strncmp(arg, "--", 2) || klen - 2 >= sizeof key) {
+        if (strncmp(arg, "--", 2) || klen < 3 || klen - 2 >= sizeof key) {
             cli_error("sweep: unexpected argument '%s'; see 'situ sweep --help'", arg);
-            return -1;
+            goto done;
         }
         memcpy(key, arg + 2, klen - 2);
         key[klen - 2] = 0;
         const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!value) {
             cli_error("sweep: missing value after %s", arg);
-            return -1;
+            goto done;
         }
         if (!strcmp(key, "jobs")) {
             char *end;
             long j = strtol(value, &end, 10);
             if (*end || end == value || j < 1 || j > 256) {
                 cli_error("sweep: jobs: '%s' is not valid; expected an integer in [1, 256]", value);
-                return -1;
+                goto done;
             }
-            s->jobs = (int)j;
-            continue;
-        }
-        if (!strcmp(key, "out")) {
-            s->out = value;
-            continue;
-        }
-        int id = params_find(key);
-        if (id < 0) {
-            cli_error("sweep: unknown option '--%s'; see 'situ sweep --help'", key);
-            return -1;
-        }
-        struct axis *a = NULL;
-        for (int k = 0; k < s->naxes; k++)
-            if (s->axes[k].id == id)
-                a = &s->axes[k];
-        if (!a) {
-            a = &s->axes[s->naxes++];
-            a->id = id;
-        }
-        if (parse_list(a, value) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* Expands the product into parameter sets, each checked as `situ model` would. */
-static int expand(const struct sweep *s, struct sim_job **jobs_out, int *n_out)
-{
-    long total = 1;
-    for (int k = 0; k < s->naxes; k++) {
-        total *= s->axes[k].n;
-        if (total > SWEEP_MAX_RUNS) {
-            cli_error("sweep: more than %d configurations", SWEEP_MAX_RUNS);
-            return -1;
-        }
-    }
-    if (total == 0) {
-        cli_error("sweep: the product is empty");
-        return -1;
-    }
-    struct sim_job *jobs = calloc(total, sizeof *jobs);
-    if (!jobs) {
-        cli_error("sweep: out of memory for %ld configurations", total);
-        return -1;
-    }
-    char err[512];
-    for (long n = 0; n < total; n++) {
-        struct params p = s->base;
-        long rest = n;
-        for (int k = s->naxes - 1; k >= 0; k--) {
-            const struct axis *a = &s->axes[k];
-            const char *v = a->values[rest % a->n];
-            rest /= a->n;
-            if (params_set(&p, a->id, v, err) < 0) {
+            s.jobs = (int)j;
+        } else if (!strcmp(key, "out")) {
+            out = value;
+        } else if (!strcmp(key, "cache")) {
+            snprintf(s.cache, sizeof s.cache, "%s", value);
+        } else if (!strcmp(key, "preset")) {
+            if (preset_read(value, &s.base, add_axis, &s, err, sizeof err) < 0) {
                 cli_error("sweep: %s", err);
-                goto fail;
+                goto done;
             }
-        }
-        char resolved[PARAMS_PATH_MAX];
-        if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
-            snprintf(p.platform, sizeof p.platform, "%s", resolved);
-        struct model_result m;
-        if (model_run(&p, &m, err, sizeof err) < 0) {
-            char cfg[256] = "";
-            size_t used = 0;
-            for (int k = 0; k < s->naxes && used < sizeof cfg; k++) {
-                char v[PARAMS_PATH_MAX];
-                params_format(&p, s->axes[k].id, v, sizeof v);
-                used += snprintf(cfg + used, sizeof cfg - used, " %s=%s",
-                                 param_table[s->axes[k].id].key, v);
-            }
-            cli_error("sweep:%s: %s", cfg, err);
-            goto fail;
-        }
-        jobs[n].p = p;
-    }
-    *jobs_out = jobs;
-    *n_out = (int)total;
-    return 0;
-fail:
-    free(jobs);
-    return -1;
-}
-
-static void progress(void *ud, int done, int total)
-{
-    (void)ud;
-    bool tty = isatty(STDERR_FILENO);
-    if (tty)
-        fprintf(stderr, "\rsweep: %d/%d", done, total);
-    else if (done == total || done % 50 == 0)
-        fprintf(stderr, "sweep: %d/%d\n", done, total);
-    if (tty && done == total)
-        fputc('\n', stderr);
-}
-
-static const char *const result_keys[] = {"particles",
-                                          "sim_cores",
-                                          "analytics_cores",
-                                          "steps",
-                                          "S",
-                                          "Ing",
-                                          "R",
-                                          "A",
-                                          "W",
-                                          "C",
-                                          "sim_active",
-                                          "sim_idle",
-                                          "analytics_active",
-                                          "analytics_idle",
-                                          "makespan",
-                                          "efficiency",
-                                          "scenario",
-                                          "wall_seconds",
-                                          "activities",
-                                          NULL};
-
-static void write_csv_header(FILE *f)
-{
-    for (int id = 0; id < PARAM_COUNT; id++)
-        fprintf(f, "%s,", param_table[id].key);
-    for (int k = 0; result_keys[k]; k++)
-        fprintf(f, "%s%s", result_keys[k], result_keys[k + 1] ? "," : "\n");
-}
-
-static void write_csv_row(FILE *f, const struct params *p, json_t *r)
-{
-    for (int id = 0; id < PARAM_COUNT; id++) {
-        char v[PARAMS_PATH_MAX];
-        params_format(p, id, v, sizeof v);
-        fprintf(f, "%s,", v);
-    }
-    json_t *stage = json_object_get(r, "stage");
-    for (int k = 0; result_keys[k]; k++) {
-        json_t *v = json_object_get(r, result_keys[k]);
-        if (!v && stage)
-            v = json_object_get(stage, result_keys[k]);
-        if (json_is_string(v))
-            fprintf(f, "%s", json_string_value(v));
-        else if (json_is_integer(v))
-            fprintf(f, "%lld", (long long)json_integer_value(v));
-        else if (json_is_number(v))
-            fprintf(f, "%.12g", json_number_value(v));
-        fputc(result_keys[k + 1] ? ',' : '\n', f);
-    }
-}
-
-int cmd_sweep(int argc, char **argv)
-{
-    struct sweep s;
-    struct sim_job *jobs = NULL;
-    int n = 0, rc = EXIT_BAD_INPUT;
-    FILE *out = stdout;
-    char tmp[PARAMS_PATH_MAX + 16] = "";
-    if (parse_sweep(argc, argv, &s) < 0)
-        goto done;
-    if (s.help) {
-        usage();
-        rc = 0;
-        goto done;
-    }
-    bool jsonl = s.out && strlen(s.out) > 6 && !strcmp(s.out + strlen(s.out) - 6, ".jsonl");
-    if (s.out && !jsonl && !(strlen(s.out) > 4 && !strcmp(s.out + strlen(s.out) - 4, ".csv"))) {
-        cli_error("sweep: --out %s: expected a .csv or .jsonl file name", s.out);
-        goto done;
-    }
-    if (expand(&s, &jobs, &n) < 0)
-        goto done;
-    if (s.out) {
-        /* Written beside the destination and renamed over it: complete or absent. */
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", s.out, (long)getpid());
-        out = fopen(tmp, "w");
-        if (!out) {
-            cli_error("sweep: --out %s: cannot write: %s", s.out, strerror(errno));
-            out = stdout;
-            tmp[0] = 0;
+        } else if (study_add_axis(&s, key, value, err, sizeof err) < 0) {
+            cli_error("sweep: %s", err);
             goto done;
         }
     }
-    int failed = 0;
-    if (s.model_only) {
-        char err[512];
-        for (int k = 0; k < n; k++) {
-            struct model_result m;
-            model_run(&jobs[k].p, &m, err, sizeof err);
-            json_t *j = report_result_json(&jobs[k].p, &m);
-            jobs[k].output = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
-            json_decref(j);
-        }
-    } else {
-        failed = sim_pool_run(jobs, n, s.jobs, progress, NULL);
-        if (failed < 0) {
-            cli_error("sweep: cannot start simulations");
-            rc = EXIT_SIM_FAILED;
+    if (out && !strstr(out, ".csv") && !strstr(out, ".jsonl")) {
+        cli_error("sweep: --out %s: expected a .csv or .jsonl file name", out);
+        goto done;
+    }
+    if (out && access(out, F_OK) != 0) {
+        /* Fail on an unwritable destination now, not after the simulations. */
+        FILE *probe = fopen(out, "w");
+        if (!probe) {
+            cli_error("sweep: --out %s: cannot write", out);
             goto done;
         }
+        fclose(probe);
+        unlink(out);
     }
-    if (!jsonl)
-        write_csv_header(out);
-    for (int k = 0; k < n; k++) {
-        if (jobs[k].rc < 0) {
-            cli_error("sweep: configuration %d: %s", k + 1, jobs[k].err);
-            continue;
-        }
-        json_error_t jerr;
-        json_t *r = json_loads(jobs[k].output, 0, &jerr);
-        if (!r) {
-            cli_error("sweep: configuration %d: unreadable result: %s", k + 1, jerr.text);
-            failed++;
-            continue;
-        }
-        if (jsonl)
-            report_print_json(out, r);
-        else
-            write_csv_row(out, &jobs[k].p, r);
-        json_decref(r);
+    if (study_expand(&s, err, sizeof err) < 0) {
+        cli_error("sweep: %s", err);
+        goto done;
     }
-    rc = failed ? EXIT_SIM_FAILED : 0;
-    if (s.out) {
-        bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
-        ok = fclose(out) == 0 && ok;
-        out = stdout;
-        if (!ok || rename(tmp, s.out) < 0) {
-            cli_error("sweep: --out %s: cannot write: %s", s.out, strerror(errno));
-            rc = EXIT_BAD_INPUT;
-            goto done;
-        }
-        tmp[0] = 0;
+    if (emit) {
+        emit_commands(&s);
+        rc = fflush(stdout) == 0 ? 0 : 1;
+        goto done;
     }
+    if (study_run(&s) < 0) {
+        cli_error("sweep: cannot start the simulations");
+        rc = EXIT_SIM_FAILED;
+        goto done;
+    }
+    if (s.interrupted) {
+        cli_error("sweep: interrupted; %d of %d results are cached, run again to finish",
+                  s.ran + s.cached, s.n);
+        rc = 130;
+        goto done;
+    }
+    for (int i = 0; i < s.n; i++)
+        if (s.errors[i])
+            cli_error("sweep: configuration %d: %s", i + 1, s.errors[i]);
+    if (study_write(&s, out, err, sizeof err) < 0) {
+        cli_error("sweep: %s", err);
+        goto done;
+    }
+    if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))
+        fprintf(stderr, "sweep: %d configurations, %d simulated, %d from the cache, %d failed\n",
+                s.n, s.ran, s.cached, s.failed);
+    rc = s.failed ? EXIT_SIM_FAILED : 0;
 done:
-    if (out != stdout)
-        fclose(out);
-    if (tmp[0])
-        unlink(tmp);
-    for (int k = 0; k < n; k++)
-        free(jobs[k].output);
-    free(jobs);
-    for (int k = 0; k < s.naxes; k++) {
-        for (int v = 0; v < s.axes[k].n; v++)
-            free(s.axes[k].values[v]);
-        free(s.axes[k].values);
-    }
+    study_free(&s);
     return rc;
 }

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tui/tui.h"
 #include "cli.h"
 
 #ifndef SITU_VERSION
@@ -22,6 +23,19 @@ static void usage(FILE *out)
     params_print_help(out);
 }
 
+/* The preset the explorer's header names: the last --preset, as cli_parse applies it. */
+static const char *preset_name(int argc, char **argv)
+{
+    const char *name = "";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--preset") && i + 1 < argc)
+            name = argv[++i];
+        else if (!strncmp(argv[i], "--preset=", 9))
+            name = argv[i] + 9;
+    }
+    return name;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
@@ -38,16 +52,24 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "sweep"))
         return cmd_sweep(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return cmd_merge(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;
     }
-    /* No subcommand: the explorer (until it exists, the model of the starting configuration). */
-    char *model_argv[argc + 2];
-    model_argv[0] = argv[0];
-    model_argv[1] = "model";
-    for (int i = 1; i < argc; i++)
-        model_argv[i + 1] = argv[i];
-    model_argv[argc + 1] = NULL;
-    return cmd_model(argc + 1, model_argv);
+    /* No subcommand (or only flags): the explorer. */
+    if (!tui_have_terminal()) {
+        cli_error("the explorer needs a terminal (stdin and stdout); for scripts use 'situ model "
+                  "--json' or 'situ run --json'");
+        return EXIT_BAD_INPUT;
+    }
+    struct cli_opts o;
+    if (cli_parse(argc, argv, 1, &o) < 0)
+        return EXIT_BAD_INPUT;
+    if (o.help) {
+        usage(stdout);
+        return 0;
+    }
+    return tui_run(&o.p, preset_name(argc, argv), o.stats);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../engine/datadir.h"
+#include "../engine/preset.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -21,8 +22,30 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
     char err[PARAMS_ERR_MAX];
     memset(opts, 0, sizeof *opts);
     params_defaults(&opts->p);
+    /* A preset is the starting point wherever it appears; every other flag overrides it. */
+    for (int i = first; i < argc; i++) {
+        const char *name = NULL;
+        if (!strcmp(argv[i], "--preset")) {
+            if (i + 1 >= argc) {
+                cli_error("preset: missing name after --preset");
+                return -1;
+            }
+            name = argv[++i];
+        } else if (!strncmp(argv[i], "--preset=", 9)) {
+            name = argv[i] + 9;
+        }
+        char perr[PARAMS_ERR_MAX + PARAMS_PATH_MAX];
+        if (name && preset_apply(name, &opts->p, perr, sizeof perr) < 0) {
+            cli_error("%s", perr);
+            return -1;
+        }
+    }
     for (int i = first; i < argc;) {
         const char *arg = argv[i];
+        if (!strcmp(arg, "--preset") || !strncmp(arg, "--preset=", 9)) {
+            i += arg[8] == '=' ? 1 : 2;
+            continue;
+        }
         if (!strcmp(arg, "--json")) {
             opts->json = true;
             i++;

@@ -5,6 +5,7 @@
 #define SITU_SIM_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -53,6 +54,10 @@ struct sim_job {
 };
 int sim_pool_run(struct sim_job *jobs, int n, int parallel,
                  void (*progress)(void *ud, int done, int total), void *ud);
+
+/* Set (from a signal handler) to stop sim_pool_run: it kills and reaps its children, marks the
+ * jobs that did not finish as failed ("interrupted") and returns. */
+extern volatile sig_atomic_t sim_pool_stop;
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
 void sim_result_free(struct sim_measure *r);

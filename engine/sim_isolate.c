@@ -210,6 +210,33 @@ int sim_run_isolated(const struct params *p, bool json, char **output, char *err
     return child_finish(&c, output, err, errlen);
 }
 
+volatile sig_atomic_t sim_pool_stop;
+
+/* Kills the running children of the pool and fails their jobs and every job not started. */
+static void pool_abandon(struct sim_job *jobs, int n, struct sim_child *kids, int *job_of,
+                         int parallel, int next)
+{
+    for (int k = 0; k < parallel; k++) {
+        if (job_of[k] < 0)
+            continue;
+        kill(kids[k].pid, SIGKILL);
+        for (int i = 0; i < 2; i++)
+            if (kids[k].fd[i] >= 0)
+                close(kids[k].fd[i]);
+        char *out = NULL, err[8];
+        child_finish(&kids[k], &out, err, sizeof err);
+        free(out);
+        struct sim_job *j = &jobs[job_of[k]];
+        j->rc = -3;
+        snprintf(j->err, sizeof j->err, "interrupted");
+        job_of[k] = -1;
+    }
+    for (int k = next; k < n; k++) {
+        jobs[k].rc = -3;
+        snprintf(jobs[k].err, sizeof jobs[k].err, "interrupted");
+    }
+}
+
 int sim_pool_run(struct sim_job *jobs, int n, int parallel,
                  void (*progress)(void *ud, int done, int total), void *ud)
 {
@@ -228,6 +255,11 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
     for (int k = 0; k < parallel; k++)
         job_of[k] = -1;
     while (done < n) {
+        if (sim_pool_stop) {
+            pool_abandon(jobs, n, kids, job_of, parallel, next);
+            failed = -2;
+            break;
+        }
         for (int k = 0; k < parallel && next < n; k++) {
             if (job_of[k] >= 0)
                 continue;

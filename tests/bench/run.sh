@@ -15,7 +15,7 @@ grid() { # $1 = fidelity, $2 = nodes list; writes $tmp/grid-$1.jsonl, prints the
     : > "$tmp/grid-$1.jsonl"
     for pair in 20:1 200:10 500:25 1000:50; do
         "$SITU" sweep --stride "${pair%:*}" --compute-scaling "${pair#*:}" --ratio 1,3,7,15,31 \
-            --nodes "$2" --fidelity "$1" --jobs 2 --out "$tmp/part.jsonl" 2>/dev/null
+            --nodes "$2" --fidelity "$1" --jobs 2 --no-cache --out "$tmp/part.jsonl" 2>/dev/null
         cat "$tmp/part.jsonl" >> "$tmp/grid-$1.jsonl"
     done
     t1=$(now)

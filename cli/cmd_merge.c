@@ -1,0 +1,167 @@
+/* `situ merge`: gathers the JSON lines of `situ run --json` commands (run anywhere: GNU parallel,
+ * a Slurm job array) into the CSV or JSON lines a local `situ sweep` writes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "study.h"
+
+static void usage(void)
+{
+    printf("usage: situ merge FILE... [--out FILE.csv|FILE.jsonl]\n\n"
+           "Reads the JSON lines that 'situ run --json' printed (one result per line; '-' reads\n"
+           "standard input) and writes them as one CSV (default, on stdout) or JSON lines file,\n"
+           "the same as 'situ sweep' writes. Every line must carry the full configuration of this\n"
+           "version of Situ.\n");
+}
+
+/* The configuration a result line carries, checked against the parameter table. */
+static int config_of(json_t *result, struct params *p, char *err, size_t errlen)
+{
+    json_t *cfg = json_object_get(result, "config");
+    if (!json_is_object(cfg)) {
+        snprintf(err, errlen, "no 'config' object: not a 'situ run --json' result");
+        return -1;
+    }
+    params_defaults(p);
+    const char *key;
+    json_t *v;
+    json_object_foreach(cfg, key, v)
+    {
+        if (params_find(key) < 0) {
+            snprintf(err, errlen, "unknown parameter '%s': written by another version of Situ",
+                     key);
+            return -1;
+        }
+    }
+    char perr[PARAMS_ERR_MAX], text[PARAMS_PATH_MAX];
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        v = json_object_get(cfg, param_table[id].key);
+        if (!v) {
+            snprintf(err, errlen, "parameter '%s' missing: written by another version of Situ",
+                     param_table[id].key);
+            return -1;
+        }
+        if (json_is_string(v))
+            snprintf(text, sizeof text, "%s", json_string_value(v));
+        else if (json_is_integer(v))
+            snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+        else if (json_is_real(v))
+            snprintf(text, sizeof text, "%.17g", json_real_value(v));
+        else
+            text[0] = 1, text[1] = 0; /* rejected by params_set below */
+        if (params_set(p, id, text, perr) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int grow(struct study *s, int cap)
+{
+    struct params *c = realloc(s->configs, sizeof *c * cap);
+    if (c)
+        s->configs = c;
+    json_t **r = realloc(s->results, sizeof *r * cap);
+    if (r)
+        s->results = r;
+    char **e = realloc(s->errors, sizeof *e * cap);
+    if (e)
+        s->errors = e;
+    return c && r && e ? 0 : -1;
+}
+
+static int read_file(struct study *s, const char *path, int *cap, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t len = 0;
+    int lineno = 0, rc = 0;
+    while (rc == 0 && getline(&line, &len, f) >= 0) {
+        lineno++;
+        if (strspn(line, " \t\r\n") == strlen(line))
+            continue;
+        json_error_t jerr;
+        json_t *r = json_loads(line, 0, &jerr);
+        char why[400];
+        if (!r || !json_is_object(r)) {
+            snprintf(err, errlen, "%s:%d: not a JSON object%s%s", path, lineno, r ? "" : ": ",
+                     r ? "" : jerr.text);
+            json_decref(r);
+            rc = -1;
+            break;
+        }
+        if (s->n == *cap && grow(s, *cap = *cap ? *cap * 2 : 64) < 0) {
+            snprintf(err, errlen, "out of memory");
+            json_decref(r);
+            rc = -1;
+            break;
+        }
+        if (config_of(r, &s->configs[s->n], why, sizeof why) < 0 ||
+            !json_is_number(json_object_get(r, "makespan"))) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno,
+                     json_object_get(r, "makespan") ? why : "no 'makespan': not a result");
+            json_decref(r);
+            rc = -1;
+            break;
+        }
+        s->results[s->n] = r;
+        s->errors[s->n++] = NULL;
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    struct study s;
+    study_init(&s);
+    const char *out = NULL;
+    int rc = EXIT_BAD_INPUT, cap = 0, files = 0;
+    char err[768];
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage();
+            rc = 0;
+            goto done;
+        }
+        if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
+            out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!out) {
+                cli_error("merge: missing file after --out");
+                goto done;
+            }
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            cli_error("merge: unknown option '%s'; see 'situ merge --help'", argv[i]);
+            goto done;
+        }
+        files++;
+        if (read_file(&s, argv[i], &cap, err, sizeof err) < 0) {
+            cli_error("merge: %s", err);
+            goto done;
+        }
+    }
+    if (!files) {
+        cli_error("merge: expected result files; see 'situ merge --help'");
+        goto done;
+    }
+    if (study_write(&s, out, err, sizeof err) < 0) {
+        cli_error("merge: %s", err);
+        goto done;
+    }
+    rc = 0;
+done:
+    study_free(&s);
+    return rc;
+}

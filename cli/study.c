@@ -1,0 +1,453 @@
+#include "study.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../engine/cache.h"
+#include "../engine/datadir.h"
+#include "../engine/model.h"
+#include "../engine/report.h"
+#include "../engine/sim.h"
+
+void study_init(struct study *s)
+{
+    memset(s, 0, sizeof *s);
+    params_defaults(&s->base);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s->jobs = cores > 0 ? (int)cores : 1;
+    if (cache_default_dir(s->cache, sizeof s->cache) < 0)
+        s->cache[0] = 0;
+}
+
+void study_free(struct study *s)
+{
+    for (int k = 0; k < s->naxes; k++) {
+        for (int v = 0; v < s->axes[k].n * s->axes[k].nids; v++)
+            free(s->axes[k].values[v]);
+        free(s->axes[k].values);
+    }
+    for (int i = 0; i < s->n; i++) {
+        json_decref(s->results ? s->results[i] : NULL);
+        free(s->errors ? s->errors[i] : NULL);
+    }
+    free(s->configs);
+    free(s->results);
+    free(s->errors);
+    s->naxes = s->n = 0;
+    s->configs = NULL;
+    s->results = NULL;
+    s->errors = NULL;
+}
+
+static int push_row(struct axis *a, char **row)
+{
+    if (a->n >= STUDY_MAX_VALUES)
+        return -1;
+    char **grown = realloc(a->values, sizeof(char *) * (size_t)(a->n + 1) * a->nids);
+    if (!grown)
+        return -1;
+    a->values = grown;
+    for (int i = 0; i < a->nids; i++)
+        if (!(a->values[a->n * a->nids + i] = strdup(row[i])))
+            return -1;
+    a->n++;
+    return 0;
+}
+
+/* "A..B", "A..B+S", "A..BxF" into numbers; false if `item` is not a well-formed range. */
+static bool parse_range(char *item, double *lo, double *hi, double *step, char *op)
+{
+    char *dots = strstr(item, ".."), *end;
+    if (!dots)
+        return false;
+    *dots = 0;
+    errno = 0;
+    *lo = strtod(item, &end);
+    bool ok = end != item && !*end;
+    char *rest = dots + 2;
+    *hi = strtod(rest, &end);
+    ok = ok && end != rest;
+    *op = *end ? *end : '+';
+    *step = 1;
+    if (*end) {
+        char *s = end + 1;
+        *step = strtod(s, &end);
+        ok = ok && end != s && !*end;
+    }
+    return ok && !errno && isfinite(*lo) && isfinite(*hi) && isfinite(*step) && *hi >= *lo &&
+           (*op == '+' ? *step > 0 : *op == 'x' && *step > 1 && *lo > 0);
+}
+
+int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen)
+{
+    struct axis fresh = {0};
+    char kbuf[256];
+    snprintf(kbuf, sizeof kbuf, "%s", keys);
+    char *save = NULL;
+    for (char *k = strtok_r(kbuf, ":", &save); k; k = strtok_r(NULL, ":", &save)) {
+        int id = params_find(k);
+        if (id < 0 || fresh.nids == STUDY_MAX_LINKED) {
+            snprintf(err, errlen, "unknown parameter '%s'; see 'situ --help'", k);
+            return -1;
+        }
+        fresh.ids[fresh.nids++] = id;
+    }
+    if (!fresh.nids) {
+        snprintf(err, errlen, "empty parameter name");
+        return -1;
+    }
+    for (int k = 0; k < s->naxes; k++)
+        for (int i = 0; i < s->axes[k].nids; i++)
+            for (int j = 0; j < fresh.nids; j++)
+                if (s->axes[k].ids[i] == fresh.ids[j]) {
+                    snprintf(err, errlen, "%s: given twice", param_table[fresh.ids[j]].key);
+                    return -1;
+                }
+    char *copy = strdup(list);
+    int rc = copy ? 0 : -1;
+    save = NULL;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == 0;
+         item = strtok_r(NULL, ",", &save)) {
+        char *row[STUDY_MAX_LINKED];
+        if (fresh.nids > 1) { /* linked values "20:1" */
+            int n = 0;
+            char *vs = NULL;
+            for (char *v = strtok_r(item, ":", &vs); v && n < fresh.nids;
+                 v = strtok_r(NULL, ":", &vs))
+                row[n++] = v;
+            if (n != fresh.nids || strtok_r(NULL, ":", &vs)) {
+                snprintf(err, errlen, "%s: '%s' needs %d values joined by ':'", keys, item,
+                         fresh.nids);
+                rc = -2;
+                break;
+            }
+            rc = push_row(&fresh, row);
+            continue;
+        }
+        enum param_type t = param_table[fresh.ids[0]].type;
+        double lo, hi, step;
+        char op;
+        if (!strstr(item, "..") || t == PARAM_PATH || t == PARAM_CHOICE) {
+            row[0] = item;
+            rc = push_row(&fresh, row);
+            continue;
+        }
+        char shown[128];
+        snprintf(shown, sizeof shown, "%s", item);
+        if (!parse_range(item, &lo, &hi, &step, &op)) {
+            snprintf(err, errlen,
+                     "%s: '%s' is not a range; expected A..B, A..B+STEP or A..BxFACTOR "
+                     "with A <= B",
+                     keys, shown);
+            rc = -2;
+            break;
+        }
+        for (double v = lo; v <= hi * (1 + 1e-12) && rc == 0; v = op == '+' ? v + step : v * step) {
+            char text[64];
+            snprintf(text, sizeof text, "%.15g", v);
+            row[0] = text;
+            rc = push_row(&fresh, row);
+        }
+    }
+    free(copy);
+    if (rc == 0 && fresh.n == 0) {
+        snprintf(err, errlen, "%s: empty list", keys);
+        rc = -2;
+    }
+    if (rc == -1)
+        snprintf(err, errlen, "%s: more than %d values", keys, STUDY_MAX_VALUES);
+    if (rc < 0) {
+        for (int v = 0; v < fresh.n * fresh.nids; v++)
+            free(fresh.values[v]);
+        free(fresh.values);
+        return -1;
+    }
+    s->axes[s->naxes++] = fresh;
+    return 0;
+}
+
+static void describe(const struct study *s, const struct params *p, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int k = 0; k < s->naxes && used < len; k++)
+        for (int i = 0; i < s->axes[k].nids && used < len; i++) {
+            char v[PARAMS_PATH_MAX];
+            int id = s->axes[k].ids[i];
+            params_format(p, id, v, sizeof v);
+            used += snprintf(out + used, len - used, "%s%s=%s", used ? " " : "",
+                             param_table[id].key, v);
+        }
+}
+
+int study_expand(struct study *s, char *err, size_t errlen)
+{
+    long total = 1;
+    for (int k = 0; k < s->naxes; k++) {
+        total *= s->axes[k].n;
+        if (total > STUDY_MAX_RUNS) {
+            snprintf(err, errlen, "more than %d configurations", STUDY_MAX_RUNS);
+            return -1;
+        }
+    }
+    s->configs = calloc(total, sizeof *s->configs);
+    s->results = calloc(total, sizeof *s->results);
+    s->errors = calloc(total, sizeof *s->errors);
+    if (!s->configs || !s->results || !s->errors) {
+        snprintf(err, errlen, "out of memory for %ld configurations", total);
+        return -1;
+    }
+    char perr[512];
+    for (long n = 0; n < total; n++) {
+        struct params p = s->base;
+        long rest = n;
+        for (int k = s->naxes - 1; k >= 0; k--) {
+            const struct axis *a = &s->axes[k];
+            int row = (int)(rest % a->n);
+            rest /= a->n;
+            for (int i = 0; i < a->nids; i++)
+                if (params_set(&p, a->ids[i], a->values[row * a->nids + i], perr) < 0) {
+                    snprintf(err, errlen, "%s", perr);
+                    return -1;
+                }
+        }
+        char resolved[PARAMS_PATH_MAX];
+        if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
+            snprintf(p.platform, sizeof p.platform, "%s", resolved);
+        struct model_result m;
+        if (model_run(&p, &m, perr, sizeof perr) < 0) {
+            char cfg[256];
+            describe(s, &p, cfg, sizeof cfg);
+            snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", perr);
+            return -1;
+        }
+        s->configs[n] = p;
+    }
+    s->n = (int)total;
+    return 0;
+}
+
+struct progress {
+    struct timespec start;
+    int offset, total;
+    bool tty, quiet;
+};
+
+static void progress(void *ud, int done, int total)
+{
+    struct progress *pr = ud;
+    if (pr->quiet)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = (now.tv_sec - pr->start.tv_sec) + (now.tv_nsec - pr->start.tv_nsec) * 1e-9;
+    double rate = t > 0 ? done / t : 0;
+    double eta = rate > 0 ? (total - done) / rate : 0;
+    int all = pr->offset + done, width = 30, fill = total ? width * done / total : width;
+    if (pr->tty) {
+        char bar[64];
+        for (int i = 0; i < width; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[width] = 0;
+        fprintf(stderr, "\rsweep [%s] %d/%d  %.1f runs/s  ETA %.0f s ", bar, all, pr->total, rate,
+                eta);
+        if (done == total)
+            fputc('\n', stderr);
+    } else if (done == total || (total >= 10 && done % (total / 10) == 0)) {
+        fprintf(stderr, "sweep: %d/%d done, %.1f runs/s, ETA %.0f s\n", all, pr->total, rate, eta);
+    }
+}
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    sim_pool_stop = 1;
+}
+
+int study_run(struct study *s)
+{
+    struct sim_job *jobs = calloc(s->n ? s->n : 1, sizeof *jobs);
+    int *index = calloc(s->n ? s->n : 1, sizeof *index);
+    if (!jobs || !index) {
+        free(jobs);
+        free(index);
+        return -1;
+    }
+    int todo = 0;
+    char err[512];
+    for (int i = 0; i < s->n; i++) {
+        char *hit = NULL;
+        if (s->model_only) {
+            struct model_result m;
+            model_run(&s->configs[i], &m, err, sizeof err);
+            s->results[i] = report_result_json(&s->configs[i], &m);
+            continue;
+        }
+        if (s->cache[0] && cache_get(s->cache, &s->configs[i], &hit) == 0) {
+            json_error_t jerr;
+            s->results[i] = json_loads(hit, 0, &jerr);
+            free(hit);
+            if (s->results[i]) {
+                s->cached++;
+                continue;
+            }
+        }
+        jobs[todo].p = s->configs[i];
+        index[todo++] = i;
+    }
+    struct progress pr = {.offset = s->cached,
+                          .total = s->n,
+                          .tty = isatty(STDERR_FILENO),
+                          .quiet = s->quiet || todo == 0};
+    clock_gettime(CLOCK_MONOTONIC, &pr.start);
+    struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sim_pool_stop = 0;
+    int rc = todo ? sim_pool_run(jobs, todo, s->jobs, progress, &pr) : 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    s->interrupted = rc == -2;
+    if (rc == -1) {
+        free(jobs);
+        free(index);
+        return -1;
+    }
+    for (int k = 0; k < todo; k++) {
+        int i = index[k];
+        json_error_t jerr;
+        if (jobs[k].rc == 0 && !(s->results[i] = json_loads(jobs[k].output, 0, &jerr)))
+            snprintf(jobs[k].err, sizeof jobs[k].err, "unreadable result: %s", jerr.text);
+        if (s->results[i]) {
+            s->ran++;
+            if (s->cache[0])
+                cache_put(s->cache, &s->configs[i], jobs[k].output);
+        } else {
+            s->failed++;
+            s->errors[i] = strdup(jobs[k].err);
+        }
+        free(jobs[k].output);
+    }
+    free(jobs);
+    free(index);
+    return 0;
+}
+
+static const char *const result_keys[] = {"particles",
+                                          "sim_cores",
+                                          "analytics_cores",
+                                          "steps",
+                                          "S",
+                                          "Ing",
+                                          "R",
+                                          "A",
+                                          "W",
+                                          "C",
+                                          "sim_active",
+                                          "sim_idle",
+                                          "analytics_active",
+                                          "analytics_idle",
+                                          "makespan",
+                                          "efficiency",
+                                          "scenario",
+                                          "wall_seconds",
+                                          "activities",
+                                          NULL};
+
+void study_csv_header(FILE *f)
+{
+    for (int id = 0; id < PARAM_COUNT; id++)
+        fprintf(f, "%s,", param_table[id].key);
+    for (int k = 0; result_keys[k]; k++)
+        fprintf(f, "%s%s", result_keys[k], result_keys[k + 1] ? "," : "\n");
+}
+
+static void csv_field(FILE *f, const char *text)
+{
+    if (!strpbrk(text, ",\"\n")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+void study_csv_row(FILE *f, const struct params *p, json_t *r)
+{
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        char v[PARAMS_PATH_MAX];
+        params_format(p, id, v, sizeof v);
+        csv_field(f, v);
+        fputc(',', f);
+    }
+    json_t *stage = json_object_get(r, "stage");
+    for (int k = 0; result_keys[k]; k++) {
+        json_t *v = json_object_get(r, result_keys[k]);
+        if (!v && stage)
+            v = json_object_get(stage, result_keys[k]);
+        if (json_is_string(v))
+            csv_field(f, json_string_value(v));
+        else if (json_is_integer(v))
+            fprintf(f, "%lld", (long long)json_integer_value(v));
+        else if (json_is_number(v))
+            fprintf(f, "%.12g", json_number_value(v));
+        fputc(result_keys[k + 1] ? ',' : '\n', f);
+    }
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && !strcmp(s + n - m, suffix);
+}
+
+int study_write(const struct study *s, const char *path, char *err, size_t errlen)
+{
+    bool jsonl = path && ends_with(path, ".jsonl");
+    if (path && !jsonl && !ends_with(path, ".csv")) {
+        snprintf(err, errlen, "%s: expected a .csv or .jsonl file name", path);
+        return -1;
+    }
+    char tmp[PARAMS_PATH_MAX + 32] = "";
+    FILE *out = stdout;
+    if (path) {
+        /* Written beside the destination and renamed over it: complete or absent. */
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+        if (!(out = fopen(tmp, "w"))) {
+            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    if (!jsonl)
+        study_csv_header(out);
+    for (int i = 0; i < s->n; i++) {
+        if (!s->results[i])
+            continue;
+        if (jsonl)
+            report_print_json(out, s->results[i]);
+        else
+            study_csv_row(out, &s->configs[i], s->results[i]);
+    }
+    if (!path)
+        return fflush(out) == 0 ? 0 : -1;
+    bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
+    ok = fclose(out) == 0 && ok;
+    if (!ok || rename(tmp, path) < 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}

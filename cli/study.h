@@ -1,0 +1,64 @@
+/* A study: a base configuration and axes of values, expanded into their cartesian product and
+ * simulated (or modelled) in parallel, with results cached on disk. `situ sweep` and `situ
+ * reproduce` are thin layers over it. */
+#ifndef SITU_STUDY_H
+#define SITU_STUDY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "../engine/params.h"
+
+#define STUDY_MAX_VALUES 4096
+#define STUDY_MAX_RUNS   1000000
+#define STUDY_MAX_LINKED 4
+
+/* One axis moves one parameter, or several together ("stride:compute_scaling" = "20:1,200:10"). */
+struct axis {
+    int ids[STUDY_MAX_LINKED];
+    int nids;
+    int n;
+    char **values; /* n * nids strings, row by row */
+};
+
+struct study {
+    struct params base;
+    struct axis axes[PARAM_COUNT];
+    int naxes;
+    int jobs;
+    bool model_only;
+    bool quiet;                  /* no progress on stderr */
+    char cache[PARAMS_PATH_MAX]; /* "" = no cache */
+    /* filled by study_run */
+    int n;
+    struct params *configs;
+    json_t **results; /* [n], NULL where a run failed */
+    char **errors;    /* [n], NULL where it succeeded */
+    int ran, cached, failed;
+    bool interrupted;
+};
+
+void study_init(struct study *s);
+void study_free(struct study *s);
+
+/* Adds values to the axis of `keys` ("ratio" or "stride:compute_scaling", '-' or '_'); a list is
+ * comma-separated values and ranges A..B, A..B+STEP, A..BxFACTOR. -1 with a one-line message. */
+int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen);
+
+/* Expands the product into s->configs, each checked as `situ model` would. -1 with a message. */
+int study_expand(struct study *s, char *err, size_t errlen);
+
+/* Runs every configuration (cache first). Returns 0, or -1 if the pool could not run; failed
+ * runs are counted in s->failed with their reasons in s->errors. Ctrl-C stops it (interrupted):
+ * what finished is cached, the rest is dropped. */
+int study_run(struct study *s);
+
+/* The CSV of a study: parameter keys, then result keys (header when header is true). */
+void study_csv_header(FILE *out);
+void study_csv_row(FILE *out, const struct params *p, json_t *result);
+
+/* Writes the results (CSV, or JSON lines if path ends in .jsonl) to path atomically, or to
+ * stdout (CSV) when path is NULL. -1 with a message on failure: nothing is left at path then. */
+int study_write(const struct study *s, const char *path, char *err, size_t errlen);
+
+#endif

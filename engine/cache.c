@@ -1,0 +1,131 @@
+#include "cache.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef SITU_VERSION
+#define SITU_VERSION "dev"
+#endif
+
+#define CANON_MAX 8192
+
+int cache_default_dir(char *out, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(out, len, "%s/situ", xdg);
+    else if (home && *home)
+        snprintf(out, len, "%s/.cache/situ", home);
+    else
+        return -1;
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static uint64_t hash_file(uint64_t h, const char *path)
+{
+    if (!path[0])
+        return h;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fnv1a(h, "missing", 7);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = fnv1a(h, buf, n);
+    fclose(f);
+    return h;
+}
+
+/* The canonical text of a configuration plus what its inputs contain. */
+static uint64_t entry_key(const struct params *p, char *canon, size_t len)
+{
+    params_canonical(p, canon, len);
+    uint64_t h = fnv1a(14695981039346656037ull, SITU_VERSION, strlen(SITU_VERSION));
+    h = fnv1a(h, canon, strlen(canon));
+    h = hash_file(h, p->platform);
+    h = hash_file(h, p->hostfile);
+    return hash_file(h, p->analytics);
+}
+
+static void entry_path(const char *dir, uint64_t key, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%016llx.json", dir, (unsigned long long)key);
+}
+
+int cache_get(const char *dir, const struct params *p, char **json)
+{
+    char canon[CANON_MAX], path[PARAMS_PATH_MAX + 64];
+    *json = NULL;
+    entry_path(dir, entry_key(p, canon, sizeof canon), path, sizeof path);
+    json_error_t jerr;
+    json_t *entry = json_load_file(path, 0, &jerr);
+    if (!entry) {
+        if (access(path, F_OK) == 0)
+            unlink(path); /* unreadable: drop it, the run will replace it */
+        return -1;
+    }
+    const char *stored = json_string_value(json_object_get(entry, "config_key"));
+    json_t *result = json_object_get(entry, "result");
+    int rc = -1;
+    if (stored && !strcmp(stored, canon) && json_is_object(result)) {
+        *json = json_dumps(result, JSON_COMPACT | JSON_REAL_PRECISION(12));
+        rc = *json ? 0 : -1;
+    } else {
+        unlink(path);
+    }
+    json_decref(entry);
+    return rc;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[PARAMS_PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *s = tmp + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cache_put(const char *dir, const struct params *p, const char *json)
+{
+    char canon[CANON_MAX], path[PARAMS_PATH_MAX + 64], tmp[PARAMS_PATH_MAX + 96];
+    json_error_t jerr;
+    json_t *result = json_loads(json, 0, &jerr);
+    if (!result || mkdir_p(dir) < 0) {
+        json_decref(result);
+        return -1;
+    }
+    entry_path(dir, entry_key(p, canon, sizeof canon), path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    json_t *entry = json_pack("{s:s,s:o}", "config_key", canon, "result", result);
+    int rc = entry && json_dump_file(entry, tmp, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 &&
+                     rename(tmp, path) == 0
+                 ? 0
+                 : -1;
+    if (rc < 0)
+        unlink(tmp);
+    json_decref(entry);
+    return rc;
+}
