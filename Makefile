@@ -6,7 +6,7 @@ DATADIR  = $(PREFIX)/share/situ
 VERSION  = 0.1.0
 
 CC      ?= cc
-PKGS     = simgrid lua5.4 libuv ncursesw jansson libxml-2.0
+PKGS     = simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MMD -MP \
            -DSITU_VERSION='"$(VERSION)"' -DSITU_DATADIR='"$(DATADIR)"' \
@@ -17,12 +17,13 @@ BUILD    = build
 ENGINE   = $(wildcard engine/*.c)
 TUI      = $(wildcard tui/*.c)
 CLI      = $(wildcard cli/*.c)
+PLOT     = $(wildcard plot/*.c)
 LIB_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(ENGINE) $(TUI))
-CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
+CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI) $(PLOT))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all deps run test unit cli-test bench install uninstall clean format FORCE
+.PHONY: all deps run test unit cli-test figures bench install uninstall clean format FORCE
 
 all: deps situ
 
@@ -66,6 +67,11 @@ test: deps
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	python3 tests/engine/run.py ./situ
+	python3 tests/study/run.py ./situ
+
+# The paper's figures and their summaries, regenerated from the code (never edited by hand).
+figures: all
+	./situ reproduce all --out docs/figures --no-cache
 
 bench: all
 	sh tests/bench/run.sh ./situ

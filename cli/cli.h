@@ -27,5 +27,6 @@ int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 #endif

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return cmd_merge(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "reproduce"))
+        return cmd_reproduce(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;

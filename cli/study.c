@@ -45,6 +45,16 @@ void study_free(struct study *s)
     s->errors = NULL;
 }
 
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = 0;
+    return s;
+}
+
 static int push_row(struct axis *a, char **row)
 {
     if (a->n >= STUDY_MAX_VALUES)
@@ -114,6 +124,7 @@ int study_add_axis(struct study *s, const char *keys, const char *list, char *er
     save = NULL;
     for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == 0;
          item = strtok_r(NULL, ",", &save)) {
+        item = trim(item);
         char *row[STUDY_MAX_LINKED];
         if (fresh.nids > 1) { /* linked values "20:1" */
             int n = 0;
@@ -234,14 +245,20 @@ int study_expand(struct study *s, char *err, size_t errlen)
 }
 
 struct progress {
+    struct study *s;
+    const int *index; /* job -> configuration */
+    const struct sim_job *jobs;
     struct timespec start;
     int offset, total;
     bool tty, quiet;
 };
 
-static void progress(void *ud, int done, int total)
+static void progress(void *ud, struct sim_job *job, int done, int total)
 {
     struct progress *pr = ud;
+    /* Cached as soon as it ends: an interrupted study keeps what finished. */
+    if (job->rc == 0 && pr->s->cache[0])
+        cache_put(pr->s->cache, &pr->s->configs[pr->index[job - pr->jobs]], job->output);
     if (pr->quiet)
         return;
     struct timespec now;
@@ -301,7 +318,10 @@ int study_run(struct study *s)
         jobs[todo].p = s->configs[i];
         index[todo++] = i;
     }
-    struct progress pr = {.offset = s->cached,
+    struct progress pr = {.s = s,
+                          .index = index,
+                          .jobs = jobs,
+                          .offset = s->cached,
                           .total = s->n,
                           .tty = isatty(STDERR_FILENO),
                           .quiet = s->quiet || todo == 0};
@@ -327,8 +347,6 @@ int study_run(struct study *s)
             snprintf(jobs[k].err, sizeof jobs[k].err, "unreadable result: %s", jerr.text);
         if (s->results[i]) {
             s->ran++;
-            if (s->cache[0])
-                cache_put(s->cache, &s->configs[i], jobs[k].output);
         } else {
             s->failed++;
             s->errors[i] = strdup(jobs[k].err);

@@ -44,7 +44,7 @@ int sim_run_isolated(const struct params *p, bool json, char **output, char *err
 
 /* Many simulations, `parallel` forked children at a time (fork without exec: SimGrid's static
  * initialisation, ~80 ms, is paid once). Each job gets its JSON line in output or a reason in
- * err; rc is 0 or -3. `progress` (optional) is called after each job ends. Returns the number
+ * err; rc is 0 or -3. `progress` (optional) is called with each job as it ends. Returns the number
  * of failed jobs, or -1 if the pool itself could not run. */
 struct sim_job {
     struct params p;
@@ -53,7 +53,7 @@ struct sim_job {
     int rc;
 };
 int sim_pool_run(struct sim_job *jobs, int n, int parallel,
-                 void (*progress)(void *ud, int done, int total), void *ud);
+                 void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud);
 
 /* Set (from a signal handler) to stop sim_pool_run: it kills and reaps its children, marks the
  * jobs that did not finish as failed ("interrupted") and returns. */

@@ -238,7 +238,7 @@ static void pool_abandon(struct sim_job *jobs, int n, struct sim_child *kids, in
 }
 
 int sim_pool_run(struct sim_job *jobs, int n, int parallel,
-                 void (*progress)(void *ud, int done, int total), void *ud)
+                 void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
 {
     if (parallel < 1)
         parallel = 1;
@@ -271,7 +271,7 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
                 done++;
                 next++;
                 if (progress)
-                    progress(ud, done, n);
+                    progress(ud, j, done, n);
                 continue;
             }
             job_of[k] = next++;
@@ -300,7 +300,7 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
             live--;
             done++;
             if (progress)
-                progress(ud, done, n);
+                progress(ud, j, done, n);
         }
     }
     free(kids);

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Study tests: situ sweep, the disk cache, atomic output, scale-out (emitted commands through GNU
+parallel, then situ merge) and situ reproduce, all through the real binary.
+Ends with 'study: N passed, M failed'."""
+import csv
+import glob
+import io
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
+TMP = tempfile.mkdtemp(prefix="situ-study-")
+passed, failed = 0, 0
+
+
+def situ(*args, expect=0, cwd=None):
+    p = subprocess.run([SITU, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+    if p.returncode != expect:
+        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}, expected {expect}: {p.stderr.strip()[-300:]}")
+    return p
+
+
+def check(name, fn):
+    global passed, failed
+    try:
+        fn()
+        passed += 1
+        print(f"ok   {name}")
+    except Exception as e:
+        failed += 1
+        print(f"FAIL {name}: {e}")
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+SMALL = ["--ratio", "1,3", "--nodes", "1,2", "--iterations", "400"]
+
+
+def sweep_rows_and_columns():
+    out = os.path.join(TMP, "a.csv")
+    situ("sweep", *SMALL, "--out", out, "--cache", os.path.join(TMP, "cache-a"))
+    r = rows(out)
+    header = open(out).readline().strip().split(",")
+    params = json.loads(situ("model", "--json").stdout)["config"].keys()
+    assert header[:len(params)] == list(params), f"header starts {header[:5]}"
+    for k in ("makespan", "efficiency", "scenario", "sim_cores", "wall_seconds", "activities"):
+        assert k in header, f"no column {k}"
+    assert len(r) == 4, f"{len(r)} rows"
+    assert sorted((x["ratio"], x["nodes"]) for x in r) == [("1", "1"), ("1", "2"), ("3", "1"), ("3", "2")]
+    for x in r:  # each row is the simulation of its own configuration
+        m = json.loads(situ("model", "--json", "--ratio", x["ratio"], "--nodes", x["nodes"], "--iterations", "400").stdout)
+        assert int(x["sim_cores"]) == m["sim_cores"]
+        assert abs(float(x["makespan"]) / m["makespan_pipeline"] - 1) < 0.02
+
+
+def cache_second_run_simulates_nothing():
+    cache = os.path.join(TMP, "cache-b")
+    first, second = os.path.join(TMP, "b1.jsonl"), os.path.join(TMP, "b2.jsonl")
+    situ("sweep", *SMALL, "--out", first, "--cache", cache)
+    entries = glob.glob(os.path.join(cache, "*.json"))
+    assert len(entries) == 4, f"{len(entries)} cache entries"
+    stamp = {e: os.stat(e).st_mtime_ns for e in entries}
+    situ("sweep", *SMALL, "--out", second, "--cache", cache)
+    # wall_seconds is measured by each simulation: identical lines mean nothing was simulated.
+    assert open(first).read() == open(second).read(), "second run differs: it simulated again"
+    assert all(os.stat(e).st_mtime_ns == t for e, t in stamp.items()), "cache entries rewritten"
+
+
+def cache_corrupt_entry_is_rerun():
+    cache = os.path.join(TMP, "cache-c")
+    out = os.path.join(TMP, "c.jsonl")
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    victim = sorted(glob.glob(os.path.join(cache, "*.json")))[0]
+    open(victim, "w").write('{"config_key": "garbage", "resu')
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    assert len(open(out).read().splitlines()) == 4
+    entry = json.load(open(victim))  # replaced by a valid entry
+    assert "result" in entry and entry["result"]["makespan"] > 0
+
+
+def unwritable_destination():
+    out = os.path.join(TMP, "no-such-dir", "x.csv")
+    p = situ("sweep", *SMALL, "--out", out, "--no-cache", expect=2)
+    assert "x.csv" in p.stderr and not os.path.exists(out)
+
+
+def interrupted_sweep_leaves_no_file():
+    cache = os.path.join(TMP, "cache-int")
+    out = os.path.join(TMP, "int.csv")
+    p = subprocess.Popen([SITU, "sweep", "--ratio", "1,3,7,15,31", "--nodes", "1..8", "--stride", "20,40",
+                          "--fidelity", "full", "--iterations", "800", "--jobs", "2", "--out", out,
+                          "--cache", cache], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(glob.glob(os.path.join(cache, "*.json"))) < 2:
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, f"exit {p.returncode}: {err[-200:]}"
+    assert not os.path.exists(out), "a partial output file was left"
+    assert not glob.glob(out + "*"), f"temp files left: {glob.glob(out + '*')}"
+    done = len(glob.glob(os.path.join(cache, "*.json")))
+    assert 2 <= done < 80, f"{done} results cached"
+    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    assert not leftover.strip(), "children left running"
+
+
+def emitted_commands_round_trip():
+    if not shutil.which("parallel"):
+        raise AssertionError("GNU parallel is not installed (make test installs it)")
+    cmds = situ("sweep", *SMALL, "--emit-commands").stdout
+    assert len(cmds.splitlines()) == 4 and all(" run --json " in l for l in cmds.splitlines())
+    elsewhere = os.path.join(TMP, "elsewhere")
+    os.makedirs(elsewhere, exist_ok=True)
+    cmdfile = os.path.join(TMP, "cmds.txt")
+    open(cmdfile, "w").write(cmds)
+    par = subprocess.run(["parallel", "--will-cite", "-j", "2"], stdin=open(cmdfile), capture_output=True,
+                         text=True, cwd=elsewhere, timeout=300)
+    assert par.returncode == 0, par.stderr[-300:]
+    results = os.path.join(TMP, "par.jsonl")
+    open(results, "w").write(par.stdout)
+    merged, local = os.path.join(TMP, "merged.csv"), os.path.join(TMP, "local.csv")
+    situ("merge", results, "--out", merged)
+    situ("sweep", *SMALL, "--no-cache", "--out", local)
+    key = lambda r: (r["ratio"], r["nodes"])
+    drop = lambda r: {k: v for k, v in r.items() if k not in ("wall_seconds", "platform")}
+    a = sorted(map(drop, rows(merged)), key=key)
+    b = sorted(map(drop, rows(local)), key=key)
+    assert len(a) == 4 and a == b, "merged results differ from the local sweep"
+
+
+def merge_rejects_mismatched_inputs():
+    good = json.loads(situ("run", "--json", "--iterations", "400").stdout)
+    odd = dict(good, config={k: v for k, v in good["config"].items() if k != "ratio"})
+    path = os.path.join(TMP, "odd.jsonl")
+    open(path, "w").write(json.dumps(good) + "\n" + json.dumps(odd) + "\n")
+    out = os.path.join(TMP, "odd.csv")
+    p = situ("merge", path, "--out", out, expect=2)
+    assert "odd.jsonl:2" in p.stderr and "ratio" in p.stderr and not os.path.exists(out)
+    open(path, "w").write("not json\n")
+    p = situ("merge", path, expect=2)
+    assert "odd.jsonl:1" in p.stderr
+
+
+def bad_lists():
+    for args, needle in ((["--ratio", "1.."], "ratio"), (["--nodes", "8..1"], "nodes"),
+                         (["--stride", "a,b"], "stride"), (["--ratio", ","], "ratio"),
+                         (["--bogus", "1"], "bogus"), (["--preset", "no-such-preset"], "no-such-preset"),
+                         (["--ratio", "4"], "ratio"), (["--stride:ratio", "20"], "stride:ratio")):
+        p = situ("sweep", *args, "--no-cache", expect=2)
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and needle in lines[0], f"{args}: {p.stderr!r}"
+        assert p.stdout == "", f"{args}: stdout not empty"
+
+
+def model_sweep_matches_model():
+    out = os.path.join(TMP, "m.jsonl")
+    situ("sweep", "--model", "--ratio", "1,3,7,15,31", "--stride", "20..1000x50", "--out", out)
+    lines = [json.loads(l) for l in open(out)]
+    assert len(lines) == 5 * 2, f"{len(lines)} lines (realisable ratios 1,3,7,15,31 x strides 20,1000)"
+    for r in lines:
+        c = r["config"]
+        m = json.loads(situ("model", "--json", "--ratio", str(c["ratio"]), "--stride", str(c["stride"])).stdout)
+        assert r["makespan"] == m["makespan"]
+
+
+def png_size(path):
+    data = open(path, "rb").read(32)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    w, h = struct.unpack(">II", data[16:24])
+    return w, h
+
+
+def reproduce_figures():
+    out = os.path.join(TMP, "rep")
+    situ("reproduce", "all", "--out", out, "--cache", os.path.join(TMP, "cache-rep"))
+    sizes = {"fig7": (1200, 520), "fig8": (1400, 520), "fig9": (1300, 560), "scaling": (1200, 520)}
+    for name, size in sizes.items():
+        assert png_size(os.path.join(out, name + ".png")) == size, f"{name}.png size"
+        svg = open(os.path.join(out, name + ".svg")).read()
+        assert svg.startswith("<?xml") and "<svg" in svg
+        assert len(rows(os.path.join(out, name + ".csv"))) > 10
+        assert len(open(os.path.join(out, name + ".txt")).read()) > 40
+    fig9 = open(os.path.join(out, "fig9.txt")).read()
+    assert "crossover" in fig9
+    fig8 = open(os.path.join(out, "fig8.txt")).read()
+    assert "tipping point at R = 31" in fig8, fig8  # the paper's Fig. 8 finding
+    p = situ("reproduce", "fig10", expect=2)
+    assert "fig10" in p.stderr
+
+
+TESTS = [sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
+         unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
+         merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
+for t in TESTS:
+    check(t.__name__.replace("_", " "), t)
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"study: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
