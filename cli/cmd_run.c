@@ -1,5 +1,8 @@
 #include <stdio.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../engine/model.h"
 #include "../engine/sim.h"
@@ -18,10 +21,33 @@ static void usage(void)
     params_print_help(stdout);
 }
 
+/* Takes --alert U out of argv (a display option of this command only). -1 on a bad value. */
+static int take_alert(int *argc, char **argv)
+{
+    for (int i = 2; i < *argc; i++) {
+        bool eq = !strncmp(argv[i], "--alert=", 8);
+        if (strcmp(argv[i], "--alert") && !eq)
+            continue;
+        const char *v = eq ? argv[i] + 8 : (i + 1 < *argc ? argv[i + 1] : NULL);
+        char *end = NULL;
+        double u = v ? strtod(v, &end) : NAN;
+        if (!v || *end || end == v || !(u > 0 && u <= 1)) {
+            cli_error("alert: '%s' is not valid; expected a utilisation in (0, 1]", v ? v : "");
+            return -1;
+        }
+        sim_link_alert = u;
+        int drop = eq ? 1 : 2;
+        memmove(argv + i, argv + i + drop, sizeof(char *) * (*argc - i - drop + 1));
+        *argc -= drop;
+        i--;
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
-    if (cli_parse(argc, argv, 2, &o) < 0)
+    if (take_alert(&argc, argv) < 0 || cli_parse(argc, argv, 2, &o) < 0)
         return EXIT_BAD_INPUT;
     if (o.help) {
         usage();

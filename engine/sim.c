@@ -189,7 +189,8 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->pieces = e->fast ? pieces : 1;
             a->states = e->fast ? load : 1;
             a->chunks = e->fast ? per_actor : 1;
-            a->extra_latency = e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            a->extra_latency =
+                e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
         }
         /* The first group routed here poisons every analytics actor of the host at the end: one
          * poisoned value for each message a retrieval takes. */
@@ -395,6 +396,8 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
     /* The process ends right after: the engine's memory goes with it. */
     return 0;
 }
+
+double sim_link_alert = 0.75;
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
 {

@@ -59,6 +59,10 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
  * jobs that did not finish as failed ("interrupted") and returns. */
 extern volatile sig_atomic_t sim_pool_stop;
 
+/* Links whose mean utilisation is above this are flagged ("alert" in JSON, ALERT in tables), as
+ * INAM's threshold notifications do. A rendering option, not a parameter: the default is 0.75. */
+extern double sim_link_alert;
+
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
 void sim_result_free(struct sim_measure *r);
 

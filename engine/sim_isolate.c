@@ -38,10 +38,16 @@ static void render(const struct params *p, const struct sim_measure *r, bool jso
     report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
     fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
             r->activities, r->fidelity == FIDELITY_FULL ? "full" : "fast");
-    fprintf(out, "  links that carried traffic\n");
-    for (int i = 0; i < r->nlinks; i++)
-        fprintf(out, "    %-34s %12.4g B  %6.2f %%\n", r->links[i].name, r->links[i].bytes,
-                100 * r->links[i].utilisation);
+    fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
+    for (int i = 0; i < r->nlinks; i++) {
+        double u = r->links[i].utilisation;
+        fprintf(out, "    %-34s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].bytes,
+                100 * u,
+                u > sim_link_alert ? "ALERT: above threshold"
+                : u < 0.25         ? "under-used"
+                : u <= 0.6         ? "good"
+                                   : "busy");
+    }
 }
 
 static void child(const struct params *p, bool json, int out_fd)

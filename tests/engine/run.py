@@ -101,6 +101,16 @@ def traffic_intransit():
     assert "dahu_link_1_UP" in links and links["dahu_link_1_UP"]["bytes"] >= state
 
 
+def link_alerts():
+    r = run("--iterations", "400", "--nodes", "2", "--mapping", "intransit", "--data-scaling", "20",
+            "--alert", "0.5")
+    assert r["alert_threshold"] == 0.5
+    links = {l["name"]: l for l in r["links"]}
+    assert links["dahu_link_2_DOWN"]["utilisation"] > 0.5 and links["dahu_link_2_DOWN"]["alert"]
+    quiet = [n for n, l in links.items() if l["utilisation"] <= 0.5]
+    assert quiet and not any(links[n]["alert"] for n in quiet), "a quiet link was flagged"
+
+
 def traffic_insitu():
     r = run("--iterations", "400", "--nodes", "2")
     links = {l["name"]: l for l in r["links"]}
@@ -171,6 +181,7 @@ def main():
         check("queue DTL matches the model within 2% " + " ".join(a), model_agreement(a))
     check("in-transit states cross the analytics node's link", traffic_intransit)
     check("in-situ states stay on the loopback", traffic_insitu)
+    check("links above --alert are flagged", link_alerts)
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
