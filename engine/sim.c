@@ -418,10 +418,12 @@ json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
     json_t *links = json_array();
     for (int i = 0; i < r->nlinks; i++)
         json_array_append_new(links,
-                              json_pack("{s:s,s:f,s:f,s:f}", "name", r->links[i].name, "bytes",
+                              json_pack("{s:s,s:f,s:f,s:f,s:b}", "name", r->links[i].name, "bytes",
                                         r->links[i].bytes, "bandwidth", r->links[i].bandwidth,
-                                        "utilisation", r->links[i].utilisation));
+                                        "utilisation", r->links[i].utilisation, "alert",
+                                        r->links[i].utilisation > sim_link_alert));
     json_object_set_new(o, "links", links);
+    json_object_set_new(o, "alert_threshold", json_real(sim_link_alert));
     json_object_set_new(o, "conservation",
                         json_pack("{s:I,s:I,s:I,s:I}", "puts", (json_int_t)r->puts, "gets",
                                   (json_int_t)r->gets, "metrics_delivered",
