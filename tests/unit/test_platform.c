@@ -147,7 +147,11 @@ Test(platform, dahu, .init = make_tmpdir, .fini = remove_tmpdir)
     cr_assert_eq(platform_host_index(&pf, "dahu-32.grid5000.fr"), 31);
     cr_assert_eq(platform_host_index(&pf, "dahu-33.grid5000.fr"), -1);
     cr_assert_eq(platform_host_index(&pf, "dahu-0.grid5000.fr"), -1);
-    cr_assert_eq(platform_host_index(&pf, "dahu-1"), -1);
+    /* A short name, as in an MPI hostfile, names the same host; a wrong suffix does not. */
+    cr_assert_eq(platform_host_index(&pf, "dahu-1"), 0);
+    cr_assert_eq(platform_host_index(&pf, "dahu-32"), 31);
+    cr_assert_eq(platform_host_index(&pf, "dahu-33"), -1);
+    cr_assert_eq(platform_host_index(&pf, "dahu-1.example.org"), -1);
     cr_assert_eq(platform_host_index(&pf, "dahu-x.grid5000.fr"), -1);
     cr_assert_eq(platform_host_index(&pf, "taurus-1.grid5000.fr"), -1);
     platform_free(&pf);

@@ -1,0 +1,49 @@
+/* One measured result as `situ run --json` prints it (the model's keys, from report_result_json,
+ * plus what only a simulation knows), parsed back into a struct. The runner reads children's
+ * output through this, so a malformed line is rejected here with a reason a user can act on. */
+#ifndef SITU_RESULT_H
+#define SITU_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+#define RESULT_ERR_MAX 256
+
+struct result_link {
+    char name[64];
+    double bytes;       /* bytes carried over the run */
+    double utilisation; /* in [0, 1] */
+};
+
+struct sim_result {
+    /* The keys shared with the model. Fields the JSON does not carry (tail_iterations, chunks)
+     * stay 0; optional shared keys that are absent stay 0 too. */
+    struct model_result m;
+    double wall_seconds; /* host time the simulation took; -1 when absent */
+    long activities;     /* SimGrid activities executed; -1 when absent */
+    char fidelity[16];   /* "fast" / "full"; "" when absent */
+    /* Per step, seconds for one core of each component; all four have nsteps entries (0: absent).
+     * They point into one allocation owned by the struct. */
+    long nsteps;
+    double *step_sim_active, *step_sim_idle, *step_ana_active, *step_ana_idle;
+    int nlinks;
+    struct result_link *links;
+};
+
+/* Parses one JSON object (surrounding whitespace allowed, nothing else). On error returns -1 and
+ * writes a one-line reason into err ("not JSON: ... at line 1 column 5", "key 'makespan' is
+ * missing", ...); r is then empty (safe to result_free). */
+int result_parse(const char *text, size_t len, struct sim_result *r, char *err, size_t errlen);
+
+/* Deep copy; -1 on allocation failure (dst empty). */
+int result_copy(struct sim_result *dst, const struct sim_result *src);
+
+/* Frees what r owns and empties it. */
+void result_free(struct sim_result *r);
+
+/* Mean of a per-step array, or -1 if there are no steps. */
+double result_step_mean(const struct sim_result *r, const double *steps);
+
+#endif

@@ -1,0 +1,288 @@
+#!/bin/sh
+# Terminal tests: runs the real explorer in a real terminal (tmux, 100x30), sends keys and reads
+# the screen back, polling until the expected text appears or a deadline passes (no fixed sleeps).
+# Usage: sh tests/tui/run.sh ./situ
+# The last line is "tui: N passed, M failed"; the exit status is non-zero if anything failed.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/tui/run.sh PATH/TO/situ" >&2
+    exit 2
+fi
+situ=$1
+case $situ in
+/*) ;;
+*) situ=$(pwd)/$situ ;;
+esac
+if [ ! -x "$situ" ]; then
+    echo "tui: $situ is not an executable" >&2
+    echo "tui: 0 passed, 1 failed"
+    exit 1
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "tui: tmux is not installed (make deps installs it)" >&2
+    echo "tui: 0 passed, 1 failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-tui.XXXXXX") || exit 1
+base=situtest$$
+sessions=0
+sock=$base-0
+cleanup() {
+    i=0
+    while [ $i -le $sessions ]; do
+        tmux -L "$base-$i" kill-server 2>/dev/null
+        i=$((i + 1))
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+
+# A platform file of our own: its path is in every child's argv, so pgrep finds our children
+# (and only ours) whatever else runs on the machine.
+platform=$tmp/dahu-tuitest.xml
+cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
+    cp platforms/dahu.xml "$platform" || exit 1
+
+passed=0
+failed=0
+why=""
+nocolor=""
+t0=$(date +%s)
+screen=$tmp/screen
+
+miss() {
+    [ -z "$why" ] && why=$1
+}
+
+finish() {
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        echo "ok: $1 ($(($(date +%s) - t0)) s)" >&2
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $1: $why" >&2
+        sed 's/^/    | /' "$screen" >&2
+    fi
+    why=""
+    t0=$(date +%s)
+}
+
+# The pane's text now.
+capture() {
+    tmux -L "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+}
+
+# wait_for PATTERN [SECONDS]: polls the screen until the (grep -E) pattern shows up.
+wait_for() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" && return 0
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+# wait_gone PATTERN [SECONDS]: polls until the pattern has left the screen.
+wait_gone() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" || return 0
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+keys() {
+    tmux -L "$sock" send-keys -t situ "$@"
+}
+
+# start LOCALE ARGS...: a fresh terminal (NO_COLOR from $nocolor) running the explorer through a wrapper that records the
+# exit status and whether the terminal settings came back as they were.
+start() {
+    loc=$1
+    shift
+    tmux -L "$sock" kill-server 2>/dev/null
+    sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
+    sock=$base-$sessions
+    cat >"$tmp/wrap.sh" <<EOF
+ulimit -c 0
+before=\$(stty -g)
+XDG_CACHE_HOME="$tmp/cache" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+rc=\$?
+restored=yes
+[ "\$(stty -g)" = "\$before" ] || restored=no
+# A terminal left non-blocking is not restored either (the shell would read EAGAIN as EOF).
+fl=\$(sed -n 's/^flags:[[:space:]]*//p' /proc/\$\$/fdinfo/0 2>/dev/null)
+[ -n "\$fl" ] && [ \$((0\$fl & 04000)) -ne 0 ] && restored=no
+printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
+read -r _ || exec tail -f /dev/null
+EOF
+    tmux -L "$sock" new-session -d -s situ -x 100 -y 30 "sh $tmp/wrap.sh $*"
+}
+
+eta_model() {
+    capture
+    sed -n 's/.*efficiency η *\([0-9.][0-9.]*\).*/\1/p' "$screen" | head -1
+}
+
+ratio_value() {
+    capture
+    sed -n 's/.* ratio  *\([0-9][0-9]*\) sim\/ana.*/\1/p' "$screen" | head -1
+}
+
+children() {
+    pgrep -f -- "$platform" 2>/dev/null | wc -l | tr -d ' '
+}
+
+if "$situ" run --json --platform "$platform" >/dev/null 2>&1; then engine=yes; else engine=no; fi
+
+# ---- not a terminal -------------------------------------------------------------------------
+"$situ" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+: >"$screen"
+[ $rc -eq 2 ] || miss "exit status $rc, expected 2"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || miss "expected one line on stderr"
+grep -q "situ model" "$tmp/err" || miss "no hint to use situ model"
+grep -q "situ run" "$tmp/err" || miss "no hint to use situ run"
+[ -s "$tmp/out" ] && miss "printed on stdout"
+finish "stdout not a terminal: one-line error, exit 2"
+
+# ---- the main screen ------------------------------------------------------------------------
+start C.UTF-8 --stats
+wait_for "PARAMETERS" || miss "no parameter panel"
+wait_for "efficiency η +[0-9]" || miss "no efficiency"
+wait_for "OVER THE RUN" || miss "no idle/active bars"
+grep -Eq "simulation +█" "$screen" || miss "no simulation bar"
+grep -Eq "analytics +█" "$screen" || miss "no analytics bar"
+for p in nodes ratio stride data_scaling mapping; do
+    grep -q " $p " "$screen" || miss "no $p slider"
+done
+grep -q "IN SITU vs IN TRANSIT" "$screen" || miss "no crossover plot"
+finish "start-up shows the parameters, eta and both bars"
+
+ratio=$(ratio_value)
+eta=$(eta_model)
+[ "$ratio" = 15 ] || miss "ratio starts at '$ratio', expected 15"
+keys Right
+wait_for " ratio +31 sim/ana" 5 || miss "Right did not move the ratio to 31"
+eta2=$(eta_model)
+[ -n "$eta2" ] && [ "$eta2" != "$eta" ] || miss "eta stayed at '$eta' after the ratio moved"
+if [ $engine = yes ]; then
+    wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "the new ratio's simulation never landed"
+fi
+keys Left
+wait_for " ratio +15 sim/ana" 5 || miss "Left did not bring the ratio back"
+finish "a key changes the ratio and eta follows ($eta -> $eta2)"
+
+if [ $engine = yes ]; then
+    # A configuration never simulated before (stride 40), after two others were left behind:
+    # its own child must run and land, not a cached or a stale result.
+    keys Down Right
+    wait_for " stride +40 iter" 5 || miss "Right did not move the stride to 40"
+    wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "no fresh simulated result on screen"
+    grep -Eq "efficiency η +[0-9.]+ +[0-9.]+" "$screen" || miss "no simulated efficiency"
+    keys Left Up
+    wait_for " stride +20 iter" 5 || miss "Left did not bring the stride back"
+    wait_for "SimGrid ✓ cached" 5 || miss "going back did not come from the cache"
+    finish "a simulated value appears, and returning to a setting is instant"
+else
+    wait_for "✗ simulation: " 30 || miss "the run error is not in the status line"
+    finish "the simulation's failure shows in the status line"
+fi
+
+keys Enter
+wait_for "ratio = " 5 || miss "Enter did not open the value editor"
+keys a b c Enter
+wait_for "'abc' is not valid" 5 || miss "no inline error for a bad value"
+[ "$(ratio_value)" = 15 ] || miss "the bad value changed the ratio"
+keys Escape
+wait_gone "'abc' is not valid" 5 || miss "Esc did not close the editor"
+[ "$(ratio_value)" = 15 ] || miss "ratio changed after Esc"
+finish "a bad typed value shows an error and changes nothing"
+
+keys '?'
+wait_for "close this help" 5 || miss "? did not open the help"
+for k in "PgUp" "presets" "mapping" "Ctrl-C"; do
+    grep -q "$k" "$screen" || miss "help does not mention $k"
+done
+keys '?'
+wait_gone "close this help" 5 || miss "? did not close the help"
+finish "? opens the help listing the keys and closes it"
+
+tmux -L "$sock" resize-window -t situ -x 40 -y 10
+wait_for "Terminal too small" 5 || miss "no size message at 40x10"
+grep -q "80×24" "$screen" || miss "the message does not say the minimum size"
+tmux -L "$sock" resize-window -t situ -x 100 -y 30
+wait_for "PARAMETERS" 5 || miss "the screen did not come back at 100x30"
+wait_gone "Terminal too small" 5 || miss "the size message stayed"
+finish "resize to 40x10 shows the size message, and back"
+
+keys q
+wait_for "EXIT=" 10 || miss "q did not quit"
+grep -q "EXIT=0" "$screen" || miss "exit status was not 0"
+grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"
+grep -q "PARAMETERS" "$screen" && miss "the explorer is still on screen"
+grep -q "key-to-frame latency over" "$tmp/stderr" || miss "--stats printed no latency"
+n=0
+while [ "$(children)" -gt 0 ] && [ $n -lt 100 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+[ "$(children)" -eq 0 ] || miss "simulations left running after q"
+finish "q exits 0 with the terminal restored and no child left"
+sed 's/^/    /' "$tmp/stderr" >&2
+
+# ---- SIGTERM with simulations running --------------------------------------------------------
+start C.UTF-8 --nodes 16
+wait_for "PARAMETERS" || miss "did not start"
+wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
+pid=$(pgrep -f -- "--platform $platform --nodes 16" | head -1)
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_for "EXIT=" 10 || miss "SIGTERM did not end the explorer"
+grep -q "EXIT=143" "$screen" || miss "exit status was not 143 (128 + SIGTERM)"
+grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"
+n=0
+while [ "$(children)" -gt 0 ] && [ $n -lt 100 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+[ "$(children)" -eq 0 ] || miss "simulations left running after SIGTERM"
+finish "SIGTERM restores the terminal and kills the simulations"
+
+# ---- a fatal signal with simulations running --------------------------------------------------
+start C.UTF-8 --nodes 16 --ratio 7
+wait_for "PARAMETERS" || miss "did not start"
+wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
+pid=$(pgrep -f -- "--platform $platform --nodes 16 --ratio 7" | head -1)
+[ -n "$pid" ] && kill -SEGV "$pid"
+wait_for "EXIT=" 10 || miss "SIGSEGV did not end the explorer"
+grep -q "EXIT=139" "$screen" || miss "it did not die of SIGSEGV (128 + 11)"
+grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"
+grep -q "PARAMETERS" "$screen" && miss "the explorer is still on screen"
+[ "$(children)" -eq 0 ] || miss "simulations left running after a crash"
+finish "a crash (SIGSEGV) restores the terminal and kills the simulations"
+
+# ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
+nocolor=1
+start C --preset fig9-intransit
+wait_for "PARAMETERS" || miss "did not start"
+wait_for "efficiency +[0-9]" 5 || miss "no efficiency"
+grep -q "η" "$screen" && miss "Unicode on a non-UTF-8 locale"
+grep -Eq "simulation +#" "$screen" || miss "no ASCII bars"
+grep -q "preset fig9-intransit" "$screen" || miss "the header does not name the preset"
+grep -Eq " nodes +16 nodes" "$screen" || miss "the preset did not set 16 nodes"
+grep -q "1000x" "$screen" || miss "no ASCII axis labels"
+keys C-c
+wait_for "EXIT=0" 10 || miss "Ctrl-C did not quit with 0"
+grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"
+finish "ASCII fallback, NO_COLOR, --preset, Ctrl-C quits"
+
+echo "tui: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,528 @@
+#include "app.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/layout.h"
+
+static void notice(struct app_state *s, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void notice(struct app_state *s, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->notice, sizeof s->notice, fmt, ap);
+    va_end(ap);
+    s->notice_error = error;
+}
+
+int app_focused(const struct app_state *s)
+{
+    return s->sliders[s->focus];
+}
+
+/* ---- configuration changes ------------------------------------------------------------------ */
+
+int app_apply(struct app_state *s, const struct params *cand, char *err, size_t errlen)
+{
+    char perr[PARAMS_ERR_MAX];
+    if (params_validate(cand, perr) < 0) {
+        snprintf(err, errlen, "%s", perr);
+        return -1;
+    }
+    /* The platform is parsed once per path; a new one replaces the old only if all goes well. */
+    struct platform fresh, *pf = &s->pf;
+    bool new_pf = !s->pf_loaded || strcmp(s->pf_path, cand->platform);
+    if (new_pf) {
+        if (platform_load(cand->platform, &fresh, err, errlen) < 0)
+            return -1;
+        pf = &fresh;
+    }
+    struct layout l;
+    if (layout_build(cand, pf, &l, err, errlen) < 0) {
+        if (new_pf)
+            platform_free(&fresh);
+        return -1;
+    }
+    struct model_result m;
+    model_eval(cand, pf, &l, &m);
+    layout_free(&l);
+    if (new_pf) {
+        if (s->pf_loaded)
+            platform_free(&s->pf);
+        s->pf = fresh;
+        s->pf_loaded = true;
+        snprintf(s->pf_path, sizeof s->pf_path, "%s", cand->platform);
+    }
+
+    char key[RUNNER_KEY_MAX];
+    params_canonical(cand, key, sizeof key);
+    int changed = strcmp(key, s->key) != 0;
+    s->p = *cand;
+    s->model = m;
+    if (changed) {
+        snprintf(s->key, sizeof s->key, "%s", key);
+        result_free(&s->sim);
+        s->has_sim = false;
+        s->sim_cached = false;
+        s->sim_err[0] = 0;
+        s->sim_phase = SIM_WAITING;
+    }
+    xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
+    return changed;
+}
+
+int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
+             size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        if (!param_table[id].slider)
+            continue;
+        if (id == P_RATIO)
+            s->focus = s->nsliders; /* the paper's first question: how to split the cores */
+        s->sliders[s->nsliders++] = id;
+    }
+    snprintf(s->preset, sizeof s->preset, "%s", preset ? preset : "");
+    if (app_apply(s, p, err, errlen) < 0) {
+        app_free(s);
+        return -1;
+    }
+    s->modified = false;
+    app_xover_sync(s);
+    return 0;
+}
+
+void app_xover_sync(struct app_state *s)
+{
+    if (!xover_current(&s->xo))
+        xover_curves_eval(&s->xo.c, &s->xo.base, s->xo.base_key, &s->pf);
+}
+
+unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
+{
+    if (strcmp(c->key, s->xo.base_key))
+        return 0; /* computed for a configuration the user has already left */
+    s->xo.c = *c;
+    return APP_DIRTY;
+}
+
+void app_free(struct app_state *s)
+{
+    result_free(&s->sim);
+    if (s->pf_loaded)
+        platform_free(&s->pf);
+    s->pf_loaded = false;
+}
+
+/* Applies cand; on success returns the flags of a configuration change, on failure explains. */
+static unsigned try_apply(struct app_state *s, const struct params *cand)
+{
+    char err[APP_MSG_MAX];
+    int rc = app_apply(s, cand, err, sizeof err);
+    if (rc < 0) {
+        notice(s, true, "%s", err);
+        return APP_DIRTY;
+    }
+    if (rc == 0)
+        return APP_DIRTY;
+    s->modified = true;
+    return APP_DIRTY | APP_CONFIG;
+}
+
+static unsigned step(struct app_state *s, int id, int steps, bool coarse)
+{
+    const struct param_desc *d = &param_table[id];
+    struct params cand = s->p;
+    if (d->type == PARAM_CHOICE) {
+        /* Choices cycle, skipping the ones this configuration cannot take. */
+        int n = 0;
+        while (d->choices[n])
+            n++;
+        char first_err[APP_MSG_MAX] = "";
+        for (int k = 1; k < n; k++) {
+            params_step(&cand, id, steps, false);
+            char err[APP_MSG_MAX];
+            int rc = app_apply(s, &cand, err, sizeof err);
+            if (rc >= 0) {
+                s->modified = s->modified || rc > 0;
+                return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+            }
+            if (!first_err[0])
+                snprintf(first_err, sizeof first_err, "%s", err);
+        }
+        char now[64];
+        params_format(&s->p, id, now, sizeof now);
+        notice(s, true, "%s stays %s: %s", d->key, now, first_err);
+        return APP_DIRTY;
+    }
+    if (!params_step(&cand, id, steps, coarse)) {
+        char v[64];
+        params_format(&s->p, id, v, sizeof v);
+        notice(s, false, "%s is at its %s (%s)", d->key, steps > 0 ? "maximum" : "minimum", v);
+        return APP_DIRTY;
+    }
+    return try_apply(s, &cand);
+}
+
+/* ---- slider positions ----------------------------------------------------------------------- */
+
+/* Ratios move through the realisable values and nodes through the platform's hosts, so their
+ * tracks show where they are among what is possible rather than in the table's wide range. */
+double app_position(const struct app_state *s, int id)
+{
+    if (id == P_RATIO) {
+        long valid[64];
+        int n = params_valid_ratios(s->p.cores_per_node, valid, 64);
+        n = n > 64 ? 64 : n;
+        for (int i = 0; i < n; i++)
+            if (valid[i] >= s->p.ratio)
+                return n > 1 ? (double)i / (n - 1) : 0;
+        return 1;
+    }
+    if (id == P_NODES && s->pf_loaded && s->pf.hosts > 1)
+        return fmin(1, (double)(s->p.nodes - 1) / (s->pf.hosts - 1));
+    return params_position(&s->p, id);
+}
+
+static double value_at(const struct app_state *s, int id, double frac)
+{
+    const struct param_desc *d = &param_table[id];
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    if (id == P_RATIO) {
+        long valid[64];
+        int n = params_valid_ratios(s->p.cores_per_node, valid, 64);
+        n = n > 64 ? 64 : n;
+        return n ? (double)valid[(int)lround(frac * (n - 1))] : (double)s->p.ratio;
+    }
+    if (id == P_NODES && s->pf_loaded && s->pf.hosts > 1)
+        return round(1 + frac * (s->pf.hosts - 1));
+    if (d->type == PARAM_CHOICE) {
+        int n = 0;
+        while (d->choices[n])
+            n++;
+        return lround(frac * (n - 1));
+    }
+    double v;
+    if (d->scale == SCALE_LOG) {
+        double lo = d->min > 0 ? d->min : d->max * 1e-9;
+        v = lo * pow(d->max / lo, frac);
+    } else {
+        v = d->min + frac * (d->max - d->min);
+    }
+    if (d->type == PARAM_INT)
+        v = round(v);
+    else /* three significant digits: a click cannot be more precise than that */
+        v = v > 0 ? round(v / pow(10, floor(log10(v)) - 2)) * pow(10, floor(log10(v)) - 2) : v;
+    return v < d->min ? d->min : v > d->max ? d->max : v;
+}
+
+unsigned app_click(struct app_state *s, int index, double frac)
+{
+    if (index < 0 || index >= s->nsliders || s->mode != APP_MAIN)
+        return 0;
+    s->focus = index;
+    s->notice[0] = 0;
+    if (frac < 0)
+        return APP_DIRTY;
+    int id = s->sliders[index];
+    struct params cand = s->p;
+    char err[PARAMS_ERR_MAX];
+    if (params_set_number(&cand, id, value_at(s, id, frac), err) < 0) {
+        notice(s, true, "%s", err);
+        return APP_DIRTY;
+    }
+    return try_apply(s, &cand);
+}
+
+/* ---- modes ---------------------------------------------------------------------------------- */
+
+static unsigned edit_begin(struct app_state *s)
+{
+    s->mode = APP_EDIT;
+    s->edit[0] = 0;
+    s->edit_len = 0;
+    s->edit_err[0] = 0;
+    s->notice[0] = 0;
+    return APP_DIRTY;
+}
+
+static unsigned edit_commit(struct app_state *s)
+{
+    int id = app_focused(s);
+    if (s->edit_len == 0) { /* nothing typed: nothing to change */
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    }
+    struct params cand = s->p;
+    char err[APP_MSG_MAX];
+    if (params_set(&cand, id, s->edit, err) < 0) {
+        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
+        return APP_DIRTY;
+    }
+    int rc = app_apply(s, &cand, err, sizeof err);
+    if (rc < 0) {
+        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
+        return APP_DIRTY;
+    }
+    s->mode = APP_MAIN;
+    s->modified = s->modified || rc > 0;
+    return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+}
+
+static unsigned edit_key(struct app_state *s, int key)
+{
+    switch (key) {
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_ESC:
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    case APP_KEY_ENTER:
+        return edit_commit(s);
+    case APP_KEY_BACKSPACE:
+        if (s->edit_len > 0)
+            s->edit[--s->edit_len] = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
+    case APP_KEY_CTRL_U:
+        s->edit_len = 0;
+        s->edit[0] = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
+    default:
+        if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
+            s->edit[s->edit_len++] = (char)key;
+            s->edit[s->edit_len] = 0;
+            s->edit_err[0] = 0;
+            return APP_DIRTY;
+        }
+        return 0;
+    }
+}
+
+static unsigned presets_open(struct app_state *s)
+{
+    s->npresets = preset_list(s->presets, APP_PRESETS_MAX);
+    if (s->npresets > APP_PRESETS_MAX)
+        s->npresets = APP_PRESETS_MAX;
+    if (s->npresets == 0) {
+        notice(s, true, "no presets found (presets/*.conf in the data directories)");
+        return APP_DIRTY;
+    }
+    s->preset_sel = 0;
+    for (int i = 0; i < s->npresets; i++)
+        if (!strcmp(s->presets[i], s->preset))
+            s->preset_sel = i;
+    s->mode = APP_PRESETS;
+    return APP_DIRTY;
+}
+
+static unsigned presets_key(struct app_state *s, int key)
+{
+    switch (key) {
+    case 'q':
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_ESC:
+    case 'p':
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    case APP_KEY_UP:
+    case 'k':
+        s->preset_sel = s->preset_sel > 0 ? s->preset_sel - 1 : 0;
+        return APP_DIRTY;
+    case APP_KEY_DOWN:
+    case 'j':
+        s->preset_sel = s->preset_sel < s->npresets - 1 ? s->preset_sel + 1 : s->preset_sel;
+        return APP_DIRTY;
+    case APP_KEY_ENTER: {
+        const char *name = s->presets[s->preset_sel];
+        struct params cand;
+        params_defaults(&cand);
+        char err[APP_MSG_MAX + PARAMS_PATH_MAX];
+        s->mode = APP_MAIN;
+        int rc = preset_apply(name, &cand, err, sizeof err);
+        if (rc == 0)
+            rc = app_apply(s, &cand, err, sizeof err);
+        if (rc < 0) {
+            notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
+            return APP_DIRTY;
+        }
+        snprintf(s->preset, sizeof s->preset, "%s", name);
+        s->modified = false;
+        notice(s, false, "preset %s loaded", name);
+        return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+    }
+    default:
+        return 0;
+    }
+}
+
+static unsigned reset_focused(struct app_state *s)
+{
+    int id = app_focused(s);
+    struct params def, cand = s->p;
+    params_defaults(&def);
+    const struct param_desc *d = &param_table[id];
+    char err[PARAMS_ERR_MAX];
+    if (d->type != PARAM_PATH && params_set_number(&cand, id, d->def, err) < 0) {
+        notice(s, true, "%s", err);
+        return APP_DIRTY;
+    }
+    return try_apply(s, &cand);
+}
+
+static unsigned main_key(struct app_state *s, int key)
+{
+    s->notice[0] = 0;
+    int id = app_focused(s);
+    switch (key) {
+    case 'q':
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_UP:
+    case 'k':
+    case APP_KEY_BTAB:
+        s->focus = s->focus > 0 ? s->focus - 1 : 0;
+        return APP_DIRTY;
+    case APP_KEY_DOWN:
+    case 'j':
+    case APP_KEY_TAB:
+        s->focus = s->focus < s->nsliders - 1 ? s->focus + 1 : s->focus;
+        return APP_DIRTY;
+    case APP_KEY_HOME:
+    case 'g':
+        s->focus = 0;
+        return APP_DIRTY;
+    case APP_KEY_END:
+    case 'G':
+        s->focus = s->nsliders - 1;
+        return APP_DIRTY;
+    case APP_KEY_LEFT:
+    case 'h':
+    case '-':
+        return step(s, id, -1, false);
+    case APP_KEY_RIGHT:
+    case 'l':
+    case '+':
+        return step(s, id, 1, false);
+    case APP_KEY_PGDN:
+    case 'H':
+        return step(s, id, -1, true);
+    case APP_KEY_PGUP:
+    case 'L':
+        return step(s, id, 1, true);
+    case APP_KEY_ENTER:
+    case 'e':
+        return edit_begin(s);
+    case 'm':
+        return step(s, P_MAPPING, 1, false);
+    case 'd':
+        return reset_focused(s);
+    case 'r':
+        notice(s, false, "simulating this configuration again");
+        s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */
+        return APP_DIRTY | APP_RERUN;
+    case 'p':
+        return presets_open(s);
+    case '?':
+        s->mode = APP_HELP;
+        return APP_DIRTY;
+    case APP_KEY_ESC:
+        return APP_DIRTY; /* clears the notice */
+    default:
+        return 0;
+    }
+}
+
+unsigned app_key(struct app_state *s, int key)
+{
+    switch (s->mode) {
+    case APP_EDIT:
+        return edit_key(s, key);
+    case APP_PRESETS:
+        return presets_key(s, key);
+    case APP_HELP:
+        if (key == 'q' || key == APP_KEY_CTRL_C)
+            return APP_QUIT;
+        if (key == '?' || key == APP_KEY_ESC) {
+            s->mode = APP_MAIN;
+            return APP_DIRTY;
+        }
+        return 0;
+    case APP_MAIN:
+        break;
+    }
+    return main_key(s, key);
+}
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+static void describe_point(const struct params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s x%g", p->mapping == MAPPING_INSITU ? "in situ" : "in transit",
+             p->data_scaling);
+}
+
+unsigned app_on_result(struct app_state *s, const struct params *p, const struct sim_result *r,
+                       const char *error, bool cached, double seconds)
+{
+    unsigned flags = 0;
+    char key[RUNNER_KEY_MAX];
+    params_canonical(p, key, sizeof key);
+    bool current = !strcmp(key, s->key);
+    if (current) {
+        result_free(&s->sim);
+        s->has_sim = false;
+        s->sim_cached = cached;
+        s->sim_seconds = seconds;
+        if (r && result_copy(&s->sim, r) == 0) {
+            s->has_sim = true;
+            s->sim_phase = SIM_DONE;
+            s->sim_err[0] = 0;
+            s->last_error[0] = 0; /* the current configuration simulates: old errors are moot */
+        } else {
+            s->sim_phase = SIM_FAILED;
+            snprintf(s->sim_err, sizeof s->sim_err, "%s", error ? error : "out of memory");
+        }
+        flags |= APP_DIRTY;
+    }
+    int m, i;
+    if (xover_match(&s->xo, p, &m, &i)) {
+        s->xo.pstate[m][i] = r ? XO_PT_DONE : XO_PT_FAILED;
+        s->xo.sim[m][i] = r ? r->m.makespan : 0;
+        flags |= APP_DIRTY;
+    }
+    if (error) {
+        char what[96];
+        if (current)
+            snprintf(what, sizeof what, "simulation");
+        else
+            describe_point(p, what, sizeof what);
+        snprintf(s->last_error, sizeof s->last_error, "%.96s: %.*s", what, RUNNER_ERR_MAX - 1,
+                 error);
+        flags |= APP_DIRTY;
+    }
+    return flags;
+}
+
+unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current)
+{
+    unsigned flags = 0;
+    if (s->running != running || s->queued != queued) {
+        s->running = running;
+        s->queued = queued;
+        flags |= APP_DIRTY;
+    }
+    bool pending =
+        s->sim_phase == SIM_WAITING || s->sim_phase == SIM_QUEUED || s->sim_phase == SIM_RUNNING;
+    if (pending && current != SIM_NONE && current != s->sim_phase) {
+        s->sim_phase = current;
+        flags |= APP_DIRTY;
+    }
+    return flags;
+}

@@ -1,0 +1,125 @@
+/* The explorer's state and everything that changes it. No curses and no libuv here: events come
+ * in as calls (a key, a click, a simulation result), the state changes, and the call returns
+ * flags saying what the loop must do (htop's Panel style). The screen is a function of this
+ * state, so all of it is testable without a terminal. */
+#ifndef SITU_TUI_APP_H
+#define SITU_TUI_APP_H
+
+#include <stdbool.h>
+
+#include "../engine/model.h"
+#include "../engine/params.h"
+#include "../engine/platform.h"
+#include "../engine/preset.h"
+#include "../engine/result.h"
+#include "../engine/runner.h"
+#include "xover.h"
+
+/* Keys as the app sees them: printable ASCII as itself, the rest above Unicode's range. */
+enum app_keycode {
+    APP_KEY_UP = 0x110000,
+    APP_KEY_DOWN,
+    APP_KEY_LEFT,
+    APP_KEY_RIGHT,
+    APP_KEY_PGUP,
+    APP_KEY_PGDN,
+    APP_KEY_HOME,
+    APP_KEY_END,
+    APP_KEY_ENTER,
+    APP_KEY_ESC,
+    APP_KEY_BACKSPACE,
+    APP_KEY_TAB,
+    APP_KEY_BTAB,
+    APP_KEY_CTRL_C,
+    APP_KEY_CTRL_U,
+};
+
+/* What a handler asks the loop to do. */
+enum app_flags {
+    APP_DIRTY = 1,  /* the screen changed */
+    APP_CONFIG = 2, /* the configuration changed: look up the cache, debounce a simulation */
+    APP_RERUN = 4,  /* simulate the current configuration again, now, ignoring the cache */
+    APP_QUIT = 8,
+};
+
+enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS };
+
+/* The simulation of the current configuration. */
+enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
+
+#define APP_PRESETS_MAX 32
+#define APP_EDIT_MAX    96
+#define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
+
+struct app_state {
+    struct params p;
+    char preset[PRESET_NAME_MAX]; /* "" when the configuration came from flags alone */
+    char key[RUNNER_KEY_MAX];     /* params_canonical(p) */
+    bool modified;                /* moved away from the preset */
+
+    int sliders[PARAM_COUNT]; /* parameter ids with slider=true, in table order */
+    int nsliders;
+    int focus; /* index into sliders */
+
+    enum app_mode mode;
+    char edit[APP_EDIT_MAX]; /* the value being typed */
+    int edit_len;
+    char edit_err[APP_MSG_MAX]; /* why the typed value was refused; stays until the next key */
+    char notice[APP_MSG_MAX];   /* one line under the sliders: a refused step, a loaded preset */
+    bool notice_error;
+
+    struct platform pf; /* loaded once per platform path */
+    bool pf_loaded;
+    char pf_path[PARAMS_PATH_MAX];
+    struct model_result model; /* of p, always valid */
+
+    enum sim_phase sim_phase;
+    struct sim_result sim; /* valid when has_sim; owned */
+    bool has_sim, sim_cached;
+    double sim_seconds;
+    char sim_err[RUNNER_ERR_MAX];
+
+    struct xover xo;
+
+    int running, queued; /* the runner's counts */
+    char last_error[RUNNER_ERR_MAX + 128];
+
+    char presets[APP_PRESETS_MAX][PRESET_NAME_MAX];
+    int npresets, preset_sel;
+};
+
+/* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
+int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
+             size_t errlen);
+void app_free(struct app_state *s);
+
+unsigned app_key(struct app_state *s, int key);
+
+/* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
+unsigned app_click(struct app_state *s, int index, double frac);
+
+/* Makes cand the configuration if it is valid and the model evaluates it; -1 with err if not
+ * (nothing changes). */
+int app_apply(struct app_state *s, const struct params *cand, char *err, size_t errlen);
+
+/* A simulation finished (or came from the cache): p is its configuration; exactly one of r and
+ * error is set. Applies it to the current configuration and/or the crossover points. */
+unsigned app_on_result(struct app_state *s, const struct params *p, const struct sim_result *r,
+                       const char *error, bool cached, double seconds);
+
+/* The crossover curves: computed here and now (tests, start-up), or installed when the loop's
+ * background computation lands (ignored if the configuration has moved on since). */
+void app_xover_sync(struct app_state *s);
+unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
+
+/* The loop reports the runner's counts and where the current simulation stands. */
+unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
+
+/* The focused parameter id. */
+int app_focused(const struct app_state *s);
+
+/* Where parameter id sits on its slider track, 0..1: ratios among the realisable values, nodes
+ * among the platform's hosts, the rest in the parameter table's range. */
+double app_position(const struct app_state *s, int id);
+
+#endif

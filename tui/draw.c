@@ -1,0 +1,114 @@
+#include "draw.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Bytes of the first `cells` display cells of a UTF-8 string. */
+static int prefix_bytes(const char *text, int cells, int *used)
+{
+    int b = 0, n = 0;
+    while (text[b] && n < cells) {
+        b++;
+        while (((unsigned char)text[b] & 0xc0) == 0x80)
+            b++;
+        n++;
+    }
+    *used = n;
+    return b;
+}
+
+int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text)
+{
+    if (w <= 0 || y < 0 || y >= s->rows || x < 0 || x >= s->cols)
+        return 0;
+    if (x + w > s->cols)
+        w = s->cols - x;
+    int cells;
+    int bytes = prefix_bytes(text, w, &cells);
+    attrset(screen_attr(s, c));
+    mvaddnstr(y, x, text, bytes);
+    attrset(A_NORMAL);
+    return cells;
+}
+
+int draw_fmt(const struct screen *s, int y, int x, int w, enum colour c, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return draw_text(s, y, x, w, c, buf);
+}
+
+void draw_right(const struct screen *s, int y, int x, int w, enum colour c, const char *text)
+{
+    int n = screen_cells(text);
+    if (n < w)
+        draw_text(s, y, x + w - n, n, c, text);
+    else
+        draw_text(s, y, x, w, c, text);
+}
+
+void draw_fill(const struct screen *s, int y, int x, int n, enum colour c, const char *glyph)
+{
+    if (n <= 0 || y < 0 || y >= s->rows)
+        return;
+    if (x + n > s->cols)
+        n = s->cols - x;
+    attrset(screen_attr(s, c));
+    move(y, x);
+    for (int i = 0; i < n; i++)
+        addstr(glyph);
+    attrset(A_NORMAL);
+}
+
+void draw_bar(const struct screen *s, int y, int x, int w, const struct bar_seg *segs, int n,
+              const char *rest)
+{
+    double cum = 0;
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+        double f = segs[i].frac > 0 ? segs[i].frac : 0;
+        cum = fmin(1, cum + f);
+        int end = (int)lround(cum * w);
+        draw_fill(s, y, x + at, end - at, segs[i].c, segs[i].glyph);
+        at = end;
+    }
+    if (at < w)
+        draw_fill(s, y, x + at, w - at, COL_IDLE, rest ? rest : " ");
+}
+
+void draw_track(const struct screen *s, int y, int x, int w, double pos)
+{
+    if (w <= 0)
+        return;
+    pos = isfinite(pos) ? fmin(1, fmax(0, pos)) : 0;
+    int knob = (int)lround(pos * (w - 1));
+    draw_fill(s, y, x, knob, COL_TRACK, s->g->track_on);
+    draw_fill(s, y, x + knob, 1, COL_KNOB, s->g->knob);
+    draw_fill(s, y, x + knob + 1, w - knob - 1, COL_MUTED, s->g->track_off);
+}
+
+void draw_time(double t, char *buf, size_t len)
+{
+    if (!isfinite(t) || t < 0)
+        snprintf(buf, len, "-");
+    else if (t == 0)
+        snprintf(buf, len, "0 s");
+    else if (t < 1e-3)
+        snprintf(buf, len, "%.3g us", t * 1e6);
+    else if (t < 1)
+        snprintf(buf, len, "%.3g ms", t * 1e3);
+    else if (t < 100)
+        snprintf(buf, len, "%.3g s", t);
+    else if (t < 1e5)
+        snprintf(buf, len, "%.0f s", t);
+    else if (t < 3.6e7)
+        snprintf(buf, len, "%.3g h", t / 3600);
+    else
+        snprintf(buf, len, "%.2g s", t);
+}

@@ -1,0 +1,35 @@
+/* Drawing primitives over curses: clipped text, repeated glyphs, stacked bars, slider tracks.
+ * Widths are in display cells; nothing is ever drawn outside the given width. */
+#ifndef SITU_TUI_DRAW_H
+#define SITU_TUI_DRAW_H
+
+#include "screen.h"
+
+struct bar_seg {
+    double frac; /* of the bar's full width */
+    enum colour c;
+    const char *glyph;
+};
+
+/* Text at (y, x), at most w cells; returns the cells written. */
+int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
+int draw_fmt(const struct screen *s, int y, int x, int w, enum colour c, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Right-aligned in [x, x + w). */
+void draw_right(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
+
+/* n copies of glyph. */
+void draw_fill(const struct screen *s, int y, int x, int n, enum colour c, const char *glyph);
+
+/* Segments left to right, each rounded to whole cells at its cumulative edge (so the bar's total
+ * stays exact); what the segments leave is drawn as `rest` in COL_IDLE (NULL: blank). */
+void draw_bar(const struct screen *s, int y, int x, int w, const struct bar_seg *segs, int n,
+              const char *rest);
+
+/* A slider track w cells wide with its knob at pos in [0, 1]. */
+void draw_track(const struct screen *s, int y, int x, int w, double pos);
+
+/* Seconds in at most 7 cells: "750 ms", "1.23 s", "45278 s", "12.6 h". */
+void draw_time(double seconds, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,544 @@
+/* The explorer's event loop: one libuv loop owns the tty, the signals, the debounce timer and the
+ * simulation children (through the runner). Callbacks only turn events into app calls and act on
+ * the flags those return; a frame is drawn only when something marked the state dirty, at the
+ * end of the loop turn's I/O (check) or before the loop blocks (prepare), whichever comes first,
+ * so at most one per batch of events (neovim's event loop, htop's flags). */
+#include <curses.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "../engine/cache.h"
+#include "app.h"
+#include "screen.h"
+#include "stats.h"
+#include "tui.h"
+#include "view.h"
+
+#define DEBOUNCE_MS    150
+#define PRIO_CURRENT   10 /* the configuration on screen preempts everything else */
+#define PRIO_XOVER     0
+#define TAG_CURRENT    1
+#define TAG_XOVER_BASE 100
+#define PENDING_MAX    64
+#define QUIT_GRACE_MS  2000
+
+struct tui {
+    uv_loop_t loop;
+    uv_poll_t input;
+    uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
+    uv_timer_t debounce, grace;
+    uv_prepare_t frame;  /* draws what timers changed before the loop blocks */
+    uv_check_t frame_io; /* draws what keys and children changed, before anything else runs */
+    struct runner *runner;
+    struct app_state app;
+    struct screen scr;
+    struct view_layout layout;
+    bool dirty, quitting, screen_on;
+    int max_jobs;
+    long current_id;             /* the submission for the configuration on screen */
+    int xo_tag;                  /* tag of the crossover points' submissions */
+    int xo_gen;                  /* one tag per crossover base */
+    char xo_key[RUNNER_KEY_MAX]; /* crossover base they were submitted for */
+    int idle_polls;              /* readable without a key: the terminal may be gone */
+    bool curves_busy;            /* a crossover computation is on the thread pool */
+    bool want_stats;
+    struct stats latency;
+    struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
+    uint64_t submitted_at;         /* when the current configuration's child was asked for */
+    uint64_t result_at;            /* submission time of a result waiting for its frame */
+    uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
+    int npending;
+    int exit_code;
+};
+
+static struct tui T; /* one explorer per process, like the terminal it owns */
+
+static void act(struct tui *t, unsigned flags);
+
+bool tui_have_terminal(void)
+{
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/* ---- simulations ---------------------------------------------------------------------------- */
+
+static void on_sim_done(void *ud, const struct runner_done *d)
+{
+    struct tui *t = ud;
+    if (d->id && d->id == t->current_id) {
+        t->current_id = 0;
+        if (d->status == RUNNER_OK)
+            t->result_at = t->submitted_at;
+    }
+    act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
+}
+
+static void on_runner_change(void *ud)
+{
+    ((struct tui *)ud)->dirty = true;
+}
+
+/* Submits the current configuration, then the crossover points behind it; a submission made
+ * stale is cancelled only after its replacement is queued, so an identical job survives. */
+static void submit(struct tui *t, bool force)
+{
+    long old = t->current_id;
+    t->current_id = 0;
+    long id = runner_submit(t->runner, &t->app.p, PRIO_CURRENT, TAG_CURRENT,
+                            force ? RUNNER_FORCE : 0, on_sim_done, t);
+    if (id > 0) {
+        t->current_id = id;
+        t->submitted_at = uv_hrtime();
+    }
+    if (old > 0 && old != id)
+        runner_cancel(t->runner, old);
+
+    struct xover *xo = &t->app.xo;
+    bool new_base = strcmp(t->xo_key, xo->base_key) != 0;
+    if (!new_base && !force)
+        return;
+    int old_tag = t->xo_tag;
+    t->xo_tag = TAG_XOVER_BASE + ++t->xo_gen; /* never TAG_CURRENT: that is another job */
+    for (int m = 0; m < XO_MAPPINGS; m++) {
+        for (int i = 0; i < XO_POINTS; i++) {
+            if (xo->pstate[m][i] == XO_PT_DONE)
+                continue;
+            struct params q;
+            xover_point_params(xo, m, i, &q);
+            runner_submit(t->runner, &q, PRIO_XOVER, t->xo_tag, 0, on_sim_done, t);
+        }
+    }
+    if (old_tag)
+        runner_cancel_tag(t->runner, old_tag);
+    snprintf(t->xo_key, sizeof t->xo_key, "%s", xo->base_key);
+}
+
+static void on_debounce(uv_timer_t *h)
+{
+    submit(h->data, false);
+}
+
+/* ---- crossover curves, on the thread pool -------------------------------------------------- */
+
+struct curves_work {
+    uv_work_t req;
+    struct tui *t;
+    struct params base;
+    char key[RUNNER_KEY_MAX];
+    struct platform pf; /* a private copy: the app may load another while this runs */
+    struct xover_curves c;
+};
+
+static void start_curves(struct tui *t);
+
+static void curves_run(uv_work_t *req)
+{
+    struct curves_work *w = req->data;
+    /* This thread (not the process): on a machine whose cores the simulations fill, the thread
+     * reading keys must win over the one drawing curves. */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5);
+    xover_curves_eval(&w->c, &w->base, w->key, &w->pf);
+}
+
+static void curves_done(uv_work_t *req, int status)
+{
+    struct curves_work *w = req->data;
+    struct tui *t = w->t;
+    t->curves_busy = false;
+    if (status == 0)
+        act(t, app_on_curves(&t->app, &w->c));
+    platform_free(&w->pf);
+    free(w);
+    start_curves(t); /* the configuration may have moved on while this ran */
+}
+
+/* One computation at a time: a burst of keys costs one more, for the last configuration. */
+static void start_curves(struct tui *t)
+{
+    if (t->curves_busy || t->quitting || xover_current(&t->app.xo))
+        return;
+    struct curves_work *w = calloc(1, sizeof *w);
+    if (!w || xover_platform_copy(&w->pf, &t->app.pf) < 0) {
+        free(w);
+        app_xover_sync(&t->app); /* no memory to spare: compute here instead */
+        t->dirty = true;
+        return;
+    }
+    w->t = t;
+    w->req.data = w;
+    w->base = t->app.xo.base;
+    snprintf(w->key, sizeof w->key, "%s", t->app.xo.base_key);
+    if (uv_queue_work(&t->loop, &w->req, curves_run, curves_done) < 0) {
+        platform_free(&w->pf);
+        free(w);
+        app_xover_sync(&t->app);
+        t->dirty = true;
+        return;
+    }
+    t->curves_busy = true;
+}
+
+/* The configuration changed: show what the cache knows now, simulate the rest after a pause. */
+static void config_changed(struct tui *t)
+{
+    const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
+    if (r)
+        act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
+    struct xover *xo = &t->app.xo;
+    for (int m = 0; m < XO_MAPPINGS; m++) {
+        for (int i = 0; i < XO_POINTS; i++) {
+            if (xo->pstate[m][i] != XO_PT_NONE)
+                continue;
+            struct params q;
+            xover_point_params(xo, m, i, &q);
+            if ((r = runner_lookup(t->runner, &q)) != NULL)
+                act(t, app_on_result(&t->app, &q, r, NULL, true, 0));
+        }
+    }
+    start_curves(t);
+    uv_timer_start(&t->debounce, on_debounce, DEBOUNCE_MS, 0);
+}
+
+/* ---- quitting ------------------------------------------------------------------------------- */
+
+static void on_grace(uv_timer_t *h)
+{
+    /* Children that outlive SIGKILL this long are beyond us; let the process end. */
+    uv_stop(h->loop);
+}
+
+static void begin_quit(struct tui *t, int code)
+{
+    if (t->quitting)
+        return;
+    t->quitting = true;
+    t->exit_code = code;
+    /* The terminal first: whatever follows, the user gets their shell back now. */
+    if (t->screen_on) {
+        screen_close(&t->scr);
+        t->screen_on = false;
+    }
+    uv_close((uv_handle_t *)&t->input, NULL);
+    uv_close((uv_handle_t *)&t->sig_winch, NULL);
+    uv_close((uv_handle_t *)&t->sig_int, NULL);
+    uv_close((uv_handle_t *)&t->sig_term, NULL);
+    uv_close((uv_handle_t *)&t->sig_hup, NULL);
+    uv_close((uv_handle_t *)&t->debounce, NULL);
+    uv_close((uv_handle_t *)&t->frame, NULL);
+    uv_close((uv_handle_t *)&t->frame_io, NULL);
+    runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
+    uv_timer_start(&t->grace, on_grace, QUIT_GRACE_MS, 0);
+    uv_unref((uv_handle_t *)&t->grace);
+}
+
+static void act(struct tui *t, unsigned flags)
+{
+    if (t->quitting)
+        return;
+    if (flags & APP_QUIT) {
+        begin_quit(t, 0);
+        return;
+    }
+    if (flags & APP_CONFIG)
+        config_changed(t);
+    if (flags & APP_RERUN) {
+        uv_timer_stop(&t->debounce);
+        submit(t, true);
+    }
+    if (flags & APP_DIRTY)
+        t->dirty = true;
+}
+
+/* ---- input, signals, frames ----------------------------------------------------------------- */
+
+static void resize(struct tui *t)
+{
+    screen_resize(&t->scr);
+    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    t->dirty = true;
+}
+
+static int map_key(int ch)
+{
+    switch (ch) {
+    case KEY_UP:
+        return APP_KEY_UP;
+    case KEY_DOWN:
+        return APP_KEY_DOWN;
+    case KEY_LEFT:
+        return APP_KEY_LEFT;
+    case KEY_RIGHT:
+        return APP_KEY_RIGHT;
+    case KEY_PPAGE:
+        return APP_KEY_PGUP;
+    case KEY_NPAGE:
+        return APP_KEY_PGDN;
+    case KEY_HOME:
+        return APP_KEY_HOME;
+    case KEY_END:
+        return APP_KEY_END;
+    case KEY_ENTER:
+    case '\r':
+    case '\n':
+        return APP_KEY_ENTER;
+    case 27:
+        return APP_KEY_ESC;
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        return APP_KEY_BACKSPACE;
+    case '\t':
+        return APP_KEY_TAB;
+    case KEY_BTAB:
+        return APP_KEY_BTAB;
+    case 3:
+        return APP_KEY_CTRL_C;
+    case 21:
+        return APP_KEY_CTRL_U;
+    default:
+        return ch >= 0x20 && ch < 0x7f ? ch : -1;
+    }
+}
+
+static void handle_mouse(struct tui *t)
+{
+    MEVENT ev;
+    int index;
+    double frac;
+    if (getmouse(&ev) == OK && view_hit(&t->layout, &t->app, ev.y, ev.x, &index, &frac))
+        act(t, app_click(&t->app, index, frac));
+}
+
+static void on_input(uv_poll_t *h, int status, int events)
+{
+    struct tui *t = h->data;
+    (void)events;
+    if (status < 0) {
+        begin_quit(t, 1);
+        return;
+    }
+    int keys = 0, ch;
+    while (!t->quitting && (ch = getch()) != ERR) {
+        keys++;
+        uint64_t at = uv_hrtime();
+        if (ch == KEY_RESIZE) {
+            resize(t);
+            continue;
+        }
+        if (ch == KEY_MOUSE) {
+            handle_mouse(t);
+            continue;
+        }
+        int key = map_key(ch);
+        if (key < 0)
+            continue;
+        unsigned flags = app_key(&t->app, key);
+        act(t, flags);
+        if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
+            t->pending[t->npending++] = at;
+    }
+    /* Readable again and again with nothing to read: the terminal has hung up. */
+    t->idle_polls = keys ? 0 : t->idle_polls + 1;
+    if (t->idle_polls > 100)
+        begin_quit(t, 1);
+}
+
+static void on_signal(uv_signal_t *h, int sig)
+{
+    struct tui *t = h->data;
+    if (sig == SIGWINCH)
+        resize(t);
+    else
+        begin_quit(t, 128 + sig);
+}
+
+static enum sim_phase current_phase(struct tui *t)
+{
+    switch (t->current_id ? runner_job_state(t->runner, t->current_id) : RUNNER_JOB_NONE) {
+    case RUNNER_JOB_QUEUED:
+        return SIM_QUEUED;
+    case RUNNER_JOB_RUNNING:
+        return SIM_RUNNING;
+    default:
+        return SIM_NONE;
+    }
+}
+
+/* The one place a frame is drawn, and only if something changed since the last one. */
+static void draw(struct tui *t)
+{
+    int running, queued;
+    runner_counts(t->runner, &running, &queued);
+    act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
+    if (!t->dirty || !t->screen_on)
+        return;
+    view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
+    wnoutrefresh(stdscr);
+    doupdate();
+    t->dirty = false;
+    uint64_t now = uv_hrtime();
+    for (int i = 0; i < t->npending; i++)
+        stats_add(&t->latency, (double)(now - t->pending[i]) / 1e6);
+    t->npending = 0;
+    if (t->result_at) {
+        stats_add(&t->sim_latency, (double)(now - t->result_at) / 1e6);
+        t->result_at = 0;
+    }
+}
+
+static void on_frame(uv_prepare_t *h)
+{
+    draw(h->data);
+}
+
+static void on_frame_io(uv_check_t *h)
+{
+    draw(h->data);
+}
+
+/* ---- set-up and tear-down ------------------------------------------------------------------- */
+
+static int start_handles(struct tui *t)
+{
+    uv_loop_t *l = &t->loop;
+    int rc = uv_poll_init(l, &t->input, STDIN_FILENO);
+    if (rc < 0)
+        return rc;
+    uv_signal_t *sigs[] = {&t->sig_winch, &t->sig_int, &t->sig_term, &t->sig_hup};
+    int nums[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 4; i++) {
+        uv_signal_init(l, sigs[i]);
+        sigs[i]->data = t;
+        uv_signal_start(sigs[i], on_signal, nums[i]);
+    }
+    t->input.data = t;
+    uv_poll_start(&t->input, UV_READABLE, on_input);
+    uv_timer_init(l, &t->debounce);
+    t->debounce.data = t;
+    uv_timer_init(l, &t->grace);
+    uv_prepare_init(l, &t->frame);
+    t->frame.data = t;
+    uv_prepare_start(&t->frame, on_frame);
+    uv_check_init(l, &t->frame_io);
+    t->frame_io.data = t;
+    uv_check_start(&t->frame_io, on_frame_io);
+    return 0;
+}
+
+static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
+{
+    /* SITU_SIM_SUBCOMMAND lets tests stand `situ model` in for `situ run`. */
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    const char *sub = getenv("SITU_SIM_SUBCOMMAND");
+    const char *argv[] = {self, sub && *sub ? sub : "run", "--json", NULL};
+    const char *limit = getenv("SITU_TIME_LIMIT");
+    /* The results directory `situ sweep` fills: what any earlier run measured is instant. */
+    char cache_dir[4096];
+    bool disk = cache_default_dir(cache_dir, sizeof cache_dir) == 0;
+    struct runner_opts o = {
+        .argv = n > 0 ? argv : NULL,
+        .time_limit = limit ? atof(limit) : 60,
+        .on_change = on_runner_change,
+        .on_change_ud = t,
+        .disk_cache = disk ? cache_dir : NULL,
+    };
+    if (n > 0)
+        self[n] = 0;
+    t->max_jobs = (int)uv_available_parallelism();
+    o.max_jobs = t->max_jobs;
+    return runner_new(&t->loop, &o, err, errlen);
+}
+
+static void close_any(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+int tui_run(const struct params *p, const char *preset, bool stats)
+{
+    struct tui *t = &T;
+    char err[512];
+    int rc = 1;
+    memset(t, 0, sizeof *t);
+    t->want_stats = stats;
+    signal(SIGPIPE, SIG_IGN);
+    if (uv_loop_init(&t->loop) < 0) {
+        fprintf(stderr, "situ: cannot start the event loop\n");
+        return 1;
+    }
+    if (app_init(&t->app, p, preset, err, sizeof err) < 0) {
+        fprintf(stderr, "situ: %s\n", err);
+        uv_loop_close(&t->loop);
+        return 2;
+    }
+    t->runner = make_runner(t, err, sizeof err);
+    if (!t->runner) {
+        fprintf(stderr, "situ: %s\n", err);
+        goto out;
+    }
+    if (screen_open(&t->scr, err, sizeof err) < 0) {
+        fprintf(stderr, "situ: %s\n", err);
+        goto out;
+    }
+    t->screen_on = true;
+    screen_on_fatal(runner_kill_all_signal_safe);
+    if (start_handles(t) < 0) {
+        screen_close(&t->scr);
+        t->screen_on = false;
+        fprintf(stderr, "situ: cannot watch the terminal for input\n");
+        goto out;
+    }
+    /* Nothing may write over the screen (a library's warning, say): stderr goes nowhere until
+     * the terminal is ours no more. The children's stderr is piped by the runner. */
+    int saved_err = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
+    if (saved_err >= 0 && devnull >= 0)
+        dup2(devnull, STDERR_FILENO);
+    if (devnull >= 0)
+        close(devnull);
+    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    t->dirty = true;
+    config_changed(t);
+    uv_run(&t->loop, UV_RUN_DEFAULT);
+    rc = t->exit_code;
+    if (saved_err >= 0) {
+        dup2(saved_err, STDERR_FILENO);
+        close(saved_err);
+    }
+out:
+    if (t->screen_on)
+        screen_close(&t->scr);
+    /* Close whatever is still open (a grace-timer stop or a failed start) and drain. */
+    if (t->runner)
+        runner_shutdown(t->runner);
+    uv_walk(&t->loop, close_any, NULL);
+    uv_run(&t->loop, UV_RUN_DEFAULT);
+    runner_free(t->runner);
+    app_free(&t->app);
+    uv_loop_close(&t->loop);
+    if (t->want_stats) {
+        if (t->latency.n)
+            fprintf(stderr, "situ: key-to-frame latency over %zu keys: p50 %.2f ms, p99 %.2f ms\n",
+                    t->latency.n, stats_percentile(&t->latency, 50),
+                    stats_percentile(&t->latency, 99));
+        else
+            fprintf(stderr, "situ: key-to-frame latency: no keys measured\n");
+        if (t->sim_latency.n)
+            fprintf(stderr,
+                    "situ: debounce-to-simulated-result over %zu runs: p50 %.0f ms, p99 %.0f ms\n",
+                    t->sim_latency.n, stats_percentile(&t->sim_latency, 50),
+                    stats_percentile(&t->sim_latency, 99));
+    }
+    stats_free(&t->latency);
+    stats_free(&t->sim_latency);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* The terminal: curses set-up and tear-down, the one semantic colour table, the glyph set
+ * (Unicode or ASCII), resizing, and restoring the terminal even on a fatal signal. */
+#ifndef SITU_TUI_SCREEN_H
+#define SITU_TUI_SCREEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Semantic colours, once (ncdu's X-macro): name, foreground, background, attribute with colours,
+ * attribute without (NO_COLOR or a monochrome terminal). -1 is the terminal's default. */
+#define SCREEN_COLOURS(X)                                                                          \
+    X(COL_TEXT, -1, -1, A_NORMAL, A_NORMAL)                                                        \
+    X(COL_MUTED, -1, -1, A_DIM, A_DIM)                                                             \
+    X(COL_HEADING, COLOR_CYAN, -1, A_BOLD, A_BOLD)                                                 \
+    X(COL_TITLE, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD)                              \
+    X(COL_FOCUS, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE | A_BOLD)                            \
+    X(COL_VALUE, -1, -1, A_BOLD, A_BOLD)                                                           \
+    X(COL_TRACK, COLOR_CYAN, -1, A_NORMAL, A_NORMAL)                                               \
+    X(COL_KNOB, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                                  \
+    X(COL_SIM, COLOR_BLUE, -1, A_BOLD, A_NORMAL)                                                   \
+    X(COL_RETRIEVE, COLOR_YELLOW, -1, A_NORMAL, A_NORMAL)                                          \
+    X(COL_ANA, COLOR_GREEN, -1, A_NORMAL, A_NORMAL)                                                \
+    X(COL_IDLE, -1, -1, A_DIM, A_DIM)                                                              \
+    X(COL_INSITU, COLOR_CYAN, -1, A_BOLD, A_NORMAL)                                                \
+    X(COL_INTRANSIT, COLOR_MAGENTA, -1, A_BOLD, A_BOLD)                                            \
+    X(COL_CROSS, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE)                                      \
+    X(COL_GOOD, COLOR_GREEN, -1, A_BOLD, A_BOLD)                                                   \
+    X(COL_WARN, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                                  \
+    X(COL_BAD, COLOR_RED, -1, A_BOLD, A_BOLD)                                                      \
+    X(COL_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD)                                                    \
+    X(COL_KEY, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)                                      \
+    X(COL_BORDER, COLOR_BLUE, -1, A_NORMAL, A_DIM)
+
+#define SCREEN_ENUM(name, fg, bg, attr, mono) name,
+enum colour { SCREEN_COLOURS(SCREEN_ENUM) COL_COUNT };
+#undef SCREEN_ENUM
+
+/* Everything drawn that is not plain ASCII text comes from here. */
+struct glyphs {
+    const char *block, *idle;      /* bar cells: filled, idle */
+    const char *shade_r, *shade_a; /* retrieve / analyse cells when colours are off */
+    const char *track_on, *track_off, *knob, *focus;
+    const char *vline, *hline, *corner, *tick_y, *tick_x, *cross_line, *here;
+    const char *point, *curve; /* a simulated point; a curve in the legend */
+    const char *eta, *times, *approx, *ge, *ellipsis, *ok, *fail, *delta, *enter, *arrows_lr,
+        *arrows_ud, *dot, *arrow;
+    const char *point2, *curve2; /* the second mapping's point; its curve in mono */
+    const char *box_tl, *box_tr, *box_bl, *box_br;
+};
+
+struct screen {
+    bool unicode; /* UTF-8 locale and not SITU_ASCII */
+    bool colour;  /* colours in use (terminal has them, NO_COLOR unset) */
+    int rows, cols;
+    const struct glyphs *g;
+};
+
+/* Initialises curses on stdin/stdout. -1 with a reason if the terminal cannot be driven. */
+int screen_open(struct screen *s, char *err, size_t errlen);
+
+/* Ends curses and restores the terminal; safe to call twice. */
+void screen_close(struct screen *s);
+
+/* Reads the terminal's size and tells curses: the one place a resize is handled. */
+void screen_resize(struct screen *s);
+
+/* The curses attribute of a semantic colour. */
+int screen_attr(const struct screen *s, enum colour c);
+
+/* On SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT: call kill_children (must be
+ * async-signal-safe), put the terminal back as it was before screen_open, and die of the signal. */
+void screen_on_fatal(void (*kill_children)(void));
+
+/* Display cells of a UTF-8 string (every glyph used here is one cell wide). */
+int screen_cells(const char *s);
+
+#endif

@@ -1,0 +1,504 @@
+/* The main screen: header, parameter sliders, model-vs-SimGrid results and bars, the info line,
+ * the status line and the key bar. The crossover block and overlays live in their own files. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "view.h"
+
+#define NAME_W  15
+#define VALUE_W 9
+#define UNIT_W  9
+#define LABEL_W 13 /* row labels of the results panel */
+
+void view_layout(int rows, int cols, struct view_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->rows = rows;
+    l->cols = cols;
+    l->too_small = rows < VIEW_MIN_ROWS || cols < VIEW_MIN_COLS;
+    l->top_y = 1;
+    l->top_h = 15;
+    l->left_x = 0;
+    l->left_w = cols >= 100 ? (cols * 42 / 100 > 46 ? cols * 42 / 100 : 46) : 42;
+    l->right_x = l->left_w + 2;
+    l->right_w = cols - l->right_x - 1;
+    l->slider_y = l->top_y + 1;
+    l->track_x = 2 + NAME_W + 1 + VALUE_W + 1 + UNIT_W + 1;
+    l->track_w = l->left_w - l->track_x;
+    l->info_y = l->top_y + l->top_h;
+    l->xo_y = l->info_y + 1;
+    l->status_y = rows - 2;
+    l->keys_y = rows - 1;
+    l->xo_h = l->status_y - l->xo_y;
+}
+
+bool view_hit(const struct view_layout *l, const struct app_state *a, int y, int x, int *index,
+              double *frac)
+{
+    if (l->too_small || a->mode != APP_MAIN || x < 0 || x >= l->left_w)
+        return false;
+    int i = y - l->slider_y;
+    if (i < 0 || i >= a->nsliders)
+        return false;
+    *index = i;
+    *frac = -1;
+    if (l->track_w > 1 && x >= l->track_x)
+        *frac = (double)(x - l->track_x) / (l->track_w - 1);
+    return true;
+}
+
+/* ---- header --------------------------------------------------------------------------------- */
+
+static void draw_header(const struct screen *s, const struct view_layout *l,
+                        const struct app_state *a)
+{
+    const struct glyphs *g = s->g;
+    draw_fill(s, 0, 0, l->cols, COL_TITLE, " ");
+    const char *slash = strrchr(a->pf_path, '/');
+    const char *pf_name = slash ? slash + 1 : a->pf_path;
+    char text[512];
+    snprintf(text, sizeof text,
+             " Situ explorer %s preset %s%s %s %.60s: %d nodes %s %d cores, %.3g Gf/s, %.3g Gb/s",
+             g->vline, a->preset[0] ? a->preset : "defaults", a->modified ? " (modified)" : "",
+             g->vline, pf_name, a->pf.hosts, g->times, a->pf.cores, a->pf.speed / 1e9,
+             a->pf.bw * 8 / 1e9);
+    draw_text(s, 0, 0, l->cols - 9, COL_TITLE, text);
+    draw_right(s, 0, l->cols - 9, 8, COL_TITLE, "? help");
+}
+
+/* ---- sliders -------------------------------------------------------------------------------- */
+
+static void draw_sliders(const struct screen *s, const struct view_layout *l,
+                         const struct app_state *a)
+{
+    int vx = 2 + NAME_W + 1, ux = vx + VALUE_W + 1;
+    draw_text(s, l->top_y, 2, NAME_W, COL_HEADING, "PARAMETERS");
+    draw_right(s, l->top_y, vx, VALUE_W, COL_MUTED, "value");
+    draw_text(s, l->top_y, ux, UNIT_W, COL_MUTED, "unit");
+    if (l->track_w > 4)
+        draw_text(s, l->top_y, l->track_x, l->track_w, COL_MUTED, "range");
+    for (int i = 0; i < a->nsliders; i++) {
+        int id = a->sliders[i], y = l->slider_y + i;
+        bool focused = i == a->focus;
+        const struct param_desc *d = &param_table[id];
+        char value[64];
+        params_format(&a->p, id, value, sizeof value);
+        enum colour name_c = focused ? COL_FOCUS : COL_TEXT;
+        if (focused)
+            draw_fill(s, y, 0, l->track_x - 1, COL_FOCUS, " ");
+        draw_text(s, y, 0, 1, name_c, focused ? s->g->focus : " ");
+        draw_text(s, y, 2, NAME_W, name_c, d->key);
+        draw_right(s, y, 2 + NAME_W + 1, VALUE_W, focused ? COL_FOCUS : COL_VALUE, value);
+        draw_text(s, y, 2 + NAME_W + 1 + VALUE_W + 1, UNIT_W, focused ? COL_FOCUS : COL_MUTED,
+                  d->unit);
+        if (l->track_w > 1)
+            draw_track(s, y, l->track_x, l->track_w, app_position(a, id));
+    }
+    /* What the sliders do not move, so the configuration on screen is complete. */
+    int fy = l->slider_y + a->nsliders;
+    if (fy < l->top_y + l->top_h) {
+        char fixed[256];
+        size_t used = (size_t)snprintf(fixed, sizeof fixed, "fixed:");
+        for (int id = 0; id < PARAM_COUNT && used < sizeof fixed; id++) {
+            char v[PARAMS_PATH_MAX];
+            /* The platform is in the header already. */
+            if (param_table[id].slider || id == P_PLATFORM)
+                continue;
+            params_format(&a->p, id, v, sizeof v);
+            if (!v[0]) /* an unset path (hostfile, analytics) says nothing */
+                continue;
+            const char *base = strrchr(v, '/');
+            used += (size_t)snprintf(fixed + used, sizeof fixed - used, " %s=%.40s",
+                                     param_table[id].key, base ? base + 1 : v);
+        }
+        draw_text(s, fy, 2, l->left_w - 2, COL_MUTED, fixed);
+    }
+    for (int y = l->top_y; y < l->top_y + l->top_h; y++)
+        draw_text(s, y, l->left_w + 1, 1, COL_BORDER, s->g->vline);
+}
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+static enum colour eta_colour(double eta)
+{
+    return eta >= 0.9 ? COL_GOOD : eta >= 0.6 ? COL_WARN : COL_BAD;
+}
+
+/* What the SimGrid column shows while there is no number. */
+static const char *sim_placeholder(const struct app_state *a)
+{
+    switch (a->sim_phase) {
+    case SIM_WAITING:
+    case SIM_QUEUED:
+    case SIM_RUNNING:
+        return "...";
+    case SIM_FAILED:
+        return "failed";
+    default:
+        return "-";
+    }
+}
+
+static void sim_header(const struct screen *s, const struct app_state *a, char *buf, size_t len)
+{
+    const struct glyphs *g = s->g;
+    char t[32];
+    switch (a->sim_phase) {
+    case SIM_WAITING:
+        snprintf(buf, len, "SimGrid %s", a->has_sim ? "(re-run soon)" : "soon");
+        break;
+    case SIM_QUEUED:
+        snprintf(buf, len, "SimGrid queued");
+        break;
+    case SIM_RUNNING:
+        snprintf(buf, len, "SimGrid running%s", g->ellipsis);
+        break;
+    case SIM_DONE:
+        draw_time(a->sim_seconds, t, sizeof t);
+        snprintf(buf, len, "SimGrid %s %s", g->ok, a->sim_cached ? "cached" : t);
+        break;
+    case SIM_FAILED:
+        snprintf(buf, len, "SimGrid %s failed", g->fail);
+        break;
+    default:
+        snprintf(buf, len, "SimGrid");
+    }
+}
+
+static const char *scenario_text(enum scenario sc)
+{
+    return sc == SCENARIO_IS   ? "simulation waits for the analytics"
+           : sc == SCENARIO_IA ? "analytics waits for the simulation"
+                               : "neither side waits";
+}
+
+/* "30 sim + 2 ana, 1 node", shortened until it fits the column. */
+static void core_split(const struct model_result *m, int width, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%ld sim + %ld ana, %d node%s", m->sim_cores, m->ana_cores,
+                     m->nodes_used, m->nodes_used == 1 ? "" : "s");
+    if (n >= width)
+        n = snprintf(buf, len, "%ld sim + %ld ana", m->sim_cores, m->ana_cores);
+    if (n >= width)
+        snprintf(buf, len, "%ld+%ld", m->sim_cores, m->ana_cores);
+}
+
+static void draw_results(const struct screen *s, const struct view_layout *l,
+                         const struct app_state *a)
+{
+    const struct glyphs *g = s->g;
+    int x = l->right_x, y = l->top_y, colw = (l->right_w - LABEL_W) / 2;
+    int mx = x + LABEL_W, sx = mx + colw;
+    const struct model_result *m = &a->model, *r = a->has_sim ? &a->sim.m : NULL;
+    char buf[128], t[32];
+
+    draw_text(s, y, x, LABEL_W, COL_HEADING, "RESULTS");
+    draw_text(s, y, mx, colw, COL_HEADING, "model");
+    sim_header(s, a, buf, sizeof buf);
+    draw_text(s, y, sx, colw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
+    const char *ph = sim_placeholder(a);
+    enum colour ph_c = a->sim_phase == SIM_FAILED ? COL_ERROR : COL_MUTED;
+
+    snprintf(buf, sizeof buf, "efficiency%s%s", s->unicode ? " " : "", s->unicode ? g->eta : "");
+    draw_text(s, y + 1, x, LABEL_W, COL_TEXT, buf);
+    draw_fmt(s, y + 1, mx, colw, eta_colour(m->efficiency), "%.3f", m->efficiency);
+    if (r) {
+        int n = draw_fmt(s, y + 1, sx, colw, eta_colour(r->efficiency), "%.3f", r->efficiency);
+        if (m->efficiency > 0)
+            draw_fmt(s, y + 1, sx + n + 2, colw - n - 2, COL_MUTED, "%s %+.1f%%", g->delta,
+                     (r->efficiency - m->efficiency) / m->efficiency * 100);
+    } else {
+        draw_text(s, y + 1, sx, colw, ph_c, ph);
+    }
+
+    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "makespan");
+    draw_time(m->makespan, t, sizeof t);
+    draw_text(s, y + 2, mx, colw, COL_VALUE, t);
+    if (r) {
+        draw_time(r->makespan, t, sizeof t);
+        int n = draw_text(s, y + 2, sx, colw, COL_VALUE, t);
+        if (m->makespan > 0)
+            draw_fmt(s, y + 2, sx + n + 2, colw - n - 2, COL_MUTED, "%s %+.1f%%", g->delta,
+                     (r->makespan - m->makespan) / m->makespan * 100);
+    } else {
+        draw_text(s, y + 2, sx, colw, ph_c, ph);
+    }
+
+    draw_text(s, y + 3, x, LABEL_W, COL_TEXT, "scenario");
+    draw_text(s, y + 3, mx, colw, COL_VALUE, model_scenario_name(m->scenario));
+    if (r)
+        draw_text(s, y + 3, sx, colw, COL_VALUE, model_scenario_name(r->scenario));
+    else
+        draw_text(s, y + 3, sx, colw, ph_c, ph);
+    draw_fmt(s, y + 4, mx, l->right_w - LABEL_W, COL_MUTED, "%s %s", s->g->arrow,
+             scenario_text(m->scenario));
+
+    draw_text(s, y + 5, x, LABEL_W, COL_TEXT, "cores");
+    core_split(m, colw - 1, buf, sizeof buf);
+    draw_text(s, y + 5, mx, colw, COL_VALUE, buf);
+    if (r) {
+        core_split(r, colw - 1, buf, sizeof buf);
+        draw_text(s, y + 5, sx, colw, COL_VALUE, buf);
+    } else {
+        draw_text(s, y + 5, sx, colw, ph_c, ph);
+    }
+}
+
+/* ---- bars ----------------------------------------------------------------------------------- */
+
+static void run_bar(const struct screen *s, int y, int x, int w, double active, double idle,
+                    enum colour c)
+{
+    double total = active + idle;
+    double f = total > 0 ? active / total : 0;
+    struct bar_seg seg = {f, c,
+                          s->colour ? s->g->block : (c == COL_ANA ? s->g->shade_a : s->g->block)};
+    draw_bar(s, y, x, w - 5, &seg, 1, s->g->idle);
+    draw_fmt(s, y, x + w - 5, 5, COL_TEXT, "%4.0f%%", f * 100);
+}
+
+static void draw_run_bars(const struct screen *s, const struct view_layout *l,
+                          const struct app_state *a)
+{
+    int x = l->right_x, y = l->top_y + 7, colw = (l->right_w - LABEL_W) / 2;
+    int mx = x + LABEL_W, sx = mx + colw, bw = colw - 1;
+    draw_text(s, y, x, l->right_w, COL_HEADING, "OVER THE RUN");
+    draw_text(s, y, x + 13, l->right_w - 13, COL_MUTED, "one core of each, % of the time active");
+    const struct model_result *m = &a->model;
+    draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");
+    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "analytics");
+    run_bar(s, y + 1, mx, bw, m->sim_active, m->sim_idle, COL_SIM);
+    run_bar(s, y + 2, mx, bw, m->ana_active, m->ana_idle, COL_ANA);
+    if (a->has_sim) {
+        const struct model_result *r = &a->sim.m;
+        run_bar(s, y + 1, sx, bw, r->sim_active, r->sim_idle, COL_SIM);
+        run_bar(s, y + 2, sx, bw, r->ana_active, r->ana_idle, COL_ANA);
+    } else {
+        draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
+    }
+}
+
+static const char *glyph_for(const struct screen *s, enum colour c)
+{
+    if (s->colour)
+        return s->g->block;
+    return c == COL_RETRIEVE ? s->g->shade_r : c == COL_ANA ? s->g->shade_a : s->g->block;
+}
+
+/* One step as a stacked bar scaled to the step's period, then the active time. */
+static void step_bar(const struct screen *s, int y, int x, int w, const double *parts,
+                     const enum colour *cols, int n, double period)
+{
+    struct bar_seg seg[3];
+    double active = 0;
+    for (int i = 0; i < n; i++) {
+        seg[i] =
+            (struct bar_seg){period > 0 ? parts[i] / period : 0, cols[i], glyph_for(s, cols[i])};
+        active += parts[i];
+    }
+    char t[32];
+    draw_time(active, t, sizeof t);
+    draw_bar(s, y, x, w - 8, seg, n, s->g->idle);
+    draw_right(s, y, x + w - 8, 8, COL_TEXT, t);
+}
+
+static void draw_step_bars(const struct screen *s, const struct view_layout *l,
+                           const struct app_state *a)
+{
+    const struct glyphs *g = s->g;
+    int x = l->right_x, y = l->top_y + 11, colw = (l->right_w - LABEL_W) / 2;
+    int mx = x + LABEL_W, sx = mx + colw, bw = colw - 1;
+    const struct stages *st = &a->model.stage;
+    double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
+    double period = fmax(sim_side, ana_side);
+    char t[32];
+    draw_time(period, t, sizeof t);
+    draw_text(s, y, x, l->right_w, COL_HEADING, "ONE STEP");
+    draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "period %s, active time per step", t);
+    draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");
+    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "analytics");
+
+    double sim_parts[1] = {sim_side};
+    double ana_parts[2] = {st->R, st->A + st->W + st->C};
+    enum colour sim_cols[1] = {COL_SIM}, ana_cols[2] = {COL_RETRIEVE, COL_ANA};
+    step_bar(s, y + 1, mx, bw, sim_parts, sim_cols, 1, period);
+    step_bar(s, y + 2, mx, bw, ana_parts, ana_cols, 2, period);
+
+    if (a->has_sim) {
+        /* The simulation's mean step when it reports steps, else its run spread evenly. */
+        const struct sim_result *r = &a->sim;
+        double steps = r->m.steps > 0 ? (double)r->m.steps : 1;
+        double sa = result_step_mean(r, r->step_sim_active);
+        double si = result_step_mean(r, r->step_sim_idle);
+        double aa = result_step_mean(r, r->step_ana_active);
+        double ai = result_step_mean(r, r->step_ana_idle);
+        if (sa < 0) {
+            sa = r->m.sim_active / steps;
+            si = r->m.sim_idle / steps;
+            aa = r->m.ana_active / steps;
+            ai = r->m.ana_idle / steps;
+        }
+        double speriod = fmax(sa + si, aa + ai);
+        double sp[1] = {sa}, ap[1] = {aa};
+        enum colour ac[1] = {COL_ANA};
+        step_bar(s, y + 1, sx, bw, sp, sim_cols, 1, speriod);
+        step_bar(s, y + 2, sx, bw, ap, ac, 1, speriod);
+    } else {
+        draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
+    }
+
+    /* The legend: each glyph in its own colour. */
+    int lx = x;
+    const struct {
+        enum colour c;
+        const char *label;
+    } legend[] = {{COL_SIM, "simulate"}, {COL_RETRIEVE, "retrieve"}, {COL_ANA, "analyse"}};
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
+        draw_text(s, y + 3, lx, 1, legend[i].c, glyph_for(s, legend[i].c));
+        lx += 1 + draw_fmt(s, y + 3, lx + 1, 12, COL_MUTED, " %s  ", legend[i].label);
+    }
+    draw_text(s, y + 3, lx, 1, COL_IDLE, g->idle);
+    draw_text(s, y + 3, lx + 1, 8, COL_MUTED, " idle");
+}
+
+/* ---- info, status, keys --------------------------------------------------------------------- */
+
+static void edit_hint(const struct app_state *a, char *buf, size_t len)
+{
+    int id = app_focused(a);
+    const struct param_desc *d = &param_table[id];
+    char now[64];
+    params_format(&a->p, id, now, sizeof now);
+    size_t used = (size_t)snprintf(buf, len, "now %s; ", now);
+    if (id == P_RATIO) {
+        long valid[64];
+        int n = params_valid_ratios(a->p.cores_per_node, valid, 64);
+        used += (size_t)snprintf(buf + used, len - used, "realisable:");
+        for (int i = 0; i < n && i < 64 && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, " %ld", valid[i]);
+    } else if (d->type == PARAM_CHOICE) {
+        used += (size_t)snprintf(buf + used, len - used, "one of");
+        for (int c = 0; d->choices[c] && used < len; c++)
+            used += (size_t)snprintf(buf + used, len - used, " %s", d->choices[c]);
+    } else if (d->type == PARAM_INT) {
+        snprintf(buf + used, len - used, "an integer in [%.0f, %.0f]", d->min, d->max);
+    } else {
+        snprintf(buf + used, len - used, "a number in [%g, %g]", d->min, d->max);
+    }
+}
+
+static void draw_info(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a)
+{
+    const struct glyphs *g = s->g;
+    int y = l->info_y, id = app_focused(a);
+    if (a->mode == APP_EDIT) {
+        int n = draw_fmt(s, y, 1, l->cols - 2, COL_HEADING, "%s = ", param_table[id].key);
+        n += draw_text(s, y, 1 + n, l->cols - 2 - n, COL_VALUE, a->edit);
+        draw_text(s, y, 1 + n, 1, COL_FOCUS, " ");
+        n += 3;
+        char hint[256];
+        if (a->edit_err[0]) {
+            n += 1 + draw_text(s, y, 1 + n, l->cols - 2 - n, COL_ERROR, g->fail);
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_ERROR, a->edit_err);
+        } else {
+            edit_hint(a, hint, sizeof hint);
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, hint);
+        }
+        return;
+    }
+    if (a->notice[0]) {
+        enum colour c = a->notice_error ? COL_ERROR : COL_TEXT;
+        int n = 1 + draw_text(s, y, 1, l->cols - 2, c, a->notice_error ? g->fail : g->dot);
+        draw_text(s, y, 1 + n, l->cols - 2 - n, c, a->notice);
+        return;
+    }
+    int n = draw_fmt(s, y, 1, l->cols - 2, COL_HEADING, "%s: ", param_table[id].key);
+    draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, param_table[id].help);
+}
+
+static void draw_status(const struct screen *s, const struct view_layout *l,
+                        const struct app_state *a, int max_jobs)
+{
+    const struct glyphs *g = s->g;
+    int y = l->status_y;
+    enum colour c = a->running ? COL_WARN : COL_GOOD;
+    draw_text(s, y, 1, 1, c, g->point);
+    int n = 3;
+    n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d) ",
+                  a->running, a->queued, max_jobs);
+    draw_text(s, y, n, 1, COL_BORDER, g->vline);
+    n += 2;
+    /* The configuration on screen first: its failure is the one the numbers above lack. */
+    const char *what = a->sim_phase == SIM_FAILED ? "simulation: " : "";
+    const char *error = a->sim_phase == SIM_FAILED ? a->sim_err : a->last_error;
+    if (error[0]) {
+        n += 1 + draw_text(s, y, n, l->cols - n, COL_ERROR, g->fail);
+        n += draw_text(s, y, n, l->cols - n, COL_ERROR, what);
+        draw_text(s, y, n, l->cols - n, COL_ERROR, error);
+    } else {
+        draw_text(s, y, n, l->cols - n, COL_MUTED, "no errors");
+    }
+}
+
+static void draw_keys(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a)
+{
+    const struct glyphs *g = s->g;
+    const char *main_keys[][2] = {{g->arrows_lr, "step"}, {"PgUp/Dn", "coarse"}, {g->enter, "type"},
+                                  {"m", "mapping"},       {"r", "re-run"},       {"p", "presets"},
+                                  {"?", "help"},          {"q", "quit"}};
+    const char *edit_keys[][2] = {
+        {g->enter, "apply"}, {"Esc", "cancel"}, {"Ctrl-U", "clear"}, {"Ctrl-C", "quit"}};
+    const char *help_keys[][2] = {{"?/Esc", "close help"}, {"q", "quit"}};
+    const char *preset_keys[][2] = {
+        {g->arrows_ud, "choose"}, {g->enter, "load"}, {"Esc", "cancel"}, {"q", "quit"}};
+    const char *(*keys)[2] = main_keys;
+    int n = sizeof main_keys / sizeof main_keys[0];
+    if (a->mode == APP_EDIT)
+        keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
+    else if (a->mode == APP_HELP)
+        keys = help_keys, n = sizeof help_keys / sizeof help_keys[0];
+    else if (a->mode == APP_PRESETS)
+        keys = preset_keys, n = sizeof preset_keys / sizeof preset_keys[0];
+    /* The last two (help, quit) always show, at the right end; the rest fill what is left. */
+    int width[8], right = l->cols - 1;
+    for (int i = 0; i < n; i++)
+        width[i] = screen_cells(keys[i][0]) + 2 + screen_cells(keys[i][1]) + 3;
+    for (int i = n - 2; i < n; i++)
+        right -= width[i];
+    for (int i = 0, x = 1; i < n; i++) {
+        if (i < n - 2 && x + width[i] > right)
+            continue;
+        if (i == n - 2)
+            x = right;
+        x += draw_fmt(s, l->keys_y, x, l->cols - x, COL_KEY, " %s ", keys[i][0]);
+        x += draw_fmt(s, l->keys_y, x, l->cols - x, COL_TEXT, " %s ", keys[i][1]) + 1;
+    }
+}
+
+void view_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a,
+               int max_jobs)
+{
+    erase();
+    if (l->too_small) {
+        view_small_draw(s, l);
+        return;
+    }
+    draw_header(s, l, a);
+    draw_sliders(s, l, a);
+    draw_results(s, l, a);
+    draw_run_bars(s, l, a);
+    draw_step_bars(s, l, a);
+    draw_info(s, l, a);
+    view_xover_draw(s, l, a);
+    draw_status(s, l, a, max_jobs);
+    draw_keys(s, l, a);
+    if (a->mode == APP_HELP)
+        view_help_draw(s, l, max_jobs);
+    else if (a->mode == APP_PRESETS)
+        view_presets_draw(s, l, a);
+}

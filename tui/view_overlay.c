@@ -1,0 +1,101 @@
+/* Overlays drawn over the main screen (help, preset picker) and the screen shown instead of it
+ * when the terminal is too small. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "view.h"
+
+/* A framed box centred on the screen; returns its inner top-left. */
+static void box_at(const struct screen *s, const struct view_layout *l, int w, int h,
+                   const char *title, int *iy, int *ix)
+{
+    const struct glyphs *g = s->g;
+    int y = (l->rows - h) / 2, x = (l->cols - w) / 2;
+    for (int r = 0; r < h; r++) {
+        draw_fill(s, y + r, x, w, COL_TEXT, " ");
+        draw_text(s, y + r, x, 1, COL_BORDER, g->vline);
+        draw_text(s, y + r, x + w - 1, 1, COL_BORDER, g->vline);
+    }
+    draw_fill(s, y, x, w, COL_BORDER, g->hline);
+    draw_fill(s, y + h - 1, x, w, COL_BORDER, g->hline);
+    draw_text(s, y, x, 1, COL_BORDER, g->box_tl);
+    draw_text(s, y, x + w - 1, 1, COL_BORDER, g->box_tr);
+    draw_text(s, y + h - 1, x, 1, COL_BORDER, g->box_bl);
+    draw_text(s, y + h - 1, x + w - 1, 1, COL_BORDER, g->box_br);
+    draw_fmt(s, y, x + 2, w - 4, COL_HEADING, " %s ", title);
+    *iy = y + 1;
+    *ix = x + 2;
+}
+
+void view_help_draw(const struct screen *s, const struct view_layout *l, int max_jobs)
+{
+    const struct glyphs *g = s->g;
+    char ud[32], lr[32], enter[32];
+    snprintf(ud, sizeof ud, "%s  k j  Tab", g->arrows_ud);
+    snprintf(lr, sizeof lr, "%s  h l  - +", g->arrows_lr);
+    snprintf(enter, sizeof enter, "%s  e", g->enter);
+    const char *rows[][2] = {
+        {ud, "select a parameter"},
+        {lr, "step it (ratios: realisable values only)"},
+        {"PgUp PgDn  L H", "coarse step"},
+        {"Home End  g G", "first / last parameter"},
+        {enter, "type an exact value (Esc cancels)"},
+        {"d", "reset the parameter to its default"},
+        {"m", "cycle the mapping: insitu, intransit, hostfile"},
+        {"r", "simulate the current configuration again"},
+        {"p", "load a preset (presets/NAME.conf)"},
+        {"mouse", "click a name to select, a track to set"},
+        {"?  Esc", "close this help"},
+        {"q  Ctrl-C", "quit"},
+    };
+    int n = sizeof rows / sizeof rows[0];
+    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 7, iy, ix;
+    box_at(s, l, w, h, "Keys", &iy, &ix);
+    for (int i = 0; i < n; i++) {
+        draw_text(s, iy + i, ix, 16, COL_VALUE, rows[i][0]);
+        draw_text(s, iy + i, ix + 17, w - 21, COL_TEXT, rows[i][1]);
+    }
+    draw_fmt(s, iy + n + 1, ix, w - 4, COL_MUTED,
+             "Moving a slider updates the model at once; %.0f ms later SimGrid", 150.0);
+    draw_fmt(s, iy + n + 2, ix, w - 4, COL_MUTED,
+             "simulates it in a child process (at most %d at once, cached).", max_jobs);
+    draw_text(s, iy + n + 3, ix, w - 4, COL_MUTED,
+              "The crossover's points are simulated behind the current one.");
+}
+
+void view_presets_draw(const struct screen *s, const struct view_layout *l,
+                       const struct app_state *a)
+{
+    int n = a->npresets;
+    int w = 44, h = n + 4, iy, ix;
+    if (h > l->rows - 2)
+        h = l->rows - 2;
+    box_at(s, l, w, h, "Presets", &iy, &ix);
+    int visible = h - 3, first = a->preset_sel >= visible ? a->preset_sel - visible + 1 : 0;
+    for (int i = first; i < n && i - first < visible; i++) {
+        bool sel = i == a->preset_sel;
+        if (sel)
+            draw_fill(s, iy + i - first, ix - 1, w - 2, COL_FOCUS, " ");
+        draw_fmt(s, iy + i - first, ix, w - 4, sel ? COL_FOCUS : COL_TEXT, "%s %s",
+                 sel ? s->g->focus : " ", a->presets[i]);
+        if (!strcmp(a->presets[i], a->preset))
+            draw_right(s, iy + i - first, ix, w - 5, sel ? COL_FOCUS : COL_MUTED, "current");
+    }
+    draw_text(s, iy + h - 3, ix, w - 4, COL_MUTED, "loads defaults, then the preset");
+}
+
+void view_small_draw(const struct screen *s, const struct view_layout *l)
+{
+    char a[64], b[64];
+    snprintf(a, sizeof a, "Terminal too small: %d%s%d", l->cols, s->g->times, l->rows);
+    snprintf(b, sizeof b, "Situ needs at least %d%s%d", VIEW_MIN_COLS, s->g->times, VIEW_MIN_ROWS);
+    const char *lines[] = {a, b, "enlarge the window", "or press q to quit"};
+    int n = 4, y = (l->rows - n) / 2;
+    for (int i = 0; i < n; i++) {
+        int w = screen_cells(lines[i]);
+        int x = (l->cols - w) / 2;
+        draw_text(s, y + i, x < 0 ? 0 : x, l->cols, i == 0 ? COL_ERROR : COL_TEXT, lines[i]);
+    }
+}
