@@ -66,6 +66,7 @@ test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
+	sh tests/tui/run.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/study/run.py ./situ
 

@@ -91,7 +91,18 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
         app_free(s);
         return -1;
     }
-    s->modified = false;
+    /* Flags that moved away from the preset (or the defaults) show as a modification, as a
+     * slider would. */
+    struct params def;
+    char perr[PARAMS_ERR_MAX + PARAMS_PATH_MAX];
+    params_defaults(&def);
+    if (s->preset[0])
+        preset_apply(s->preset, &def, perr, sizeof perr);
+    snprintf(def.platform, sizeof def.platform, "%s", p->platform);
+    char a[RUNNER_KEY_MAX], b[RUNNER_KEY_MAX];
+    params_canonical(&def, a, sizeof a);
+    params_canonical(p, b, sizeof b);
+    s->modified = strcmp(a, b) != 0;
     app_xover_sync(s);
     return 0;
 }

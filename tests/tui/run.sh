@@ -26,13 +26,14 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-tui.XXXXXX") || exit 1
-base=situtest$$
+# A private tmux server per terminal, its socket in our temporary directory (gone at the end).
+base=$tmp/situtest$$
 sessions=0
 sock=$base-0
 cleanup() {
     i=0
     while [ $i -le $sessions ]; do
-        tmux -L "$base-$i" kill-server 2>/dev/null
+        tmux -S "$base-$i" kill-server 2>/dev/null
         i=$((i + 1))
     done
     rm -rf "$tmp"
@@ -72,7 +73,7 @@ finish() {
 
 # The pane's text now.
 capture() {
-    tmux -L "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
 }
 
 # wait_for PATTERN [SECONDS]: polls the screen until the (grep -E) pattern shows up.
@@ -100,7 +101,7 @@ wait_gone() {
 }
 
 keys() {
-    tmux -L "$sock" send-keys -t situ "$@"
+    tmux -S "$sock" send-keys -t situ "$@"
 }
 
 # start LOCALE ARGS...: a fresh terminal (NO_COLOR from $nocolor) running the explorer through a wrapper that records the
@@ -108,7 +109,7 @@ keys() {
 start() {
     loc=$1
     shift
-    tmux -L "$sock" kill-server 2>/dev/null
+    tmux -S "$sock" kill-server 2>/dev/null
     sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
     sock=$base-$sessions
     cat >"$tmp/wrap.sh" <<EOF
@@ -124,7 +125,7 @@ fl=\$(sed -n 's/^flags:[[:space:]]*//p' /proc/\$\$/fdinfo/0 2>/dev/null)
 printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
 read -r _ || exec tail -f /dev/null
 EOF
-    tmux -L "$sock" new-session -d -s situ -x 100 -y 30 "sh $tmp/wrap.sh $*"
+    tmux -S "$sock" new-session -d -s situ -x 100 -y 30 "sh $tmp/wrap.sh $*"
 }
 
 eta_model() {
@@ -137,8 +138,24 @@ ratio_value() {
     sed -n 's/.* ratio  *\([0-9][0-9]*\) sim\/ana.*/\1/p' "$screen" | head -1
 }
 
+# pids whose command line contains $1 (pgrep -f, or /proc where procps is missing)
+pids_of() {
+    if command -v pgrep >/dev/null 2>&1; then
+        pgrep -f -- "$1"
+        return 0
+    fi
+    # "[/]tmp/..." matches the path but not this grep's own command line.
+    re=$(printf '%s' "$1" | sed 's/^\(.\)/[\1]/')
+    for f in /proc/[0-9]*/cmdline; do
+        if { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q -- "$re"; then
+            f=${f#/proc/}
+            echo "${f%/cmdline}"
+        fi
+    done
+}
+
 children() {
-    pgrep -f -- "$platform" 2>/dev/null | wc -l | tr -d ' '
+    pids_of "$platform" | wc -l | tr -d ' '
 }
 
 if "$situ" run --json --platform "$platform" >/dev/null 2>&1; then engine=yes; else engine=no; fi
@@ -171,26 +188,28 @@ ratio=$(ratio_value)
 eta=$(eta_model)
 [ "$ratio" = 15 ] || miss "ratio starts at '$ratio', expected 15"
 keys Right
-wait_for " ratio +31 sim/ana" 5 || miss "Right did not move the ratio to 31"
+wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio to 31"
 eta2=$(eta_model)
 [ -n "$eta2" ] && [ "$eta2" != "$eta" ] || miss "eta stayed at '$eta' after the ratio moved"
 if [ $engine = yes ]; then
     wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "the new ratio's simulation never landed"
 fi
 keys Left
-wait_for " ratio +15 sim/ana" 5 || miss "Left did not bring the ratio back"
+wait_for " ratio +15 sim/ana" 10 || miss "Left did not bring the ratio back"
 finish "a key changes the ratio and eta follows ($eta -> $eta2)"
 
 if [ $engine = yes ]; then
+    # The starting configuration's own result first, so that coming back to it is a cache hit.
+    wait_for "SimGrid ✓" 30 || miss "the starting configuration never got its simulation"
     # A configuration never simulated before (stride 40), after two others were left behind:
     # its own child must run and land, not a cached or a stale result.
     keys Down Right
-    wait_for " stride +40 iter" 5 || miss "Right did not move the stride to 40"
+    wait_for " stride +40 iter" 10 || miss "Right did not move the stride to 40"
     wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "no fresh simulated result on screen"
     grep -Eq "efficiency η +[0-9.]+ +[0-9.]+" "$screen" || miss "no simulated efficiency"
     keys Left Up
-    wait_for " stride +20 iter" 5 || miss "Left did not bring the stride back"
-    wait_for "SimGrid ✓ cached" 5 || miss "going back did not come from the cache"
+    wait_for " stride +20 iter" 10 || miss "Left did not bring the stride back"
+    wait_for "SimGrid ✓ cached" 10 || miss "going back did not come from the cache"
     finish "a simulated value appears, and returning to a setting is instant"
 else
     wait_for "✗ simulation: " 30 || miss "the run error is not in the status line"
@@ -198,30 +217,30 @@ else
 fi
 
 keys Enter
-wait_for "ratio = " 5 || miss "Enter did not open the value editor"
+wait_for "ratio = " 10 || miss "Enter did not open the value editor"
 keys a b c Enter
-wait_for "'abc' is not valid" 5 || miss "no inline error for a bad value"
+wait_for "'abc' is not valid" 10 || miss "no inline error for a bad value"
 [ "$(ratio_value)" = 15 ] || miss "the bad value changed the ratio"
 keys Escape
-wait_gone "'abc' is not valid" 5 || miss "Esc did not close the editor"
+wait_gone "'abc' is not valid" 10 || miss "Esc did not close the editor"
 [ "$(ratio_value)" = 15 ] || miss "ratio changed after Esc"
 finish "a bad typed value shows an error and changes nothing"
 
 keys '?'
-wait_for "close this help" 5 || miss "? did not open the help"
+wait_for "close this help" 10 || miss "? did not open the help"
 for k in "PgUp" "presets" "mapping" "Ctrl-C"; do
     grep -q "$k" "$screen" || miss "help does not mention $k"
 done
 keys '?'
-wait_gone "close this help" 5 || miss "? did not close the help"
+wait_gone "close this help" 10 || miss "? did not close the help"
 finish "? opens the help listing the keys and closes it"
 
-tmux -L "$sock" resize-window -t situ -x 40 -y 10
-wait_for "Terminal too small" 5 || miss "no size message at 40x10"
+tmux -S "$sock" resize-window -t situ -x 40 -y 10
+wait_for "Terminal too small" 10 || miss "no size message at 40x10"
 grep -q "80×24" "$screen" || miss "the message does not say the minimum size"
-tmux -L "$sock" resize-window -t situ -x 100 -y 30
-wait_for "PARAMETERS" 5 || miss "the screen did not come back at 100x30"
-wait_gone "Terminal too small" 5 || miss "the size message stayed"
+tmux -S "$sock" resize-window -t situ -x 100 -y 30
+wait_for "PARAMETERS" 10 || miss "the screen did not come back at 100x30"
+wait_gone "Terminal too small" 10 || miss "the size message stayed"
 finish "resize to 40x10 shows the size message, and back"
 
 keys q
@@ -243,7 +262,7 @@ sed 's/^/    /' "$tmp/stderr" >&2
 start C.UTF-8 --nodes 16
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pgrep -f -- "--platform $platform --nodes 16" | head -1)
+pid=$(pids_of "--platform $platform --nodes 16" | head -1)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_for "EXIT=" 10 || miss "SIGTERM did not end the explorer"
 grep -q "EXIT=143" "$screen" || miss "exit status was not 143 (128 + SIGTERM)"
@@ -260,7 +279,7 @@ finish "SIGTERM restores the terminal and kills the simulations"
 start C.UTF-8 --nodes 16 --ratio 7
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pgrep -f -- "--platform $platform --nodes 16 --ratio 7" | head -1)
+pid=$(pids_of "--platform $platform --nodes 16 --ratio 7" | head -1)
 [ -n "$pid" ] && kill -SEGV "$pid"
 wait_for "EXIT=" 10 || miss "SIGSEGV did not end the explorer"
 grep -q "EXIT=139" "$screen" || miss "it did not die of SIGSEGV (128 + 11)"
@@ -273,7 +292,7 @@ finish "a crash (SIGSEGV) restores the terminal and kills the simulations"
 nocolor=1
 start C --preset fig9-intransit
 wait_for "PARAMETERS" || miss "did not start"
-wait_for "efficiency +[0-9]" 5 || miss "no efficiency"
+wait_for "efficiency +[0-9]" 10 || miss "no efficiency"
 grep -q "η" "$screen" && miss "Unicode on a non-UTF-8 locale"
 grep -Eq "simulation +#" "$screen" || miss "no ASCII bars"
 grep -q "preset fig9-intransit" "$screen" || miss "the header does not name the preset"
