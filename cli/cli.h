@@ -28,5 +28,7 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_lesson(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static void usage(FILE *out)
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
+        "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
+        "       situ lesson NAME --headless | --list        a workshop lesson\n"
         "       situ --help | --version\n\n"
         "Situ explores in-situ HPC workflows: a simulation (an MD code), its analytics, and the\n"
         "data transport layer between them, after the Sim-Situ paper.\n\n"
@@ -56,6 +58,10 @@ int main(int argc, char **argv)
         return cmd_merge(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reproduce"))
         return cmd_reproduce(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "script"))
+        return cmd_script(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "lesson"))
+        return cmd_lesson(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;

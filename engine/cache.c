@@ -1,5 +1,7 @@
 #include "cache.h"
 
+#include "analytics.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -60,6 +62,10 @@ static uint64_t entry_key(const struct params *p, char *canon, size_t len)
     h = fnv1a(h, canon, strlen(canon));
     h = hash_file(h, p->platform);
     h = hash_file(h, p->hostfile);
+    /* An analytics is often a name ("scatter"): hash the file the name stands for. */
+    char path[PARAMS_PATH_MAX], err[512];
+    if (p->analytics[0] && analytics_resolve(p->analytics, path, sizeof path, err, sizeof err) == 0)
+        return hash_file(h, path);
     return hash_file(h, p->analytics);
 }
 

@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "analytics.h"
 
 const char *model_scenario_name(enum scenario s)
 {
@@ -77,8 +80,11 @@ static double halo_exchange_time(const struct params *p, const struct platform *
     return worst;
 }
 
-void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
-                struct model_result *m)
+/* The model for given analytics values (the built-in's or a Lua file's, at step 0: the model
+ * assumes every step costs the same, as the paper's section 5.1 does). */
+static void model_eval_values(const struct params *p, const struct platform *pf,
+                              const struct layout *l, const struct analytics_value *av,
+                              struct model_result *m)
 {
     double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     double L = (double)p->region;
@@ -103,8 +109,10 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
 
     /* The critical analytics host: the one whose actors take longest per step. */
-    double chunk_bytes = per_rank * p->data_size * p->data_scaling;
-    double chunk_compute = per_rank * p->analytics_cost * p->compute_scaling * f;
+    double chunk_bytes = av->bytes / l->sim_cores;
+    double chunk_compute = av->cost / l->sim_cores * f;
+    /* The analytics actors' exchange follows each analysis: part of A (law in analytics.h). */
+    double exchange = analytics_exchange_time(pf, l, av);
     int *remote = calloc(l->hosts, sizeof(int));
     for (long r = 0; remote && r < l->sim_cores; r++)
         remote[l->dtl_host[r]] += l->rank_host[r] != l->dtl_host[r];
@@ -122,12 +130,12 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
             transfer = model_transfer_time(pf, src, h, chunk_bytes, sharers);
         }
-        double t = chunks * (transfer + chunk_compute);
+        double t = chunks * (transfer + chunk_compute) + exchange;
         if (t > worst) {
             worst = t;
             m->chunks = chunks;
             st->R = chunks * transfer;
-            st->A = chunks * chunk_compute;
+            st->A = chunks * chunk_compute + exchange;
             st->W = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
         }
     }
@@ -157,6 +165,22 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->scenario = model_scenario(sim_side, ana_side);
 }
 
+void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
+                struct model_result *m)
+{
+    struct analytics_ctx c;
+    struct analytics_value av;
+    char err[512];
+    analytics_ctx_init(&c, p, l, 0);
+    if (analytics_eval(p, &c, &av, err, sizeof err) == 0) {
+        model_eval_values(p, pf, l, &av, m);
+        return;
+    }
+    /* No error channel here: a broken analytics file gives no numbers (model_run says why). */
+    memset(m, 0, sizeof *m);
+    m->makespan = m->makespan_pipeline = m->efficiency = NAN;
+}
+
 int model_run(const struct params *p, struct model_result *m, char *err, size_t errlen)
 {
     struct platform pf;
@@ -167,7 +191,12 @@ int model_run(const struct params *p, struct model_result *m, char *err, size_t 
         return -1;
     int rc = layout_build(p, &pf, &l, err, errlen);
     if (rc == 0) {
-        model_eval(p, &pf, &l, m);
+        struct analytics_ctx c;
+        struct analytics_value av;
+        analytics_ctx_init(&c, p, &l, 0);
+        rc = analytics_eval(p, &c, &av, err, errlen);
+        if (rc == 0)
+            model_eval_values(p, &pf, &l, &av, m);
         layout_free(&l);
     }
     platform_free(&pf);

@@ -173,11 +173,11 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             if (first_group < 0)
                 first_group = k;
             x->count++;
-            x->real_bytes += e->chunk_bytes;
+            x->real_bytes += 1; /* in states: the step's chunk_bytes multiplies them */
             /* An actor's states from its own node come one after the other over the unshared
              * loopback; remote ones share the links with every other state in flight. */
             bool local = g->host == h && e->loopback_fatpipe;
-            x->bytes = local && e->fast ? per_actor * e->chunk_bytes : x->real_bytes;
+            x->bytes = local && e->fast ? per_actor : x->real_bytes;
         }
         int groups = e->fast ? 1 : actors;
         for (int n = 0; n < groups; n++) {
@@ -191,6 +191,7 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->chunks = e->fast ? per_actor : 1;
             a->extra_latency =
                 e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            a->xidx = -1;
         }
         /* The first group routed here poisons every analytics actor of the host at the end: one
          * poisoned value for each message a retrieval takes. */
@@ -198,6 +199,65 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             struct sim_group *g = &e->sims[first_group];
             g->poisons[g->npoisons++] = (struct edge){in, 0, 0, groups * (e->fast ? pieces : 1)};
         }
+    }
+    return 0;
+}
+
+/* The analytics' exchange: among the hosts whose actors receive states, one mailbox per host
+ * and round. Only built when some step exchanges. */
+static int build_exchange(struct engine *e)
+{
+    const struct layout *l = &e->l;
+    bool any = false;
+    for (long i = 0; i < e->steps; i++)
+        any = any || e->av[i].pattern != ANALYTICS_NONE;
+    if (!any)
+        return 0;
+    int *index = malloc(sizeof(int) * l->hosts);
+    if (!index || !ZALLOC(e->xhost, l->hosts) || !ZALLOC(e->xdone, l->hosts)) {
+        free(index);
+        return -1;
+    }
+    for (int h = 0; h < l->hosts; h++) {
+        index[h] = l->ana_per_host[h] && l->dtl_load[h] ? e->nx : -1;
+        if (index[h] >= 0)
+            e->xhost[e->nx++] = h;
+    }
+    e->xroot = index[l->collector_host] >= 0 ? index[l->collector_host] : 0;
+    for (e->xrounds = 1; (1 << e->xrounds) < e->nx;)
+        e->xrounds++;
+    size_t nchannels = (size_t)e->nx * e->xrounds;
+    if (!ZALLOC(e->xchg, nchannels)) {
+        free(index);
+        return -1;
+    }
+    for (int x = 0; x < e->nx; x++) {
+        for (int r = 0; r < e->xrounds; r++) {
+            char name[64];
+            snprintf(name, sizeof name, "xchg@%d.%d", e->xhost[x], r);
+            channel_init(&e->xchg[x * e->xrounds + r], name, e->hosts[e->xhost[x]], false);
+        }
+    }
+    for (int k = 0; k < e->nanas; k++)
+        e->anas[k].xidx = index[e->anas[k].host];
+    free(index);
+    return 0;
+}
+
+/* What each step's analysis costs and moves, from the analytics (a Lua file is evaluated here,
+ * in the simulation child). */
+static int analytics_setup(struct engine *e, char *err, size_t errlen)
+{
+    long n = e->steps ? e->steps : 1;
+    if (!ZALLOC(e->av, n) || !ZALLOC(e->chunk_flops, n) || !ZALLOC(e->chunk_bytes, n)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (analytics_eval_steps(&e->p, &e->l, e->steps, e->av, err, errlen) < 0)
+        return -1;
+    for (long i = 0; i < e->steps; i++) {
+        e->chunk_flops[i] = e->av[i].cost / e->l.sim_cores * REFERENCE_SPEED;
+        e->chunk_bytes[i] = e->av[i].bytes / e->l.sim_cores;
     }
     return 0;
 }
@@ -223,8 +283,8 @@ static int setup(struct engine *e, char *err, size_t errlen)
     e->steps = p->iterations / p->stride;
     double per_rank = PARTICLES_PER_CELL * pow((double)p->region, 3) / e->l.sim_cores;
     e->flops_per_iteration = per_rank * p->sim_cost * REFERENCE_SPEED;
-    e->chunk_flops = per_rank * p->analytics_cost * p->compute_scaling * REFERENCE_SPEED;
-    e->chunk_bytes = per_rank * p->data_size * p->data_scaling;
+    if (analytics_setup(e, err, errlen) < 0)
+        return -1;
     sim_links_init(&e->links);
     {
         /* Whether concurrent on-node messages share the loopback decides how fast mode merges. */
@@ -240,7 +300,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
     int *group_of_rank = malloc(sizeof(int) * e->l.sim_cores);
     int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 &&
                      build_halo(e, group_of_rank) == 0 && build_dtl(e, group_of_rank) == 0 &&
-                     alloc_group_arrays(e) == 0
+                     build_exchange(e) == 0 && alloc_group_arrays(e) == 0
                  ? 0
                  : -1;
     free(group_of_rank);

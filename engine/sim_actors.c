@@ -117,8 +117,8 @@ void sim_rank_actor(int argc, char **argv)
         }
         for (int k = 0; k < g->nstates; k++) {
             struct edge *x = &g->states[k];
-            channel_put(x->to, message_new(MSG_STATE, (int)i, x->count), x->bytes, x->real_bytes,
-                        &e->links);
+            channel_put(x->to, message_new(MSG_STATE, (int)i, x->count),
+                        x->bytes * e->chunk_bytes[i], x->real_bytes * e->chunk_bytes[i], &e->links);
             e->puts += x->count;
         }
     }
@@ -163,6 +163,63 @@ static bool retrieve(struct ana_group *a, int *step)
     return true;
 }
 
+/* Whether this analysis completes its host's share of the step: the actor that finishes last
+ * does the host's part of the exchange, before its metrics go out. */
+static bool host_step_done(struct engine *e, struct ana_group *a)
+{
+    if (a->xidx < 0)
+        return false;
+    int *done = &e->xdone[a->xidx];
+    *done += a->states;
+    if (*done < e->l.dtl_load[a->host])
+        return false;
+    *done = 0;
+    return true;
+}
+
+static void xput(struct engine *e, int to, int round, double bytes)
+{
+    channel_put(&e->xchg[to * e->xrounds + round], message_new(MSG_METRIC, 0, 0), bytes, bytes,
+                &e->links);
+}
+
+static void xget(struct engine *e, int me, int round, int n)
+{
+    struct message *in[n > 0 ? n : 1];
+    channel_get_n(&e->xchg[me * e->xrounds + round], n, in);
+    for (int k = 0; k < n; k++)
+        free(in[k]);
+}
+
+/* One host's part of the step's exchange, message for message as analytics.h counts it. */
+static void exchange(struct engine *e, struct ana_group *a, int step)
+{
+    const struct analytics_value *v = &e->av[step];
+    int n = e->nx, me = a->xidx;
+    if (v->pattern == ANALYTICS_NONE || n < 2)
+        return;
+    double host_bytes = v->exchange_bytes * e->l.ana_per_host[a->host];
+    if (v->pattern == ANALYTICS_ALLGATHER) {
+        for (int x = 0; x < n; x++)
+            if (x != me)
+                xput(e, x, 0, host_bytes);
+        xget(e, me, 0, n - 1);
+    } else if (v->pattern == ANALYTICS_GATHER) {
+        if (me != e->xroot)
+            xput(e, e->xroot, 0, host_bytes);
+        else
+            xget(e, me, 0, n - 1);
+    } else { /* allreduce: recursive doubling; the actors' parts are combined on the host */
+        for (int r = 0; (1 << r) < n; r++) {
+            int partner = me ^ (1 << r);
+            if (partner >= n)
+                continue;
+            xput(e, partner, r, v->exchange_bytes);
+            xget(e, me, r, 1);
+        }
+    }
+}
+
 void sim_analytics_actor(int argc, char **argv)
 {
     (void)argc;
@@ -172,7 +229,9 @@ void sim_analytics_actor(int argc, char **argv)
     int step;
     while (retrieve(a, &step)) {
         double t0 = simgrid_get_clock();
-        execute(a->chunks * e->chunk_flops);
+        execute(a->chunks * e->chunk_flops[step]);
+        if (host_step_done(e, a))
+            exchange(e, a, step);
         a->A[step] += simgrid_get_clock() - t0;
         e->analyses += a->states;
         channel_put(&e->collector, message_new(MSG_METRIC, step, a->states), METRIC_BYTES,

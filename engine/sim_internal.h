@@ -8,6 +8,7 @@
 #include <simgrid/forward.h>
 #include <stdbool.h>
 
+#include "analytics.h"
 #include "layout.h"
 #include "params.h"
 #include "platform.h"
@@ -47,6 +48,7 @@ struct ana_group {
     int states;         /* rank states those messages carry */
     int chunks; /* states one actor analyses per retrieval: full 1, fast ceil(load/actors) */
     double extra_latency;          /* fast: latencies of the (chunks - 1) retrievals merged away */
+    int xidx;                      /* index among the exchanging hosts, -1 if none */
     double *active, *idle, *R, *A; /* [steps] */
 };
 
@@ -58,8 +60,15 @@ struct engine {
     bool instant; /* dtl=queue */
     long steps;
     double flops_per_iteration; /* one rank */
-    double chunk_flops;         /* one rank's state, analysed */
-    double chunk_bytes;
+    /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
+     * (state edges count states; a put multiplies them by the step's chunk_bytes). */
+    double *chunk_flops, *chunk_bytes;
+    struct analytics_value *av; /* [steps] */
+    /* The analytics' exchange among hosts (analytics.h): nx hosts, one channel per host and
+     * round (xrounds = ceil(log2 nx) for allreduce), states analysed so far in the step. */
+    struct channel *xchg;
+    int nx, xrounds, xroot;
+    int *xhost, *xdone;
     sg_host_t *hosts; /* [pf.hosts] */
     bool loopback_fatpipe;
 

@@ -1,0 +1,152 @@
+/* `situ lesson NAME --headless`: walks a lesson's steps without the explorer. Each step's text,
+ * the configuration it loads, the model's headline numbers for it, and its goal's status; when
+ * the step carries a solution, whether the solution meets the goal (a lesson whose solution
+ * does not is broken: exit 1). `situ lesson --list` lists the installed lessons. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/datadir.h"
+#include "../engine/lesson.h"
+#include "../engine/model.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf("usage: situ lesson NAME [--headless]\n"
+           "       situ lesson --list\n\n"
+           "A lesson is a Lua file under scripts/lua/lessons/ (or a path): steps with text, a\n"
+           "configuration to load and a goal. --headless prints each step, loads its\n"
+           "configuration, and checks its goal against the model (and its solution, if any).\n"
+           "Exit status: 0, 1 when a step's solution misses its goal, 2 for a Lua error.\n");
+}
+
+static int list(void)
+{
+    char names[64][LESSON_NAME_MAX], err[1024];
+    int n = lesson_list(names, 64);
+    for (int i = 0; i < n && i < 64; i++) {
+        struct lesson *l = lesson_load(names[i], err, sizeof err);
+        printf("%-16s %s\n", names[i], l ? lesson_title(l) : err);
+        lesson_free(l);
+    }
+    return 0;
+}
+
+/* The parameters that differ from the defaults, "ratio=31 stride=200". */
+static void print_config(const char *label, const struct params *p)
+{
+    struct params d;
+    params_defaults(&d);
+    printf("  %s:", label);
+    int shown = 0;
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        char a[PARAMS_PATH_MAX], b[PARAMS_PATH_MAX];
+        params_format(p, id, a, sizeof a);
+        params_format(&d, id, b, sizeof b);
+        if (strcmp(a, b) && id != P_PLATFORM) {
+            printf(" %s=%s", param_table[id].key, a);
+            shown++;
+        }
+    }
+    printf("%s\n", shown ? "" : " the defaults");
+}
+
+static const char *status_name(enum lesson_goal g)
+{
+    return g == LESSON_GOAL_MET ? "met" : g == LESSON_GOAL_NOT_MET ? "not met" : "error";
+}
+
+/* Model and goal for p; prints "label: status - message". -1 on a Lua error. */
+static int check(struct lesson *l, int i, const struct params *p, const char *label,
+                 enum lesson_goal *out)
+{
+    struct model_result m;
+    char err[1024], msg[1024];
+    if (model_run(p, &m, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        return -1;
+    }
+    printf("  %s: makespan %.4g s, efficiency %.3f, scenario %s\n", label, m.makespan, m.efficiency,
+           model_scenario_name(m.scenario));
+    struct lesson_state st = {p, &m, NULL};
+    *out = lesson_goal_check(l, i, &st, msg, sizeof msg);
+    if (*out == LESSON_GOAL_ERROR) {
+        fflush(stdout);
+        cli_error("%s", msg);
+        return -1;
+    }
+    if (*out != LESSON_NO_GOAL)
+        printf("  goal (%s): %s%s%s\n", label, status_name(*out), msg[0] ? " - " : "", msg);
+    return 0;
+}
+
+int cmd_lesson(int argc, char **argv)
+{
+    const char *name = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage();
+            return 0;
+        } else if (!strcmp(argv[i], "--list")) {
+            return list();
+        } else if (!strcmp(argv[i], "--headless")) {
+            continue; /* the explorer's lesson panel is opened by the TUI */
+        } else if (argv[i][0] == '-' || name) {
+            cli_error("lesson: unexpected '%s'; see 'situ lesson --help'", argv[i]);
+            return EXIT_BAD_INPUT;
+        } else {
+            name = argv[i];
+        }
+    }
+    if (!name) {
+        cli_error("lesson: expected a lesson name; 'situ lesson --list' shows them");
+        return EXIT_BAD_INPUT;
+    }
+    char err[1024];
+    struct lesson *l = lesson_load(name, err, sizeof err);
+    if (!l) {
+        cli_error("%s", err);
+        return EXIT_BAD_INPUT;
+    }
+    lesson_set_output(l, stdout);
+    printf("%s\n(%s, %d steps)\n", lesson_title(l), lesson_path(l), lesson_step_count(l));
+    struct params p, here, sol;
+    params_defaults(&p);
+    char platform[PARAMS_PATH_MAX];
+    if (datadir_resolve(p.platform, platform, sizeof platform) == 0)
+        snprintf(p.platform, sizeof p.platform, "%s", platform);
+    int rc = 0;
+    for (int i = 0; i < lesson_step_count(l) && rc != EXIT_BAD_INPUT; i++) {
+        printf("\nStep %d/%d\n%s\n", i + 1, lesson_step_count(l), lesson_step_text(l, i));
+        if (lesson_step_config(l, i, &p, &here, err, sizeof err) < 0) {
+            cli_error("%s", err);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        p = here;
+        print_config("config", &p);
+        enum lesson_goal g, gs;
+        if (check(l, i, &p, "as loaded", &g) < 0) {
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        if (lesson_step_hint(l, i)[0])
+            printf("  hint: %s\n", lesson_step_hint(l, i));
+        int has = lesson_step_solution(l, i, &p, &sol, err, sizeof err);
+        if (has < 0) {
+            cli_error("%s", err);
+            rc = EXIT_BAD_INPUT;
+        } else if (has > 0) {
+            print_config("solution", &sol);
+            if (check(l, i, &sol, "with the solution", &gs) < 0)
+                rc = EXIT_BAD_INPUT;
+            else if (gs == LESSON_GOAL_NOT_MET)
+                rc = 1;
+        }
+    }
+    lesson_free(l);
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}

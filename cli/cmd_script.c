@@ -1,0 +1,116 @@
+/* `situ script FILE.lua [ARGS]`: a scenario, headless. The script sees the `situ` module and a
+ * global `arg`; any Lua error ends it with "situ: FILE:LINE: message" (and a traceback for
+ * runtime errors), exit 2, or 3 when a simulation failed. */
+#include <errno.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/script.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf("usage: situ script [--unsafe] [--max-instructions N] [--max-memory MIB] FILE.lua "
+           "[ARG ...]\n\n"
+           "Runs a scenario: a Lua script with the `situ` module (params, model, run, sweep,\n"
+           "crossover, analytics, table, csv; see docs/lua.md). ARGs are in the global `arg`.\n\n"
+           "  --unsafe              lift the sandbox (os.execute, io.popen, C modules, writing\n"
+           "                        anywhere)\n"
+           "  --max-instructions N  stop the script after N Lua instructions (default %lld, 0: "
+           "none)\n"
+           "  --max-memory MIB      Lua memory limit in MiB (default %u, 0: none)\n\n"
+           "Exit status: 0, 2 for a Lua error or bad input, 3 when a simulation failed.\n",
+           SCRIPT_MAX_INSTRUCTIONS, SCRIPT_MAX_MEMORY >> 20);
+}
+
+static int number_option(const char *flag, const char *text, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text ? text : "", &end);
+    if (!text || end == text || *end || errno || v < 0 || v > max) {
+        cli_error("%s: '%s' is not valid; expected a number in [0, %g]", flag + 2, text ? text : "",
+                  max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Lets `require "x"` find modules beside the script. */
+static void add_script_dir(struct script *s, const char *path)
+{
+    lua_State *L = s->L;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "path");
+    lua_pushfstring(L, "%s/?.lua;%s", dir, lua_tostring(L, -1));
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 2);
+}
+
+int cmd_script(int argc, char **argv)
+{
+    struct script_opts o = {.unsafe = false,
+                            .out = stdout,
+                            .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
+                            .max_memory = SCRIPT_MAX_MEMORY,
+                            .cli_limits = true};
+    int i = 2;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        double v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage();
+            return 0;
+        } else if (!strcmp(argv[i], "--unsafe")) {
+            o.unsafe = true;
+        } else if (!strcmp(argv[i], "--max-instructions")) {
+            if (number_option(argv[i], argv[i + 1], 1e18, &v) < 0)
+                return EXIT_BAD_INPUT;
+            o.max_instructions = (long long)v;
+            i++;
+        } else if (!strcmp(argv[i], "--max-memory")) {
+            if (number_option(argv[i], argv[i + 1], 1 << 20, &v) < 0)
+                return EXIT_BAD_INPUT;
+            o.max_memory = (size_t)(v * (1 << 20));
+            i++;
+        } else {
+            cli_error("script: unknown option '%s'; see 'situ script --help'", argv[i]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (i >= argc) {
+        cli_error("script: expected a FILE.lua; see 'situ script --help'");
+        return EXIT_BAD_INPUT;
+    }
+    const char *path = argv[i];
+    struct script *s = script_new(&o);
+    if (!s) {
+        cli_error("script: out of memory starting Lua");
+        return EXIT_BAD_INPUT;
+    }
+    script_open_situ(s);
+    script_set_args(s, path, argc - i - 1, argv + i + 1);
+    add_script_dir(s, path);
+    int rc = 0;
+    if (script_load(s, path) < 0 || script_pcall(s, 0, 0, true) < 0) {
+        /* One line "situ: FILE:LINE: message", then the traceback as Lua wrote it. */
+        char *nl = strchr(s->err, '\n');
+        if (nl)
+            *nl = 0;
+        fflush(stdout);
+        cli_error("%s", s->err);
+        if (nl)
+            fprintf(stderr, "%s\n", nl + 1);
+        rc = s->sim_failed ? EXIT_SIM_FAILED : EXIT_BAD_INPUT;
+    }
+    script_free(s);
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = 1;
+    return rc;
+}

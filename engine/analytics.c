@@ -1,0 +1,549 @@
+/* Custom analytics in Lua: loading, checking and evaluating cost/bytes/exchange, and the
+ * exchange's time for the model. Each file gets its own sandboxed interpreter, kept while the
+ * file does not change (the model evaluates it on every slider move). */
+#include "analytics.h"
+
+#include <dirent.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "datadir.h"
+#include "model.h"
+#include "script.h"
+
+#define CACHE_SLOTS 8
+
+enum { FN_COST, FN_BYTES, FN_EXCHANGE, FN_COUNT };
+static const char *const fn_names[FN_COUNT] = {"cost", "bytes", "exchange"};
+static const char *const pattern_names[] = {"none", "allreduce", "allgather", "gather", NULL};
+
+struct loaded {
+    char path[PATH_MAX];
+    struct stat st; /* the file as it was loaded: a change reloads it */
+    struct script *s;
+    int spec_ref; /* the checked table, defaults filled in */
+    char name[ANALYTICS_NAME_MAX];
+    char pos[FN_COUNT][PATH_MAX + 16]; /* "FILE:LINE" of each function, for bad return values */
+    unsigned long tick;                /* last use, for eviction */
+    bool step_used;                    /* some function read ctx.step */
+};
+
+static struct loaded cache[CACHE_SLOTS];
+static unsigned long ticks;
+static FILE *print_out;
+static bool print_out_set;
+static struct loaded *current; /* the entry being evaluated, for ctx's __index */
+static long current_step;
+
+/* Checks what the file returned and fills in the defaults, which are the built-in's formulas,
+ * written in Lua as wrk writes its defaults. */
+static const char spec_lua[] =
+    "local spec, path = ...\n"
+    "local function fail(msg) error(path .. ': ' .. msg, 0) end\n"
+    "if type(spec) ~= 'table' then\n"
+    "  fail('an analytics file returns a table {name = ..., cost = function(ctx) ... end, '\n"
+    "    .. '...}; this one returned ' .. (spec == nil and 'nothing' or 'a ' .. type(spec)))\n"
+    "end\n"
+    "local known = {name = true, description = true, cost = true, bytes = true,\n"
+    "               exchange = true}\n"
+    "for k in pairs(spec) do\n"
+    "  if not known[k] then\n"
+    "    fail(('unknown field %q (an analytics has name, description, cost, bytes, '\n"
+    "      .. 'exchange)'):format(tostring(k)))\n"
+    "  end\n"
+    "end\n"
+    "if type(spec.name) ~= 'string' or spec.name == '' then\n"
+    "  fail('name must be a non-empty string')\n"
+    "end\n"
+    "if spec.description ~= nil and type(spec.description) ~= 'string' then\n"
+    "  fail('description must be a string')\n"
+    "end\n"
+    "local defaults = {\n"
+    "  cost = function(ctx)\n"
+    "    return ctx.particles * ctx.analytics_cost * ctx.compute_scaling\n"
+    "  end,\n"
+    "  bytes = function(ctx) return ctx.particles * ctx.data_size * ctx.data_scaling end,\n"
+    "  exchange = function(ctx) return {pattern = 'none', bytes = 0} end,\n"
+    "}\n"
+    "local out = {name = spec.name, description = spec.description or ''}\n"
+    "for _, k in ipairs{'cost', 'bytes', 'exchange'} do\n"
+    "  local f = spec[k]\n"
+    "  if f == nil then\n"
+    "    f = defaults[k]\n"
+    "  elseif type(f) == 'number' and k ~= 'exchange' then\n"
+    "    if f ~= f or f < 0 or f == math.huge then\n"
+    "      fail(k .. ' must be a finite number >= 0, not ' .. tostring(f))\n"
+    "    end\n"
+    "    local c = f\n"
+    "    f = function() return c end\n"
+    "  elseif type(f) == 'table' and k == 'exchange' then\n"
+    "    local t = f\n"
+    "    f = function() return t end\n"
+    "  elseif type(f) ~= 'function' then\n"
+    "    fail(('%s must be a function(ctx)%s, not a %s'):format(k,\n"
+    "      k == 'exchange' and ' or a table' or ' or a number', type(f)))\n"
+    "  end\n"
+    "  out[k] = f\n"
+    "end\n"
+    "return out\n";
+
+const char *analytics_pattern_name(enum analytics_pattern pattern)
+{
+    return pattern_names[pattern];
+}
+
+void analytics_set_output(FILE *out)
+{
+    print_out = out;
+    print_out_set = true;
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (cache[i].s)
+            cache[i].s->o.out = out;
+}
+
+static void drop(struct loaded *a)
+{
+    script_free(a->s);
+    memset(a, 0, sizeof *a);
+}
+
+void analytics_forget(void)
+{
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        drop(&cache[i]);
+}
+
+void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const struct layout *l,
+                        long step)
+{
+    double L = (double)p->region;
+    c->particles = PARTICLES_PER_CELL * L * L * L;
+    c->sim_cores = l->sim_cores;
+    c->analytics_cores = l->ana_cores;
+    c->sim_nodes = l->sim_nodes;
+    c->analytics_nodes = l->ana_nodes;
+    c->nodes_used = l->nodes_used;
+    c->steps = p->iterations / p->stride;
+    c->step = step;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+int analytics_list(char names[][ANALYTICS_NAME_MAX], int max)
+{
+    char dir[PATH_MAX];
+    if (datadir_find("scripts/lua/analytics", dir, sizeof dir) < 0)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua") || len - 4 >= ANALYTICS_NAME_MAX)
+            continue;
+        if (n < max)
+            snprintf(names[n], ANALYTICS_NAME_MAX, "%.*s", (int)(len - 4), e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(names, n < max ? n : max, ANALYTICS_NAME_MAX, name_cmp);
+    return n;
+}
+
+int analytics_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+    if (strchr(name, '/') || ends_with(name, ".lua")) {
+        if (datadir_resolve(name, path, len) == 0)
+            return 0;
+        snprintf(err, errlen, "analytics: '%s': no such file", name);
+        return -1;
+    }
+    char rel[PARAMS_PATH_MAX + 32];
+    snprintf(rel, sizeof rel, "scripts/lua/analytics/%s.lua", name);
+    if (datadir_resolve(rel, path, len) == 0)
+        return 0;
+    char names[32][ANALYTICS_NAME_MAX], list[32 * (ANALYTICS_NAME_MAX + 2)] = "";
+    int n = analytics_list(names, 32);
+    for (int i = 0; i < n && i < 32; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, names[i]);
+    }
+    if (snprintf(err, errlen, "analytics: no analytics named '%s' (a .lua file, or one of: %s)",
+                 name, n ? list : "none installed") >= (int)errlen)
+        err[errlen - 1] = 0;
+    return -1;
+}
+
+/* "FILE:LINE" where the function was defined, or "FILE" for a default or a constant. */
+static void function_position(struct loaded *a, int fn)
+{
+    lua_State *L = a->s->L;
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    lua_getinfo(L, ">S", &ar);
+    if (ar.source[0] == '@' && !strcmp(ar.source + 1, a->path))
+        snprintf(a->pos[fn], sizeof a->pos[fn], "%s:%d", ar.short_src, ar.linedefined);
+    else
+        snprintf(a->pos[fn], sizeof a->pos[fn], "%s", a->path);
+}
+
+static int load(struct loaded *a, const char *path, const struct stat *st, char *err, size_t errlen)
+{
+    struct script_opts o = {.unsafe = false,
+                            .out = print_out_set ? print_out : stderr,
+                            .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
+                            .max_memory = ANALYTICS_MAX_MEMORY};
+    memset(a, 0, sizeof *a);
+    snprintf(a->path, sizeof a->path, "%s", path);
+    a->st = *st;
+    if (!(a->s = script_new(&o))) {
+        snprintf(err, errlen, "%s: out of memory starting Lua", path);
+        return -1;
+    }
+    lua_State *L = a->s->L;
+    if (script_load(a->s, path) < 0 || script_pcall(a->s, 0, 1, false) < 0)
+        goto fail;
+    if (luaL_loadbuffer(L, spec_lua, sizeof spec_lua - 1, "=analytics") != LUA_OK) {
+        if (snprintf(a->s->err, sizeof a->s->err, "%s: %s", path, lua_tostring(L, -1)) < 0)
+            a->s->err[0] = 0;
+        goto fail;
+    }
+    lua_insert(L, -2);
+    lua_pushstring(L, path);
+    if (script_pcall(a->s, 2, 1, false) < 0)
+        goto fail;
+    lua_getfield(L, -1, "name");
+    snprintf(a->name, sizeof a->name, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    for (int fn = 0; fn < FN_COUNT; fn++) {
+        lua_getfield(L, -1, fn_names[fn]);
+        function_position(a, fn);
+        lua_pop(L, 1);
+    }
+    a->spec_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+fail:
+    script_error_line(a->s, err, errlen);
+    drop(a);
+    return -1;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* The loaded entry for a name, (re)loading it when the file is new or changed. */
+static struct loaded *get(const char *name, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (analytics_resolve(name, path, sizeof path, err, errlen) < 0)
+        return NULL;
+    if (stat(path, &st) < 0) {
+        snprintf(err, errlen, "%s: cannot read", path);
+        return NULL;
+    }
+    struct loaded *slot = &cache[0];
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        struct loaded *a = &cache[i];
+        if (a->s && !strcmp(a->path, path)) {
+            if (same_file(&a->st, &st)) {
+                a->tick = ++ticks;
+                return a;
+            }
+            slot = a;
+            break;
+        }
+        if (!a->s || a->tick < slot->tick)
+            slot = a;
+    }
+    drop(slot);
+    if (load(slot, path, &st, err, errlen) < 0)
+        return NULL;
+    slot->tick = ++ticks;
+    return slot;
+}
+
+int analytics_fingerprint(const char *analytics, char *out, size_t len)
+{
+    char path[PATH_MAX], err[512];
+    struct stat st;
+    out[0] = 0;
+    if (!analytics[0])
+        return 0;
+    if (analytics_resolve(analytics, path, sizeof path, err, sizeof err) < 0 || stat(path, &st) < 0)
+        return -1;
+    if (snprintf(out, len, "%s@%lld.%09ld+%lld", path, (long long)st.st_mtim.tv_sec,
+                 st.st_mtim.tv_nsec, (long long)st.st_size) >= (int)len)
+        out[0] = 0;
+    return out[0] ? 0 : -1;
+}
+
+int analytics_check(const char *analytics, char *name, size_t namelen, char *err, size_t errlen)
+{
+    if (!analytics[0]) {
+        snprintf(name, namelen, "thermo");
+        return 0;
+    }
+    struct loaded *a = get(analytics, err, errlen);
+    if (!a)
+        return -1;
+    snprintf(name, namelen, "%s", a->name);
+    return 0;
+}
+
+static int ctx_index(lua_State *L)
+{
+    const char *key = lua_tostring(L, 2);
+    if (key && !strcmp(key, "step")) {
+        if (current)
+            current->step_used = true;
+        lua_pushinteger(L, current_step);
+        return 1;
+    }
+    return luaL_error(L,
+                      "ctx.%s: no such field (ctx has particles, sim_cores, sim_nodes, "
+                      "analytics_cores, analytics_nodes, nodes_used, steps, step and every "
+                      "parameter: situ --help)",
+                      key ? key : luaL_typename(L, 2));
+}
+
+/* ctx: every parameter of the table, then the placement. `step` is served by __index so that
+ * functions that never read it are evaluated once for the whole run. */
+static void push_ctx(lua_State *L, const struct params *p, const struct analytics_ctx *c)
+{
+    script_push_params(L, p);
+    lua_pushnumber(L, c->particles);
+    lua_setfield(L, -2, "particles");
+    const char *ikeys[] = {"sim_cores",       "analytics_cores", "sim_nodes",
+                           "analytics_nodes", "nodes_used",      "steps"};
+    long ivals[] = {c->sim_cores,       c->analytics_cores, c->sim_nodes,
+                    c->analytics_nodes, c->nodes_used,      c->steps};
+    for (int i = 0; i < 6; i++) {
+        lua_pushinteger(L, ivals[i]);
+        lua_setfield(L, -2, ikeys[i]);
+    }
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, ctx_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+}
+
+static void describe(lua_State *L, int idx, char *out, size_t len)
+{
+    if (lua_type(L, idx) == LUA_TSTRING)
+        snprintf(out, len, "the string \"%.40s\"", lua_tostring(L, idx));
+    else if (lua_isnoneornil(L, idx))
+        snprintf(out, len, "nothing");
+    else if (lua_type(L, idx) == LUA_TNUMBER && isnan(lua_tonumber(L, idx)))
+        snprintf(out, len, "NaN");
+    else if (lua_type(L, idx) == LUA_TNUMBER)
+        snprintf(out, len, "%g", lua_tonumber(L, idx));
+    else
+        snprintf(out, len, "a %s", luaL_typename(L, idx));
+}
+
+/* A finite number >= 0 at the top of the stack into *out. */
+static int take_number(struct loaded *a, int fn, const char *what, double *out, char *err,
+                       size_t errlen)
+{
+    lua_State *L = a->s->L;
+    double x = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(x) || x < 0) {
+        char got[80];
+        describe(L, -1, got, sizeof got);
+        snprintf(err, errlen, "%s: %s returned %s; expected a finite number >= 0 (%s)", a->pos[fn],
+                 fn == FN_EXCHANGE ? "exchange(ctx).bytes" : fn_names[fn], got, what);
+        lua_pop(L, 1);
+        return -1;
+    }
+    *out = x;
+    lua_pop(L, 1);
+    return 0;
+}
+
+static int call(struct loaded *a, int fn, const struct params *p, const struct analytics_ctx *c,
+                char *err, size_t errlen)
+{
+    lua_State *L = a->s->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a->spec_ref);
+    lua_getfield(L, -1, fn_names[fn]);
+    lua_remove(L, -2);
+    push_ctx(L, p, c);
+    script_budget_reset(a->s);
+    if (script_pcall(a->s, 1, 1, false) < 0) {
+        script_error_line(a->s, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+static int exchange_value(struct loaded *a, struct analytics_value *v, char *err, size_t errlen)
+{
+    lua_State *L = a->s->L;
+    int t = lua_gettop(L);
+    if (lua_isnil(L, t)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (!lua_istable(L, t)) {
+        char got[80];
+        describe(L, t, got, sizeof got);
+        snprintf(err, errlen,
+                 "%s: exchange returned %s; expected {pattern = \"none\"|\"allreduce\"|"
+                 "\"allgather\"|\"gather\", bytes = N}",
+                 a->pos[FN_EXCHANGE], got);
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (!k || (strcmp(k, "pattern") && strcmp(k, "bytes"))) {
+            snprintf(err, errlen, "%s: exchange returned an unknown field '%s' (pattern, bytes)",
+                     a->pos[FN_EXCHANGE], k ? k : luaL_typename(L, -2));
+            lua_settop(L, t - 1);
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    lua_getfield(L, t, "pattern");
+    const char *pat = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int found = -1;
+    for (int i = 0; pat && pattern_names[i]; i++)
+        if (!strcmp(pat, pattern_names[i]))
+            found = i;
+    if (found < 0) {
+        char got[80];
+        describe(L, -1, got, sizeof got);
+        snprintf(err, errlen,
+                 "%s: exchange(ctx).pattern is %s; expected \"none\", \"allreduce\", "
+                 "\"allgather\" or \"gather\"",
+                 a->pos[FN_EXCHANGE], got);
+        lua_settop(L, t - 1);
+        return -1;
+    }
+    lua_pop(L, 1);
+    v->pattern = (enum analytics_pattern)found;
+    lua_getfield(L, t, "bytes");
+    if (lua_isnil(L, -1) && found == ANALYTICS_NONE)
+        lua_pop(L, 1);
+    else if (take_number(a, FN_EXCHANGE, "bytes each analytics actor contributes",
+                         &v->exchange_bytes, err, errlen) < 0) {
+        lua_settop(L, t - 1);
+        return -1;
+    }
+    lua_settop(L, t - 1);
+    return 0;
+}
+
+int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct analytics_value *v,
+                   char *err, size_t errlen)
+{
+    memset(v, 0, sizeof *v);
+    if (!p->analytics[0]) {
+        /* The built-in thermo: the same arithmetic, in the same order, as thermo.lua. */
+        v->cost = c->particles * p->analytics_cost * p->compute_scaling;
+        v->bytes = c->particles * p->data_size * p->data_scaling;
+        return 0;
+    }
+    struct loaded *a = get(p->analytics, err, errlen);
+    if (!a)
+        return -1;
+    current = a;
+    current_step = c->step;
+    int rc = -1;
+    if (call(a, FN_COST, p, c, err, errlen) < 0 ||
+        take_number(a, FN_COST, "reference-core seconds for one analysis of every particle",
+                    &v->cost, err, errlen) < 0)
+        goto done;
+    if (call(a, FN_BYTES, p, c, err, errlen) < 0 ||
+        take_number(a, FN_BYTES, "bytes sent to the analytics for one analysis", &v->bytes, err,
+                    errlen) < 0)
+        goto done;
+    if (call(a, FN_EXCHANGE, p, c, err, errlen) < 0 || exchange_value(a, v, err, errlen) < 0)
+        goto done;
+    rc = 0;
+done:
+    current = NULL;
+    return rc;
+}
+
+int analytics_eval_steps(const struct params *p, const struct layout *l, long steps,
+                         struct analytics_value *out, char *err, size_t errlen)
+{
+    struct analytics_ctx c;
+    analytics_ctx_init(&c, p, l, 0);
+    struct loaded *a = NULL;
+    if (p->analytics[0] && !(a = get(p->analytics, err, errlen)))
+        return -1;
+    if (a)
+        a->step_used = false;
+    struct analytics_value first;
+    if (analytics_eval(p, &c, &first, err, errlen) < 0)
+        return -1;
+    bool varies = a && a->step_used;
+    for (long i = 0; i < steps; i++) {
+        if (!varies || i == 0) {
+            out[i] = first;
+            continue;
+        }
+        c.step = i;
+        if (analytics_eval(p, &c, &out[i], err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+double analytics_exchange_time(const struct platform *pf, const struct layout *l,
+                               const struct analytics_value *v)
+{
+    int n = 0, a = -1, b = -1;
+    long total = 0, root_k = -1, first_k = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        if (n == 0) {
+            a = h;
+            first_k = l->ana_per_host[h];
+        } else if (n == 1) {
+            b = h;
+        }
+        if (h == l->collector_host)
+            root_k = l->ana_per_host[h];
+        total += l->ana_per_host[h];
+        n++;
+    }
+    if (v->pattern == ANALYTICS_NONE || n < 2)
+        return 0;
+    double B = v->exchange_bytes;
+    if (v->pattern == ANALYTICS_ALLREDUCE)
+        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, 1);
+    if (v->pattern == ANALYTICS_GATHER)
+        return model_transfer_time(pf, a, b, (total - (root_k >= 0 ? root_k : first_k)) * B, 1);
+    double worst = 0; /* allgather: the busiest link, up or down */
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        long k = l->ana_per_host[h];
+        worst = fmax(worst, fmax((double)(n - 1) * k, (double)(total - k)));
+    }
+    return model_transfer_time(pf, a, b, worst * B, 1);
+}

@@ -1,0 +1,391 @@
+/* Lessons: loading and checking a lesson file, the configuration each step loads, and its goal
+ * evaluated against a state. The explorer and `situ lesson --headless` share this; neither needs
+ * to know Lua. */
+#include "lesson.h"
+
+#include <dirent.h>
+#include <lauxlib.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datadir.h"
+#include "report.h"
+#include "script.h"
+
+struct lesson_step {
+    char *text, *hint;
+    bool has_config, has_goal, has_solution;
+    char goal_pos[PATH_MAX + 16]; /* "FILE:LINE" of the goal function */
+};
+
+struct lesson {
+    struct script *s;
+    int ref; /* the lesson table */
+    char path[PATH_MAX];
+    char *title;
+    int n;
+    struct lesson_step *steps;
+};
+
+/* The shape of a lesson, checked in Lua where the error messages are easiest to write. */
+static const char shape_lua[] =
+    "local spec, path = ...\n"
+    "local function fail(msg) error(path .. ': ' .. msg, 0) end\n"
+    "if type(spec) ~= 'table' then\n"
+    "  fail('a lesson returns a table {title = ..., steps = {...}}; this one returned '\n"
+    "    .. (spec == nil and 'nothing' or 'a ' .. type(spec)))\n"
+    "end\n"
+    "for k in pairs(spec) do\n"
+    "  if k ~= 'title' and k ~= 'steps' and k ~= 'description' then\n"
+    "    fail(('unknown field %q (a lesson has title, description, steps)'):format(\n"
+    "      tostring(k)))\n"
+    "  end\n"
+    "end\n"
+    "if type(spec.title) ~= 'string' then fail('title must be a string') end\n"
+    "if type(spec.steps) ~= 'table' or #spec.steps == 0 then\n"
+    "  fail('steps must be a non-empty list of steps')\n"
+    "end\n"
+    "local known = {text = true, config = true, goal = true, hint = true, solution = true}\n"
+    "for i, st in ipairs(spec.steps) do\n"
+    "  local where = 'step ' .. i .. ': '\n"
+    "  if type(st) ~= 'table' then fail(where .. 'expected a table, got a ' .. type(st)) end\n"
+    "  for k in pairs(st) do\n"
+    "    if not known[k] then\n"
+    "      fail(where .. ('unknown field %q (a step has text, config, goal, hint, '\n"
+    "        .. 'solution)'):format(tostring(k)))\n"
+    "    end\n"
+    "  end\n"
+    "  if type(st.text) ~= 'string' then fail(where .. 'text must be a string') end\n"
+    "  for _, k in ipairs{'config', 'solution'} do\n"
+    "    if st[k] ~= nil and type(st[k]) ~= 'table' then\n"
+    "      fail(where .. k .. ' must be a table of parameters')\n"
+    "    end\n"
+    "  end\n"
+    "  if st.goal ~= nil and type(st.goal) ~= 'function' then\n"
+    "    fail(where .. 'goal must be a function(state)')\n"
+    "  end\n"
+    "  if st.hint ~= nil and type(st.hint) ~= 'string' then\n"
+    "    fail(where .. 'hint must be a string')\n"
+    "  end\n"
+    "end\n"
+    "return spec\n";
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+    char rel[PATH_MAX];
+    if (strchr(name, '/') || ends_with(name, ".lua"))
+        snprintf(rel, sizeof rel, "%s", name);
+    else
+        snprintf(rel, sizeof rel, "scripts/lua/lessons/%.200s.lua", name);
+    if (datadir_resolve(rel, path, len) == 0)
+        return 0;
+    char names[32][LESSON_NAME_MAX], list[32 * (LESSON_NAME_MAX + 2)] = "";
+    int n = lesson_list(names, 32);
+    for (int i = 0; i < n && i < 32; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, names[i]);
+    }
+    if (snprintf(err, errlen, "lesson: no lesson '%s' (a .lua file, or one of: %s)", name,
+                 n ? list : "none installed") >= (int)errlen)
+        err[errlen - 1] = 0;
+    return -1;
+}
+
+/* Pushes field `key` of step i (1-based in Lua). */
+static void push_step_field(struct lesson *l, int i, const char *key)
+{
+    lua_State *L = l->s->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
+    lua_getfield(L, -1, "steps");
+    lua_rawgeti(L, -1, i + 1);
+    lua_getfield(L, -1, key);
+    lua_replace(L, -4);
+    lua_pop(L, 2);
+}
+
+static char *dup_field(lua_State *L, int idx, const char *key)
+{
+    lua_getfield(L, idx, key);
+    char *s = strdup(lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
+    lua_pop(L, 1);
+    return s;
+}
+
+/* Applies the table `key` of step i on top of base; 1 if there is one, 0 if not. */
+static int step_params(struct lesson *l, int i, const char *key, const struct params *base,
+                       struct params *out, char *err, size_t errlen)
+{
+    *out = *base;
+    if (i < 0 || i >= l->n) {
+        snprintf(err, errlen, "%s: no step %d", l->path, i + 1);
+        return -1;
+    }
+    push_step_field(l, i, key);
+    lua_State *L = l->s->L;
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    char perr[PARAMS_ERR_MAX + 128];
+    int rc = script_apply_params(L, -1, out, perr, sizeof perr);
+    lua_pop(L, 1);
+    if (rc == 0)
+        rc = script_finish_params(out, perr, sizeof perr);
+    if (rc < 0) {
+        if (snprintf(err, errlen, "%s: step %d: %s: %s", l->path, i + 1, key, perr) >= (int)errlen)
+            err[errlen - 1] = 0;
+        *out = *base;
+        return -1;
+    }
+    return 1;
+}
+
+int lesson_step_config(struct lesson *l, int i, const struct params *base, struct params *out,
+                       char *err, size_t errlen)
+{
+    return step_params(l, i, "config", base, out, err, errlen);
+}
+
+int lesson_step_solution(struct lesson *l, int i, const struct params *base, struct params *out,
+                         char *err, size_t errlen)
+{
+    return step_params(l, i, "solution", base, out, err, errlen);
+}
+
+static int load_steps(struct lesson *l, char *err, size_t errlen)
+{
+    lua_State *L = l->s->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
+    l->title = dup_field(L, -1, "title");
+    lua_getfield(L, -1, "steps");
+    l->n = (int)luaL_len(L, -1);
+    l->steps = calloc(l->n, sizeof *l->steps);
+    if (!l->title || !l->steps) {
+        lua_pop(L, 2);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < l->n; i++) {
+        struct lesson_step *st = &l->steps[i];
+        lua_rawgeti(L, -1, i + 1);
+        st->text = dup_field(L, -1, "text");
+        st->hint = dup_field(L, -1, "hint");
+        const char *keys[] = {"config", "goal", "solution"};
+        bool *has[] = {&st->has_config, &st->has_goal, &st->has_solution};
+        for (int k = 0; k < 3; k++) {
+            lua_getfield(L, -1, keys[k]);
+            *has[k] = !lua_isnil(L, -1);
+            if (k == 1 && *has[k]) {
+                lua_Debug ar;
+                lua_getinfo(L, ">S", &ar);
+                snprintf(st->goal_pos, sizeof st->goal_pos, "%s:%d", ar.short_src, ar.linedefined);
+            } else
+                lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!st->text || !st->hint) {
+            lua_pop(L, 2);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    lua_pop(L, 2);
+    /* Every configuration must load, each step on top of the one before, as in the explorer. */
+    struct params p, q;
+    params_defaults(&p);
+    for (int i = 0; i < l->n; i++) {
+        if (step_params(l, i, "config", &p, &q, err, errlen) < 0)
+            return -1;
+        p = q;
+        if (step_params(l, i, "solution", &p, &q, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+struct lesson *lesson_load(const char *name, char *err, size_t errlen)
+{
+    struct lesson *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    l->ref = LUA_NOREF;
+    if (resolve(name, l->path, sizeof l->path, err, errlen) < 0)
+        goto fail;
+    struct script_opts o = {.unsafe = false,
+                            .out = NULL,
+                            .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
+                            .max_memory = ANALYTICS_MAX_MEMORY};
+    if (!(l->s = script_new(&o))) {
+        snprintf(err, errlen, "out of memory starting Lua");
+        goto fail;
+    }
+    l->s->model_only = true;
+    script_open_situ(l->s);
+    lua_State *L = l->s->L;
+    if (script_load(l->s, l->path) < 0 || script_pcall(l->s, 0, 1, false) < 0)
+        goto lua_fail;
+    if (luaL_loadbuffer(L, shape_lua, sizeof shape_lua - 1, "=lesson") != LUA_OK) {
+        lua_pop(L, 2);
+        snprintf(err, errlen, "%s: cannot check the lesson", l->path);
+        goto fail;
+    }
+    lua_insert(L, -2);
+    lua_pushstring(L, l->path);
+    if (script_pcall(l->s, 2, 1, false) < 0)
+        goto lua_fail;
+    l->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    if (load_steps(l, err, errlen) < 0)
+        goto fail;
+    return l;
+lua_fail:
+    script_error_line(l->s, err, errlen);
+fail:
+    lesson_free(l);
+    return NULL;
+}
+
+void lesson_free(struct lesson *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; l->steps && i < l->n; i++) {
+        free(l->steps[i].text);
+        free(l->steps[i].hint);
+    }
+    free(l->steps);
+    free(l->title);
+    script_free(l->s);
+    free(l);
+}
+
+void lesson_set_output(struct lesson *l, FILE *out)
+{
+    l->s->o.out = out;
+}
+
+const char *lesson_title(const struct lesson *l)
+{
+    return l->title;
+}
+
+const char *lesson_path(const struct lesson *l)
+{
+    return l->path;
+}
+
+int lesson_step_count(const struct lesson *l)
+{
+    return l->n;
+}
+
+const char *lesson_step_text(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n ? l->steps[i].text : "";
+}
+
+const char *lesson_step_hint(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n ? l->steps[i].hint : "";
+}
+
+int lesson_step_has_goal(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n && l->steps[i].has_goal;
+}
+
+/* state = {params = ..., model = ..., sim = ...} as scenarios see them. */
+static int push_state(lua_State *L, const struct lesson_state *st, char *err, size_t errlen)
+{
+    lua_createtable(L, 0, 3);
+    script_push_params(L, st->params);
+    lua_setfield(L, -2, "params");
+    if (st->model) {
+        json_t *j = report_result_json(st->params, st->model);
+        script_push_json(L, j);
+        json_decref(j);
+    } else if (script_push_model(L, st->params, err, errlen) < 0) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_setfield(L, -2, "model");
+    if (st->sim) {
+        json_t *j = report_result_json(st->params, &st->sim->m);
+        json_object_set_new(j, "wall_seconds", json_real(st->sim->wall_seconds));
+        json_object_set_new(j, "fidelity", json_string(st->sim->fidelity));
+        script_push_json(L, j);
+        json_decref(j);
+        lua_setfield(L, -2, "sim");
+    }
+    return 0;
+}
+
+enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st,
+                                   char *msg, size_t msglen)
+{
+    msg[0] = 0;
+    if (i < 0 || i >= l->n || !l->steps[i].has_goal)
+        return LESSON_NO_GOAL;
+    lua_State *L = l->s->L;
+    push_step_field(l, i, "goal");
+    if (push_state(L, st, msg, msglen) < 0) {
+        lua_pop(L, 1);
+        return LESSON_GOAL_ERROR;
+    }
+    script_budget_reset(l->s);
+    if (script_pcall(l->s, 1, 2, false) < 0) {
+        script_error_line(l->s, msg, msglen);
+        return LESSON_GOAL_ERROR;
+    }
+    enum lesson_goal rc;
+    if (!lua_isboolean(L, -2)) {
+        snprintf(msg, msglen,
+                 "%s: the goal of step %d returned %s%s; expected true or false (and a message)",
+                 l->steps[i].goal_pos, i + 1, lua_isnil(L, -2) ? "" : "a ",
+                 lua_isnil(L, -2) ? "nothing" : luaL_typename(L, -2));
+        lua_pop(L, 2);
+        return LESSON_GOAL_ERROR;
+    }
+    rc = lua_toboolean(L, -2) ? LESSON_GOAL_MET : LESSON_GOAL_NOT_MET;
+    if (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER)
+        snprintf(msg, msglen, "%s", lua_tostring(L, -1));
+    lua_pop(L, 2);
+    return rc;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+int lesson_list(char names[][LESSON_NAME_MAX], int max)
+{
+    char dir[PATH_MAX];
+    if (datadir_find("scripts/lua/lessons", dir, sizeof dir) < 0)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua") || len - 4 >= LESSON_NAME_MAX)
+            continue;
+        if (n < max)
+            snprintf(names[n], LESSON_NAME_MAX, "%.*s", (int)(len - 4), e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(names, n < max ? n : max, LESSON_NAME_MAX, name_cmp);
+    return n;
+}

@@ -1,0 +1,68 @@
+/* Lessons for workshops: a Lua file under scripts/lua/lessons/ returns
+ *   { title = "...", steps = { { text = "...", config = {...}, goal = function(state) ... end,
+ *                                hint = "...", solution = {...} }, ... } }
+ * This API lets the explorer show a lesson without knowing Lua: the step's text, the
+ * configuration it loads, and whether its goal holds for the current state. A goal gets
+ * state = { params = {...}, model = {...}, sim = {...} or nil } (the tables situ.params,
+ * situ.model and situ.run give scenarios) and returns true or false, and optionally a message. */
+#ifndef SITU_LESSON_H
+#define SITU_LESSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "params.h"
+#include "result.h"
+
+#define LESSON_NAME_MAX 64
+
+struct lesson;
+
+enum lesson_goal {
+    LESSON_NO_GOAL,      /* the step has no goal: reading it is enough */
+    LESSON_GOAL_MET,     /* goal(state) returned true */
+    LESSON_GOAL_NOT_MET, /* it returned false */
+    LESSON_GOAL_ERROR,   /* it raised an error or returned something else: msg says where */
+};
+
+struct lesson_state {
+    const struct params *params;      /* the current configuration */
+    const struct model_result *model; /* its model result; NULL: computed here */
+    const struct sim_result *sim;     /* the last simulation of it, or NULL */
+};
+
+/* Loads NAME (scripts/lua/lessons/NAME.lua in the data directories) or a path; checks every
+ * step's shape and configuration. NULL with "FILE:LINE: message" (or "FILE: step 2: ...") in
+ * err. */
+struct lesson *lesson_load(const char *name, char *err, size_t errlen);
+void lesson_free(struct lesson *l);
+
+/* Where the lesson's print() goes; NULL (the default) discards it (the explorer's screen). */
+void lesson_set_output(struct lesson *l, FILE *out);
+
+const char *lesson_title(const struct lesson *l);
+const char *lesson_path(const struct lesson *l);
+int lesson_step_count(const struct lesson *l);
+/* Text and hint of step i (0-based); the hint is "" when the step has none. */
+const char *lesson_step_text(const struct lesson *l, int i);
+const char *lesson_step_hint(const struct lesson *l, int i);
+int lesson_step_has_goal(const struct lesson *l, int i);
+
+/* The configuration step i loads: base with the step's config on top. Returns 1 if the step has
+ * one (out set), 0 if not (out = base), -1 with err. The solution (what meets the goal, for
+ * checking lessons) works the same way on top of the step's configuration. */
+int lesson_step_config(struct lesson *l, int i, const struct params *base, struct params *out,
+                       char *err, size_t errlen);
+int lesson_step_solution(struct lesson *l, int i, const struct params *base, struct params *out,
+                         char *err, size_t errlen);
+
+/* Evaluates step i's goal against st. msg gets the goal's message (or the error line), "" if
+ * none. */
+enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st,
+                                   char *msg, size_t msglen);
+
+/* Names of the installed lessons, sorted; returns how many. */
+int lesson_list(char names[][LESSON_NAME_MAX], int max);
+
+#endif

@@ -1,0 +1,119 @@
+/* Lua in Situ: one sandboxed interpreter per script, analytics file or lesson. Every call into
+ * Lua is protected; errors come back as "FILE:LINE: message" (a traceback follows on the next
+ * lines for runtime errors in scenarios). A count hook and a counting allocator stop runaway
+ * code with a message that says what happened. The `situ` module for scenarios lives in
+ * script_situ.c; conversions between Lua tables, parameters and JSON in script_convert.c. */
+#ifndef SITU_SCRIPT_H
+#define SITU_SCRIPT_H
+
+#include <jansson.h>
+#include <lua.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "params.h"
+
+#define SCRIPT_ERR_MAX 4096
+
+/* Defaults: a scenario may run for a while, a cost function may not. */
+#define SCRIPT_MAX_INSTRUCTIONS    1000000000LL /* per scenario run */
+#define SCRIPT_MAX_MEMORY          (256u << 20)
+#define ANALYTICS_MAX_INSTRUCTIONS 100000000LL /* per analytics or goal call */
+#define ANALYTICS_MAX_MEMORY       (64u << 20)
+
+struct script_opts {
+    bool unsafe;                /* the whole standard library: os.execute, io.popen, debug... */
+    FILE *out;                  /* where print() and situ.table() write; NULL: discarded */
+    long long max_instructions; /* 0: no limit */
+    size_t max_memory;          /* bytes; 0: no limit */
+    bool cli_limits;            /* the limits come from situ script's options: say which */
+};
+
+struct script {
+    lua_State *L;
+    struct script_opts o;
+    size_t used;     /* bytes the allocator handed out */
+    long long count; /* instructions since the last script_budget_reset */
+    int depth;       /* protected calls in progress: limits only apply inside one */
+    bool mem_hit;    /* the allocator refused a block since the last call */
+    char where[256]; /* "FILE:LINE" the hook last saw running, for memory errors */
+    char err[SCRIPT_ERR_MAX];
+    bool sim_failed; /* the last error came from a failed simulation (exit 3, not 2) */
+    bool model_only; /* lessons: goals run on every change, so no simulations from Lua */
+};
+
+/* A fresh interpreter with the sandbox (unless o->unsafe) and the limits. NULL if out of memory.
+ */
+struct script *script_new(const struct script_opts *o);
+void script_free(struct script *s);
+
+/* The script that owns L (any of its coroutines). */
+struct script *script_of(lua_State *L);
+
+/* Loads a text chunk from path and leaves the function on the stack. -1 with s->err ("FILE:LINE:
+ * message" for a syntax error, "FILE: cannot open ..." otherwise). */
+int script_load(struct script *s, const char *path);
+
+/* lua_pcall with a message handler: 0, or -1 with s->err set. With traceback, s->err gets the
+ * stack traceback on the lines after the message. The function and arguments are popped; on
+ * success nresults values are pushed. */
+int script_pcall(struct script *s, int nargs, int nresults, bool traceback);
+
+/* Restarts the instruction budget (each analytics call gets its own). */
+void script_budget_reset(struct script *s);
+
+/* The first line of s->err. */
+void script_error_line(const struct script *s, char *out, size_t len);
+
+/* Sets the global `arg` as the standalone interpreter does: arg[0] the script, arg[1..] its
+ * arguments. */
+void script_set_args(struct script *s, const char *path, int argc, char **argv);
+
+/* "FILE:LINE" of the innermost running Lua function (or "?"), for messages raised from C. */
+void script_where(lua_State *L, char *out, size_t len);
+
+/* --- the `situ` module (script_situ.c) --- */
+
+/* Registers the global `situ` (and package.loaded.situ). */
+void script_open_situ(struct script *s);
+
+/* --- conversions (script_convert.c) --- */
+
+/* Pushes p as a table: every parameter of the table, numbers as numbers, choices and paths as
+ * strings. */
+void script_push_params(lua_State *L, const struct params *p);
+
+/* Reads a table of parameters at idx over the defaults (unknown keys and bad values are errors),
+ * resolves the platform, validates. -1 with a one-line message. */
+int script_to_params(lua_State *L, int idx, struct params *p, char *err, size_t errlen);
+
+/* The parameter id of the key at idx; -1 with a message if it is not a parameter name. */
+int script_param_key(lua_State *L, int idx, char *err, size_t errlen);
+
+/* Sets parameter id from the Lua value at idx (numbers, or strings as on the command line). */
+int script_set_param(lua_State *L, int idx, struct params *p, int id, char *err, size_t errlen);
+
+/* Resolves the platform against the data directories and validates p. -1 with a message. */
+int script_finish_params(struct params *p, char *err, size_t errlen);
+
+/* Applies the parameters of the table at idx on top of p (no defaults, no validation). */
+int script_apply_params(lua_State *L, int idx, struct params *p, char *err, size_t errlen);
+
+/* Pushes a JSON value as Lua: objects and arrays as tables, null as nil. */
+void script_push_json(lua_State *L, json_t *v);
+
+/* Pushes the result table of the model for p (the keys of `situ model --json`). -1 with err. */
+int script_push_model(lua_State *L, const struct params *p, char *err, size_t errlen);
+
+/* --- output (script_output.c) --- */
+
+/* situ.table and situ.csv. */
+int script_table(lua_State *L);
+int script_csv(lua_State *L);
+
+/* The sandbox's rule for writing: a relative path without "..", inside the current directory
+ * (symbolic links followed). 0 if allowed, -1 with a reason. */
+int script_check_write(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,295 @@
+/* Custom analytics, the Lua sandbox and lessons, below the command line: the exchange law by
+ * hand, the built-in's values, Lua values and errors, reloading a changed file, the sandbox's
+ * write rule, and the lesson API the explorer uses. */
+#include <criterion/criterion.h>
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../engine/analytics.h"
+#include "../../engine/lesson.h"
+#include "../../engine/model.h"
+#include "../../engine/script.h"
+
+#define LATF 13.01
+#define BWF  0.97
+
+/* 4 nodes of 8 cores, 10 Gb/s links with 10 us latency. */
+static int radicals[4] = {1, 2, 3, 4};
+
+static struct platform small_platform(void)
+{
+    struct platform pf = {.cluster_id = "t",
+                          .prefix = "node",
+                          .suffix = "",
+                          .hosts = 4,
+                          .radicals = radicals,
+                          .cores = 8,
+                          .speed = 1e9,
+                          .bw = 1.25e9,
+                          .lat = 1e-5,
+                          .loopback_bw = 1e10,
+                          .loopback_lat = 1e-6};
+    return pf;
+}
+
+static double network(double bytes)
+{
+    return 2 * 1e-5 * LATF + bytes / (1.25e9 * BWF);
+}
+
+/* In situ on `nodes` nodes, ratio 3: 6 ranks and 2 actors per node. */
+static struct params small_params(long nodes)
+{
+    struct params p;
+    params_defaults(&p);
+    p.nodes = nodes;
+    p.cores_per_node = 8;
+    p.ratio = 3;
+    p.region = 10;
+    p.iterations = 100;
+    p.stride = 10;
+    return p;
+}
+
+static char tmpdir[64];
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[256];
+    if (!tmpdir[0]) {
+        snprintf(tmpdir, sizeof tmpdir, "/tmp/situ-unit.XXXXXX");
+        cr_assert_not_null(mkdtemp(tmpdir));
+    }
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void close_to(double actual, double expected, const char *what)
+{
+    double tol = 1e-12 * fmax(fabs(expected), 1e-300);
+    cr_assert(fabs(actual - expected) <= tol, "%s = %.17g, expected %.17g", what, actual, expected);
+}
+
+static void layout_of(struct params *p, struct platform *pf, struct layout *l)
+{
+    char err[256] = "";
+    cr_assert_eq(params_validate(p, err), 0, "%s", err);
+    cr_assert_eq(layout_build(p, pf, l, err, sizeof err), 0, "%s", err);
+}
+
+Test(analytics, exchange_law)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params(4);
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    double B = 1e6;
+    struct analytics_value v = {.pattern = ANALYTICS_NONE, .exchange_bytes = B};
+    cr_assert_eq(analytics_exchange_time(&pf, &l, &v), 0);
+    /* n = 4 hosts, k = 2 actors each, K = 8. */
+    v.pattern = ANALYTICS_ALLREDUCE;
+    close_to(analytics_exchange_time(&pf, &l, &v), 2 * network(B), "allreduce: log2(4) rounds");
+    v.pattern = ANALYTICS_ALLGATHER;
+    close_to(analytics_exchange_time(&pf, &l, &v), network(6 * B), "allgather: (n-1) k B");
+    v.pattern = ANALYTICS_GATHER;
+    close_to(analytics_exchange_time(&pf, &l, &v), network(6 * B), "gather: (K - k_root) B");
+    layout_free(&l);
+
+    p = small_params(3); /* n = 3: ceil(log2 3) = 2 rounds */
+    layout_of(&p, &pf, &l);
+    v.pattern = ANALYTICS_ALLREDUCE;
+    close_to(analytics_exchange_time(&pf, &l, &v), 2 * network(B), "allreduce on 3 hosts");
+    layout_free(&l);
+
+    p = small_params(2);
+    p.mapping = MAPPING_INTRANSIT; /* one analytics host: nothing to exchange */
+    layout_of(&p, &pf, &l);
+    v.pattern = ANALYTICS_ALLGATHER;
+    cr_assert_eq(analytics_exchange_time(&pf, &l, &v), 0);
+    layout_free(&l);
+}
+
+Test(analytics, builtin_values)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params(2);
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    struct analytics_ctx c;
+    struct analytics_value v;
+    char err[512];
+    analytics_ctx_init(&c, &p, &l, 0);
+    cr_assert_eq(c.particles, 4000);
+    cr_assert_eq(c.sim_cores, 12);
+    cr_assert_eq(c.analytics_cores, 4);
+    cr_assert_eq(c.analytics_nodes, 2);
+    cr_assert_eq(c.steps, 10);
+    cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(v.cost, 4000 * p.analytics_cost * p.compute_scaling);
+    cr_assert_eq(v.bytes, 4000 * p.data_size * p.data_scaling);
+    cr_assert_eq(v.pattern, ANALYTICS_NONE);
+    layout_free(&l);
+}
+
+Test(analytics, lua_values_and_ctx)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params(4);
+    snprintf(p.analytics, sizeof p.analytics, "%s",
+             write_file("ctx.lua", "return { name = 'ctx',\n"
+                                   "  cost = function(ctx) return ctx.analytics_nodes * 1000 +"
+                                   " ctx.step end,\n"
+                                   "  bytes = function(ctx) return ctx.sim_cores * ctx.ratio end,\n"
+                                   "  exchange = function(ctx) return { pattern = 'gather',"
+                                   " bytes = #ctx.mapping } end }\n"));
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    struct analytics_ctx c;
+    struct analytics_value v;
+    char err[512], name[ANALYTICS_NAME_MAX];
+    analytics_ctx_init(&c, &p, &l, 7);
+    cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(v.cost, 4007);
+    cr_assert_eq(v.bytes, 24 * 3);
+    cr_assert_eq(v.pattern, ANALYTICS_GATHER);
+    cr_assert_eq(v.exchange_bytes, 6); /* "insitu" */
+    cr_assert_eq(analytics_check(p.analytics, name, sizeof name, err, sizeof err), 0);
+    cr_assert_str_eq(name, "ctx");
+
+    struct analytics_value steps[10];
+    cr_assert_eq(analytics_eval_steps(&p, &l, 10, steps, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(steps[i].cost, 4000 + i, "step %d", i);
+    layout_free(&l);
+}
+
+Test(analytics, errors_name_the_line)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params(2);
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    struct analytics_ctx c;
+    struct analytics_value v;
+    char err[512], want[512];
+    analytics_ctx_init(&c, &p, &l, 0);
+    const char *path = write_file("neg.lua", "return {\n  name = 'neg',\n"
+                                             "  bytes = function(ctx) return -5 end,\n}\n");
+    snprintf(p.analytics, sizeof p.analytics, "%s", path);
+    cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: bytes returned -5;", path);
+    cr_assert(strstr(err, want), "%s", err);
+
+    struct model_result m;
+    model_eval(&p, &pf, &l, &m);
+    cr_assert(isnan(m.makespan) && isnan(m.efficiency), "no numbers from a broken file");
+    layout_free(&l);
+}
+
+Test(analytics, reloads_a_changed_file)
+{
+    struct platform pf = small_platform();
+    struct params p = small_params(2);
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    struct analytics_ctx c;
+    struct analytics_value v;
+    char err[512];
+    analytics_ctx_init(&c, &p, &l, 0);
+    snprintf(p.analytics, sizeof p.analytics, "%s",
+             write_file("edit.lua", "return { name = 'a', cost = 1 }\n"));
+    cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(v.cost, 1);
+    char before[1024], after[1024];
+    cr_assert_eq(analytics_fingerprint(p.analytics, before, sizeof before), 0);
+    write_file("edit.lua", "return { name = 'a', cost = 22 }\n"); /* a new size */
+    cr_assert_eq(analytics_fingerprint(p.analytics, after, sizeof after), 0);
+    cr_assert_str_neq(before, after);
+    cr_assert_eq(analytics_fingerprint("", after, sizeof after), 0);
+    cr_assert_str_eq(after, "");
+    cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(v.cost, 22);
+    layout_free(&l);
+}
+
+Test(script, write_rule)
+{
+    char err[512];
+    cr_assert_eq(script_check_write("out.csv", err, sizeof err), 0);
+    cr_assert_eq(script_check_write("./a..b.csv", err, sizeof err), 0);
+    cr_assert_eq(script_check_write("/tmp/x", err, sizeof err), -1);
+    cr_assert_eq(script_check_write("../x", err, sizeof err), -1);
+    cr_assert_eq(script_check_write("a/../../x", err, sizeof err), -1);
+    cr_assert_eq(script_check_write("~/x", err, sizeof err), -1);
+    cr_assert_eq(script_check_write("", err, sizeof err), -1);
+}
+
+Test(script, limits_and_errors)
+{
+    struct script_opts o = {.out = NULL, .max_instructions = 100000, .max_memory = 8u << 20};
+    struct script *s = script_new(&o);
+    cr_assert_not_null(s);
+    const char *path = write_file("loop.lua", "local x = 0\nwhile true do x = x + 1 end\n");
+    cr_assert_eq(script_load(s, path), 0, "%s", s->err);
+    cr_assert_eq(script_pcall(s, 0, 0, false), -1);
+    cr_assert(strstr(s->err, ":2: stopped after 100000 instructions"), "%s", s->err);
+    script_budget_reset(s);
+    path = write_file("bomb.lua", "local t = {}\nfor i = 1, 1e9 do\n"
+                                  "  t[i] = string.rep('x', 1e5) .. i\nend\n");
+    cr_assert_eq(script_load(s, path), 0, "%s", s->err);
+    cr_assert_eq(script_pcall(s, 0, 0, false), -1);
+    cr_assert(strstr(s->err, "out of memory: over the limit of 8 MiB"), "%s", s->err);
+    /* The interpreter is still usable after both. */
+    script_budget_reset(s);
+    cr_assert_eq(luaL_loadstring(s->L, "return 6 * 7"), 0);
+    cr_assert_eq(script_pcall(s, 0, 1, false), 0, "%s", s->err);
+    cr_assert_eq(lua_tointeger(s->L, -1), 42);
+    script_free(s);
+}
+
+Test(lesson, api)
+{
+    const char *path =
+        write_file("lesson.lua", "return { title = 'T', steps = {\n"
+                                 "  { text = 'read me' },\n"
+                                 "  { text = 'find R', config = { ratio = 7 }, hint = 'h',\n"
+                                 "    goal = function(s) return s.params.ratio == 31,"
+                                 " 'ratio ' .. s.params.ratio end,\n"
+                                 "    solution = { ratio = 31 } },\n} }\n");
+    char err[512], msg[512];
+    struct lesson *l = lesson_load(path, err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    cr_assert_str_eq(lesson_title(l), "T");
+    cr_assert_eq(lesson_step_count(l), 2);
+    cr_assert_str_eq(lesson_step_text(l, 0), "read me");
+    cr_assert_str_eq(lesson_step_hint(l, 0), "");
+    cr_assert_str_eq(lesson_step_hint(l, 1), "h");
+    cr_assert(!lesson_step_has_goal(l, 0) && lesson_step_has_goal(l, 1));
+
+    struct params base, p, sol;
+    params_defaults(&base);
+    snprintf(base.platform, sizeof base.platform, "platforms/dahu.xml");
+    cr_assert_eq(lesson_step_config(l, 0, &base, &p, err, sizeof err), 0);
+    cr_assert_eq(lesson_step_config(l, 1, &base, &p, err, sizeof err), 1, "%s", err);
+    cr_assert_eq(p.ratio, 7);
+    struct lesson_state st = {&p, NULL, NULL};
+    cr_assert_eq(lesson_goal_check(l, 0, &st, msg, sizeof msg), LESSON_NO_GOAL);
+    cr_assert_eq(lesson_goal_check(l, 1, &st, msg, sizeof msg), LESSON_GOAL_NOT_MET, "%s", msg);
+    cr_assert_str_eq(msg, "ratio 7");
+    cr_assert_eq(lesson_step_solution(l, 1, &p, &sol, err, sizeof err), 1, "%s", err);
+    st.params = &sol;
+    cr_assert_eq(lesson_goal_check(l, 1, &st, msg, sizeof msg), LESSON_GOAL_MET, "%s", msg);
+    lesson_free(l);
+
+    path = write_file("bad.lesson.lua", "return { title = 'T', steps = {} }\n");
+    cr_assert_null(lesson_load(path, err, sizeof err));
+    cr_assert(strstr(err, "steps must be a non-empty list"), "%s", err);
+}
