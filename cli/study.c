@@ -129,10 +129,11 @@ int study_add_axis(struct study *s, const char *keys, const char *list, char *er
         if (fresh.nids > 1) { /* linked values "20:1" */
             int n = 0;
             char *vs = NULL;
-            for (char *v = strtok_r(item, ":", &vs); v && n < fresh.nids;
-                 v = strtok_r(NULL, ":", &vs))
-                row[n++] = v;
-            if (n != fresh.nids || strtok_r(NULL, ":", &vs)) {
+            /* Count every value: "20:1:5" for two keys is an error, not "20:1". */
+            for (char *v = strtok_r(item, ":", &vs); v; v = strtok_r(NULL, ":", &vs))
+                if (n++ < fresh.nids)
+                    row[n - 1] = v;
+            if (n != fresh.nids) {
                 snprintf(err, errlen, "%s: '%s' needs %d values joined by ':'", keys, item,
                          fresh.nids);
                 rc = -2;
@@ -387,27 +388,13 @@ void study_csv_header(FILE *f)
         fprintf(f, "%s%s", result_keys[k], result_keys[k + 1] ? "," : "\n");
 }
 
-static void csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
-}
 
 void study_csv_row(FILE *f, const struct params *p, json_t *r)
 {
     for (int id = 0; id < PARAM_COUNT; id++) {
         char v[PARAMS_PATH_MAX];
         params_format(p, id, v, sizeof v);
-        csv_field(f, v);
+        report_csv_field(f, v);
         fputc(',', f);
     }
     json_t *stage = json_object_get(r, "stage");
@@ -416,7 +403,7 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
         if (!v && stage)
             v = json_object_get(stage, result_keys[k]);
         if (json_is_string(v))
-            csv_field(f, json_string_value(v));
+            report_csv_field(f, json_string_value(v));
         else if (json_is_integer(v))
             fprintf(f, "%lld", (long long)json_integer_value(v));
         else if (json_is_number(v))

@@ -3,7 +3,6 @@
  * file does not change (the model evaluates it on every slider move). */
 #include "analytics.h"
 
-#include <dirent.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <math.h>
@@ -137,31 +136,9 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
 int analytics_list(char names[][ANALYTICS_NAME_MAX], int max)
 {
-    char dir[PATH_MAX];
-    if (datadir_find("scripts/lua/analytics", dir, sizeof dir) < 0)
-        return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua") || len - 4 >= ANALYTICS_NAME_MAX)
-            continue;
-        if (n < max)
-            snprintf(names[n], ANALYTICS_NAME_MAX, "%.*s", (int)(len - 4), e->d_name);
-        n++;
-    }
-    closedir(d);
-    qsort(names, n < max ? n : max, ANALYTICS_NAME_MAX, name_cmp);
-    return n;
+    return datadir_list("scripts/lua/analytics", ".lua", names, max);
 }
 
 int analytics_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)

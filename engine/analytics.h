@@ -17,10 +17,11 @@
 #include <stdio.h>
 
 #include "layout.h"
+#include "datadir.h"
 #include "params.h"
 #include "platform.h"
 
-#define ANALYTICS_NAME_MAX 64
+#define ANALYTICS_NAME_MAX DATADIR_NAME_MAX
 
 enum analytics_pattern {
     ANALYTICS_NONE,

@@ -1,6 +1,8 @@
 #include "datadir.h"
 
+#include <dirent.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,4 +68,33 @@ int datadir_find(const char *sub, char *out, size_t len)
         }
     }
     return -1;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_MAX], int max)
+{
+    char dir[PATH_MAX];
+    if (datadir_find(sub, dir, sizeof dir) < 0)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t sl = strlen(suffix);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= sl || strcmp(e->d_name + len - sl, suffix) ||
+            len - sl >= DATADIR_NAME_MAX)
+            continue;
+        if (n < max)
+            snprintf(names[n], DATADIR_NAME_MAX, "%.*s", (int)(len - sl), e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)(n < max ? n : max), DATADIR_NAME_MAX, name_cmp);
+    return n;
 }

@@ -10,6 +10,12 @@
  */
 int datadir_resolve(const char *path, char *out, size_t len);
 
+#define DATADIR_NAME_MAX 64
+
+/* Names of the files ending in `suffix` in the first data directory that has `sub` (presets,
+ * analytics, lessons), without the suffix, sorted. Returns how many exist; writes at most max. */
+int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_MAX], int max);
+
 /* The first data directory that has `sub` (e.g. "presets"), into out. -1 if none. */
 int datadir_find(const char *sub, char *out, size_t len);
 

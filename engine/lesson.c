@@ -3,7 +3,6 @@
  * to know Lua. */
 #include "lesson.h"
 
-#include <dirent.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -363,29 +362,7 @@ enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_
     return rc;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
 int lesson_list(char names[][LESSON_NAME_MAX], int max)
 {
-    char dir[PATH_MAX];
-    if (datadir_find("scripts/lua/lessons", dir, sizeof dir) < 0)
-        return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua") || len - 4 >= LESSON_NAME_MAX)
-            continue;
-        if (n < max)
-            snprintf(names[n], LESSON_NAME_MAX, "%.*s", (int)(len - 4), e->d_name);
-        n++;
-    }
-    closedir(d);
-    qsort(names, n < max ? n : max, LESSON_NAME_MAX, name_cmp);
-    return n;
+    return datadir_list("scripts/lua/lessons", ".lua", names, max);
 }

@@ -12,10 +12,11 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "datadir.h"
 #include "params.h"
 #include "result.h"
 
-#define LESSON_NAME_MAX 64
+#define LESSON_NAME_MAX DATADIR_NAME_MAX
 
 struct lesson;
 

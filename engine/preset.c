@@ -1,6 +1,5 @@
 #include "preset.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +83,13 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
+        /* A longer line would be read as two, its tail as a line of its own. */
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", path, lineno,
+                     sizeof line - 2);
+            rc = -1;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
@@ -134,32 +140,7 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
 int preset_list(char names[][PRESET_NAME_MAX], int max)
 {
-    char dir[PARAMS_PATH_MAX];
-    if (datadir_find("presets", dir, sizeof dir) < 0)
-        return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".conf") || len - 5 >= PRESET_NAME_MAX)
-            continue;
-        if (n < max) {
-            memcpy(names[n], e->d_name, len - 5);
-            names[n][len - 5] = 0;
-        }
-        n++;
-    }
-    closedir(d);
-    qsort(names, (size_t)(n < max ? n : max), PRESET_NAME_MAX, by_name);
-    return n;
+    return datadir_list("presets", ".conf", names, max);
 }

@@ -5,9 +5,10 @@
 
 #include <stddef.h>
 
+#include "datadir.h"
 #include "params.h"
 
-#define PRESET_NAME_MAX 64
+#define PRESET_NAME_MAX DATADIR_NAME_MAX
 
 /* Where preset NAME lives: NAME itself if it names a file (a path or a .conf), otherwise
  * presets/NAME.conf under the data directories. -1 with a message if there is no such preset. */

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include <string.h>
+
 json_t *report_params_json(const struct params *p)
 {
     json_t *o = json_object();
@@ -102,4 +104,19 @@ int report_print_json(FILE *out, json_t *v)
     int rc = fprintf(out, "%s\n", text) < 0 ? -1 : 0;
     free(text);
     return fflush(out) == 0 ? rc : -1;
+}
+
+void report_csv_field(FILE *f, const char *text)
+{
+    if (!strpbrk(text, ",\"\n")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
 }

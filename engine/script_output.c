@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "script.h"
 
 #define MAX_COLS 64
@@ -219,20 +220,6 @@ int script_table(lua_State *L)
     return 0;
 }
 
-static void csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
-}
 
 /* Written beside the destination and renamed over it: the file is complete or absent. */
 int script_csv(lua_State *L)
@@ -261,7 +248,7 @@ int script_csv(lua_State *L)
     if (!f)
         return luaL_error(L, "situ.csv: %s: cannot write: %s", path, strerror(errno));
     for (int c = 0; c < nc; c++) {
-        csv_field(f, cols[c]);
+        report_csv_field(f, cols[c]);
         fputc(c + 1 < nc ? ',' : '\n', f);
     }
     for (int i = 1; i <= n; i++) {
@@ -270,7 +257,7 @@ int script_csv(lua_State *L)
             char v[1024];
             lookup(L, lua_gettop(L), cols[c]);
             cell(L, v, sizeof v, true);
-            csv_field(f, v);
+            report_csv_field(f, v);
             fputc(c + 1 < nc ? ',' : '\n', f);
         }
         lua_pop(L, 1);
