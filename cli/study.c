@@ -388,7 +388,6 @@ void study_csv_header(FILE *f)
         fprintf(f, "%s%s", result_keys[k], result_keys[k + 1] ? "," : "\n");
 }
 
-
 void study_csv_row(FILE *f, const struct params *p, json_t *r)
 {
     for (int id = 0; id < PARAM_COUNT; id++) {

@@ -220,7 +220,6 @@ int script_table(lua_State *L)
     return 0;
 }
 
-
 /* Written beside the destination and renamed over it: the file is complete or absent. */
 int script_csv(lua_State *L)
 {
