@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "../engine/params.h"
+#include "../engine/preset.h"
 
 #define EXIT_BAD_INPUT  2
 #define EXIT_SIM_FAILED 3
@@ -14,6 +15,7 @@ struct cli_opts {
     bool json;
     bool help;
     bool stats;
+    char preset[PRESET_NAME_MAX]; /* the last --preset NAME, "" if none */
 };
 
 /* Parses argv[first..] into opts (defaults first). Prints a one-line error naming the option and

@@ -9,15 +9,18 @@
 #include "../engine/datadir.h"
 #include "../engine/lesson.h"
 #include "../engine/model.h"
+#include "../tui/tui.h"
 #include "cli.h"
 
 static void usage(void)
 {
-    printf("usage: situ lesson NAME [--headless]\n"
+    printf("usage: situ lesson NAME [--headless] [--PARAM VALUE ...]\n"
            "       situ lesson --list\n\n"
            "A lesson is a Lua file under scripts/lua/lessons/ (or a path): steps with text, a\n"
-           "configuration to load and a goal. --headless prints each step, loads its\n"
-           "configuration, and checks its goal against the model (and its solution, if any).\n"
+           "configuration to load and a goal. On a terminal it opens the explorer with the\n"
+           "lesson panel (n/b next/back, h hint; parameters set the start). --headless (or no\n"
+           "terminal) prints each step, loads its configuration, and checks its goal against\n"
+           "the model (and its solution, if any).\n"
            "Exit status: 0, 1 when a step's solution misses its goal, 2 for a Lua error.\n");
 }
 
@@ -81,17 +84,38 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
     return 0;
 }
 
+/* The explorer with the lesson panel; the other arguments are parameters of the start. */
+static int open_explorer(const char *name, int argc, char **argv)
+{
+    char *rest[argc + 1];
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 2; i < argc; i++)
+        if (argv[i] != name)
+            rest[n++] = argv[i];
+    rest[n] = NULL;
+    struct cli_opts o;
+    if (cli_parse(n, rest, 1, &o) < 0)
+        return EXIT_BAD_INPUT;
+    struct tui_opts t = {&o.p, o.preset, o.stats, name, 0};
+    return tui_run(&t);
+}
+
 int cmd_lesson(int argc, char **argv)
 {
     const char *name = NULL;
+    bool headless = !tui_have_terminal();
     for (int i = 2; i < argc; i++) {
+        if (!headless && argv[i][0] == '-' && strcmp(argv[i], "--help") && strcmp(argv[i], "-h") &&
+            strcmp(argv[i], "--list") && strcmp(argv[i], "--headless"))
+            continue; /* a parameter for the explorer: cli_parse checks it */
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
             return 0;
         } else if (!strcmp(argv[i], "--list")) {
             return list();
         } else if (!strcmp(argv[i], "--headless")) {
-            continue; /* the explorer's lesson panel is opened by the TUI */
+            headless = true;
         } else if (argv[i][0] == '-' || name) {
             cli_error("lesson: unexpected '%s'; see 'situ lesson --help'", argv[i]);
             return EXIT_BAD_INPUT;
@@ -103,6 +127,8 @@ int cmd_lesson(int argc, char **argv)
         cli_error("lesson: expected a lesson name; 'situ lesson --list' shows them");
         return EXIT_BAD_INPUT;
     }
+    if (!headless)
+        return open_explorer(name, argc, argv);
     char err[1024];
     struct lesson *l = lesson_load(name, err, sizeof err);
     if (!l) {

@@ -44,15 +44,16 @@ static int config_of(json_t *result, struct params *p, char *err, size_t errlen)
                      param_table[id].key);
             return -1;
         }
+        const char *value = text;
         if (json_is_string(v))
-            snprintf(text, sizeof text, "%s", json_string_value(v));
+            value = json_string_value(v); /* as is: params_set rejects what is too long */
         else if (json_is_integer(v))
             snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
         else if (json_is_real(v))
             snprintf(text, sizeof text, "%.17g", json_real_value(v));
         else
             text[0] = 1, text[1] = 0; /* rejected by params_set below */
-        if (params_set(p, id, text, perr) < 0) {
+        if (params_set(p, id, value, perr) < 0) {
             snprintf(err, errlen, "%s", perr);
             return -1;
         }
@@ -74,6 +75,35 @@ static int grow(struct study *s, int cap)
     return c && r && e ? 0 : -1;
 }
 
+/* A result line is at most a few MB (per-step arrays); a longer one is not a result. */
+#define MERGE_LINE_MAX (64L << 20)
+
+/* getline with a bound: the line's length, -1 at end of file or on an error, -2 past max. */
+static long read_line(FILE *f, char **line, size_t *cap, long max)
+{
+    long len = 0;
+    int c;
+    while ((c = getc(f)) != EOF) {
+        if ((size_t)len + 2 > *cap) {
+            size_t grown = *cap ? *cap * 2 : 4096;
+            char *b = realloc(*line, grown);
+            if (!b)
+                return -1;
+            *line = b;
+            *cap = grown;
+        }
+        (*line)[len++] = (char)c;
+        if (c == '\n')
+            break;
+        if (len > max)
+            return -2;
+    }
+    if (len == 0)
+        return -1;
+    (*line)[len] = 0;
+    return len;
+}
+
 static int read_file(struct study *s, const char *path, int *cap, char *err, size_t errlen)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -84,12 +114,19 @@ static int read_file(struct study *s, const char *path, int *cap, char *err, siz
     char *line = NULL;
     size_t len = 0;
     int lineno = 0, rc = 0;
-    while (rc == 0 && getline(&line, &len, f) >= 0) {
+    long n;
+    while (rc == 0 && (n = read_line(f, &line, &len, MERGE_LINE_MAX)) != -1) {
         lineno++;
-        if (strspn(line, " \t\r\n") == strlen(line))
+        if (n == -2) {
+            snprintf(err, errlen, "%s:%d: line longer than %ld bytes", path, lineno,
+                     MERGE_LINE_MAX);
+            rc = -1;
+            break;
+        }
+        if (strspn(line, " \t\r\n") == (size_t)n)
             continue;
         json_error_t jerr;
-        json_t *r = json_loads(line, 0, &jerr);
+        json_t *r = json_loadb(line, (size_t)n, 0, &jerr); /* a NUL byte is an error, too */
         char why[400];
         if (!r || !json_is_object(r)) {
             snprintf(err, errlen, "%s:%d: not a JSON object%s%s", path, lineno, r ? "" : ": ",
@@ -116,6 +153,11 @@ static int read_file(struct study *s, const char *path, int *cap, char *err, siz
         s->errors[s->n++] = NULL;
     }
     free(line);
+    /* A directory opens, then fails to read: that is an error, not an empty file. */
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        rc = -1;
+    }
     if (f != stdin)
         fclose(f);
     return rc;

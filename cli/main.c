@@ -1,4 +1,6 @@
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tui/tui.h"
@@ -12,12 +14,12 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...]          open the explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U]   open the explorer\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
-        "       situ lesson NAME --headless | --list        a workshop lesson\n"
+        "       situ lesson NAME [--headless] | --list      a workshop lesson (explorer panel)\n"
         "       situ --help | --version\n\n"
         "Situ explores in-situ HPC workflows: a simulation (an MD code), its analytics, and the\n"
         "data transport layer between them, after the Sim-Situ paper.\n\n"
@@ -25,17 +27,42 @@ static void usage(FILE *out)
     params_print_help(out);
 }
 
-/* The preset the explorer's header names: the last --preset, as cli_parse applies it. */
-static const char *preset_name(int argc, char **argv)
+/* The explorer's own flags (--lesson NAME, --alert U), taken out of argv so that the rest goes
+ * to the parameter parser every subcommand shares. -1 after an error message. */
+static int explorer_flags(int *argc, char **argv, const char **lesson, double *alert)
 {
-    const char *name = "";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--preset") && i + 1 < argc)
-            name = argv[++i];
-        else if (!strncmp(argv[i], "--preset=", 9))
-            name = argv[i] + 9;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        bool is_lesson = !strcmp(a, "--lesson") || !strncmp(a, "--lesson=", 9);
+        bool is_alert = !strcmp(a, "--alert") || !strncmp(a, "--alert=", 8);
+        if (!is_lesson && !is_alert) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        if (eq)
+            v = eq + 1;
+        else if (i + 1 < *argc)
+            v = argv[++i];
+        if (!v || !*v) {
+            cli_error("%s: missing value", is_lesson ? "--lesson" : "--alert");
+            return -1;
+        }
+        if (is_lesson) {
+            *lesson = v;
+        } else {
+            char *end;
+            *alert = strtod(v, &end);
+            if (*end || !(*alert > 0 && *alert <= 1)) {
+                cli_error("--alert: '%s' is not a utilisation in (0, 1]", v);
+                return -1;
+            }
+        }
     }
-    return name;
+    argv[out] = NULL;
+    *argc = out;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -72,6 +99,10 @@ int main(int argc, char **argv)
                   "--json' or 'situ run --json'");
         return EXIT_BAD_INPUT;
     }
+    const char *lesson = NULL;
+    double alert = 0;
+    if (explorer_flags(&argc, argv, &lesson, &alert) < 0)
+        return EXIT_BAD_INPUT;
     struct cli_opts o;
     if (cli_parse(argc, argv, 1, &o) < 0)
         return EXIT_BAD_INPUT;
@@ -79,5 +110,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    return tui_run(&o.p, preset_name(argc, argv), o.stats);
+    struct tui_opts t = {&o.p, o.preset, o.stats, lesson, alert};
+    return tui_run(&t);
 }

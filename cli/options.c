@@ -9,12 +9,17 @@
 
 void cli_error(const char *fmt, ...)
 {
+    /* One printable line whatever the message quotes (a file's bytes, an argument): control
+     * characters would break the line or drive the terminal. */
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("situ: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    fprintf(stderr, "situ: %s\n", msg);
 }
 
 int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
@@ -39,6 +44,8 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
             cli_error("%s", perr);
             return -1;
         }
+        if (name)
+            snprintf(opts->preset, sizeof opts->preset, "%s", name);
     }
     for (int i = first; i < argc;) {
         const char *arg = argv[i];

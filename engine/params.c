@@ -130,9 +130,14 @@ static void describe_range(int id, char *buf, size_t len)
 
 static int range_error(int id, const char *text, char *err)
 {
-    char range[160];
+    char range[160], shown[61];
     describe_range(id, range, sizeof range);
-    seterr(err, "%s: '%.60s' is not valid; expected %s", param_table[id].key, text, range);
+    /* Quote at most 60 bytes, control characters as '?': the message stays one printable line. */
+    size_t n = 0;
+    for (; text[n] && n < sizeof shown - 1; n++)
+        shown[n] = (unsigned char)text[n] < 0x20 || text[n] == 0x7f ? '?' : text[n];
+    shown[n] = 0;
+    seterr(err, "%s: '%s' is not valid; expected %s", param_table[id].key, shown, range);
     return -1;
 }
 

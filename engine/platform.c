@@ -1,8 +1,10 @@
 #include "platform.h"
 
+#include <libxml/hash.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -73,12 +75,13 @@ static int parse_radical(const char *text, struct platform *pf)
     while (*s) {
         char *end;
         long a = strtol(s, &end, 10), b = a;
-        if (end == s || a < 0)
+        /* Host names carry the radical as an int (as SimGrid does): no wrap-around. */
+        if (end == s || a < 0 || a > INT_MAX)
             return -1;
         s = end;
         if (*s == '-') {
             b = strtol(s + 1, &end, 10);
-            if (end == s + 1 || b < a)
+            if (end == s + 1 || b < a || b > INT_MAX)
                 return -1;
             s = end;
         }
@@ -94,9 +97,10 @@ static int parse_radical(const char *text, struct platform *pf)
             }
             pf->radicals[pf->hosts++] = (int)r;
         }
-        if (*s == ',' || *s == ';')
-            s++;
-        else if (*s)
+        if (*s == ',' || *s == ';') {
+            if (!*++s)
+                return -1; /* "1-32," : SimGrid rejects the empty item, so do we */
+        } else if (*s)
             return -1;
     }
     return pf->hosts > 0 ? 0 : -1;
@@ -145,7 +149,7 @@ static int read_text(xmlNode *node, const char *name, char *buf, size_t len)
     buf[0] = 0;
     if (!v)
         return -1;
-    int rc = xmlStrlen(v) < (int)len ? 0 : -1;
+    int rc = xmlStrlen(v) < (int)len ? 0 : -2; /* -1: absent, -2: too long */
     if (rc == 0)
         snprintf(buf, len, "%s", (const char *)v);
     xmlFree(v);
@@ -185,6 +189,15 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
             *nl = 0;
         goto out;
     }
+    /* Entities are expanded when an attribute is read: 2000 references to a 100 kB entity take
+     * minutes (and libxml2 only stops the exponential bombs). A platform file needs none. */
+    xmlDtd *dtd = xmlGetIntSubset(doc);
+    if (dtd && ((dtd->entities && xmlHashSize(dtd->entities) > 0) ||
+                (dtd->pentities && xmlHashSize(dtd->pentities) > 0))) {
+        snprintf(err, errlen, "%s: <!ENTITY> declarations are not supported in a platform file",
+                 path);
+        goto out;
+    }
     xmlNode *root = xmlDocGetRootElement(doc);
     if (!root || xmlStrcmp(root->name, (const xmlChar *)"platform")) {
         snprintf(err, errlen, "%s: expected a <platform> root element", path);
@@ -196,12 +209,14 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
                  path);
         goto out;
     }
-    read_text(c, "id", pf->cluster_id, sizeof pf->cluster_id);
-    if (read_text(c, "prefix", pf->prefix, sizeof pf->prefix) < 0 && pf->prefix[0]) {
-        snprintf(err, errlen, "%s: <cluster prefix> is too long", path);
+    /* Absent is fine; too long is not (host and link names would silently change). */
+    if (read_text(c, "id", pf->cluster_id, sizeof pf->cluster_id) == -2 ||
+        read_text(c, "prefix", pf->prefix, sizeof pf->prefix) == -2 ||
+        read_text(c, "suffix", pf->suffix, sizeof pf->suffix) == -2) {
+        snprintf(err, errlen, "%s: <cluster> id, prefix and suffix must be shorter than %zu bytes",
+                 path, sizeof pf->prefix);
         goto out;
     }
-    read_text(c, "suffix", pf->suffix, sizeof pf->suffix);
     char radical[4096];
     if (read_text(c, "radical", radical, sizeof radical) < 0 || parse_radical(radical, pf) < 0) {
         snprintf(err, errlen,
@@ -263,9 +278,16 @@ int platform_host_index(const struct platform *pf, const char *name)
         sl = 0;
     if (nl <= pl + sl || strncmp(name, pf->prefix, pl))
         return -1;
-    char *end;
-    long r = strtol(name + pl, &end, 10);
-    if (end != name + nl - sl)
+    /* The radical is exactly what lies between prefix and suffix (a suffix may start with a
+     * digit: strtol on the whole name would read into it). */
+    char digits[32], *end;
+    size_t dl = nl - pl - sl;
+    if (dl >= sizeof digits)
+        return -1;
+    memcpy(digits, name + pl, dl);
+    digits[dl] = 0;
+    long r = strtol(digits, &end, 10);
+    if (*end)
         return -1;
     for (int i = 0; i < pf->hosts; i++)
         if (pf->radicals[i] == r)

@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include "analytics.h"
 #include "cache.h"
 #include "runner_cache.h"
 
@@ -154,10 +155,22 @@ void runner_kill_all_signal_safe(void)
     }
 }
 
+/* The cache key: the configuration, plus the analytics file's content identity when there is
+ * one (params_canonical has only its name, and an edited file must not hit old results). */
+static void runner_key(const struct params *p, char *key, size_t len)
+{
+    params_canonical(p, key, len);
+    char fp[PARAMS_PATH_MAX + 64];
+    if (p->analytics[0] && analytics_fingerprint(p->analytics, fp, sizeof fp) == 0 && fp[0]) {
+        size_t n = strlen(key);
+        snprintf(key + n, len - n, ";analytics@=%s", fp);
+    }
+}
+
 const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
 {
     char key[RUNNER_KEY_MAX];
-    params_canonical(p, key, sizeof key);
+    runner_key(p, key, sizeof key);
     return rcache_get(r->cache, key, rcache_hash(key));
 }
 
@@ -678,7 +691,7 @@ long runner_submit(struct runner *r, const struct params *p, int priority, int t
                    runner_cb cb, void *ud)
 {
     char key[RUNNER_KEY_MAX];
-    params_canonical(p, key, sizeof key);
+    runner_key(p, key, sizeof key);
     uint64_t h = rcache_hash(key);
     bool force = flags & RUNNER_FORCE;
     const struct sim_result *hit = force ? NULL : rcache_get(r->cache, key, h);

@@ -28,7 +28,7 @@ struct runner_done {
     long id; /* what runner_submit returned (0 for a cache hit) */
     int tag; /* as submitted */
     const struct params *params;
-    const char *key; /* params_canonical of params */
+    const char *key; /* params_canonical of params, plus the analytics file's fingerprint */
     enum runner_status status;
     const struct sim_result *result; /* RUNNER_OK; valid during the callback only */
     const char *error;               /* RUNNER_FAILED: one line, e.g. "exit 3: run: ..." */

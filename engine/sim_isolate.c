@@ -143,8 +143,17 @@ static void child_pump(struct sim_child *c, int i)
     c->buf[i][c->len[i]] = 0;
 }
 
-/* The child's most telling stderr line: the last one that is not SimGrid's "Exiting now.", without
- * SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
+/* A line of a SimGrid backtrace ("  ->  3# ...", "Backtrace:"): never the reason. */
+static bool backtrace_line(const char *msg, const char *end)
+{
+    while (msg < end && *msg == ' ')
+        msg++;
+    size_t n = (size_t)(end - msg);
+    return (n >= 2 && !strncmp(msg, "->", 2)) || (n >= 9 && !strncmp(end - 9, "acktrace:", 9));
+}
+
+/* The child's most telling stderr line: the last one that is not SimGrid's "Exiting now." nor a
+ * backtrace, without SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
 static void reason_line(const char *text, char *out, size_t len)
 {
     out[0] = 0;
@@ -161,7 +170,7 @@ static void reason_line(const char *text, char *out, size_t len)
         if (!tag || tag > end)
             tag = strstr(start, "/CRITICAL] ");
         const char *msg = tag && tag < end ? strstr(tag, "] ") + 2 : start;
-        if (end > msg && strncmp(msg, "Exiting now.", 12)) {
+        if (end > msg && strncmp(msg, "Exiting now.", 12) && !backtrace_line(msg, end)) {
             snprintf(out, len, "%.*s", (int)(end - msg), msg);
             return;
         }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/analytics.h"
 #include "../engine/layout.h"
 
 static void notice(struct app_state *s, bool error, const char *fmt, ...)
@@ -72,6 +73,18 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
         s->sim_phase = SIM_WAITING;
     }
     xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
+    scaling_rebase(&s->sc, &s->p);
+    /* The model has no error channel: a broken analytics file shows as missing numbers, so ask
+     * the file itself what is wrong, for the status line. */
+    s->analytics_err[0] = 0;
+    if (!isfinite(m.makespan) && cand->analytics[0]) {
+        char name[ANALYTICS_NAME_MAX];
+        if (analytics_check(cand->analytics, name, sizeof name, s->analytics_err,
+                            sizeof s->analytics_err) == 0)
+            snprintf(s->analytics_err, sizeof s->analytics_err, "analytics %s gives no numbers",
+                     name);
+    }
+    app_lesson_check(s);
     return changed;
 }
 
@@ -79,6 +92,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
              size_t errlen)
 {
     memset(s, 0, sizeof *s);
+    s->alert = APP_ALERT_DEFAULT;
     for (int id = 0; id < PARAM_COUNT; id++) {
         if (!param_table[id].slider)
             continue;
@@ -121,8 +135,49 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
     return APP_DIRTY;
 }
 
+void app_scaling_sync(struct app_state *s)
+{
+    if (!scaling_current(&s->sc))
+        scaling_eval(&s->sc.c, &s->sc.base, s->sc.base_key, &s->pf);
+}
+
+unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c)
+{
+    if (strcmp(c->key, s->sc.base_key))
+        return 0;
+    s->sc.c = *c;
+    return APP_DIRTY;
+}
+
+unsigned app_on_analytics_changed(struct app_state *s)
+{
+    char name[ANALYTICS_NAME_MAX], err[APP_MSG_MAX];
+    if (analytics_check(s->p.analytics, name, sizeof name, err, sizeof err) < 0) {
+        /* Keep the numbers of the last good content on screen; say why they are not updated. */
+        snprintf(s->analytics_err, sizeof s->analytics_err, "%s", err);
+        return APP_DIRTY;
+    }
+    struct params same = s->p;
+    if (app_apply(s, &same, err, sizeof err) < 0) {
+        notice(s, true, "%s", err);
+        return APP_DIRTY;
+    }
+    /* Same parameters, new content: every result of the old content is stale. */
+    result_free(&s->sim);
+    s->has_sim = false;
+    s->sim_cached = false;
+    s->sim_err[0] = 0;
+    s->sim_phase = SIM_WAITING;
+    memset(s->xo.pstate, 0, sizeof s->xo.pstate);
+    s->xo.c.key[0] = 0;
+    s->sc.c.key[0] = 0;
+    notice(s, false, "analytics %s reloaded", name);
+    return APP_DIRTY | APP_CONFIG | APP_RERUN;
+}
+
 void app_free(struct app_state *s)
 {
+    app_lesson_close(s);
     result_free(&s->sim);
     if (s->pf_loaded)
         platform_free(&s->pf);
@@ -387,11 +442,42 @@ static unsigned reset_focused(struct app_state *s)
     return try_apply(s, &cand);
 }
 
+/* The block under the sliders: a view's key shows it, the same key goes back to the lesson
+ * (if one is open) or the crossover. */
+static unsigned toggle_pane(struct app_state *s, enum app_pane pane)
+{
+    enum app_pane home = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
+    s->pane = s->pane == pane ? home : pane;
+    return APP_DIRTY;
+}
+
 static unsigned main_key(struct app_state *s, int key)
 {
     s->notice[0] = 0;
     int id = app_focused(s);
+    if (s->lesson.l) {
+        /* With a lesson open, h is its hint (the arrows still step), n and b move through it. */
+        switch (key) {
+        case 'h':
+            s->lesson.show_hint = !s->lesson.show_hint;
+            s->pane = APP_PANE_LESSON;
+            return APP_DIRTY;
+        case 'n':
+            return app_lesson_goto(s, s->lesson.step + 1);
+        case 'b':
+            return app_lesson_goto(s, s->lesson.step - 1);
+        default:
+            break;
+        }
+    }
     switch (key) {
+    case 'u':
+        return toggle_pane(s, APP_PANE_LINKS);
+    case 's':
+        return toggle_pane(s, APP_PANE_SCALING);
+    case 'c':
+        s->pane = APP_PANE_XOVER;
+        return APP_DIRTY;
     case 'q':
     case APP_KEY_CTRL_C:
         return APP_QUIT;
@@ -500,6 +586,7 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
             s->sim_phase = SIM_FAILED;
             snprintf(s->sim_err, sizeof s->sim_err, "%s", error ? error : "out of memory");
         }
+        app_lesson_check(s); /* a goal may read the simulation */
         flags |= APP_DIRTY;
     }
     int m, i;

@@ -7,12 +7,14 @@
 
 #include <stdbool.h>
 
+#include "../engine/lesson.h"
 #include "../engine/model.h"
 #include "../engine/params.h"
 #include "../engine/platform.h"
 #include "../engine/preset.h"
 #include "../engine/result.h"
 #include "../engine/runner.h"
+#include "scaling.h"
 #include "xover.h"
 
 /* Keys as the app sees them: printable ASCII as itself, the rest above Unicode's range. */
@@ -44,12 +46,30 @@ enum app_flags {
 
 enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS };
 
+/* What the block under the sliders shows: the crossover, the lesson, the links of the latest
+ * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
+enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALING };
+
+#define APP_ALERT_DEFAULT 0.75 /* link utilisation flagged above this (--alert) */
+
 /* The simulation of the current configuration. */
 enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
 
 #define APP_PRESETS_MAX 32
 #define APP_EDIT_MAX    96
 #define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
+
+/* A lesson in the explorer: which step, whether its hint shows, and its goal's status for the
+ * configuration on screen (re-checked on every model update and every simulated result). */
+struct app_lesson {
+    struct lesson *l; /* NULL: no lesson open */
+    int step;
+    bool show_hint;
+    enum lesson_goal goal;
+    bool goal_sim;         /* the check saw a simulated result of this configuration */
+    char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
+    struct params start;   /* the configuration before step 1: `b` replays the steps from it */
+};
 
 struct app_state {
     struct params p;
@@ -86,6 +106,12 @@ struct app_state {
 
     char presets[APP_PRESETS_MAX][PRESET_NAME_MAX];
     int npresets, preset_sel;
+
+    enum app_pane pane;
+    struct app_lesson lesson;
+    double alert;                    /* link utilisation threshold, 0..1 */
+    char analytics_err[APP_MSG_MAX]; /* the analytics file's Lua error, "" when it loads */
+    struct scaling sc;               /* the static scaling view's curves */
 };
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
@@ -114,6 +140,26 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 
 /* The loop reports the runner's counts and where the current simulation stands. */
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
+
+/* The analytics file changed on disk: check it again (a Lua error goes to analytics_err and
+ * the status line), re-evaluate the model, drop results of the old content, simulate anew. */
+unsigned app_on_analytics_changed(struct app_state *s);
+
+/* The static scaling curves landed from the loop's background computation (ignored if stale). */
+unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c);
+/* Computes them here and now (tests). */
+void app_scaling_sync(struct app_state *s);
+
+/* ---- lessons (app_lesson.c) ---- */
+
+/* Opens lesson NAME at step 1 (loading its configuration). -1 with err; else APP_* flags. */
+int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen);
+void app_lesson_close(struct app_state *s);
+/* Goes to step i (0-based): forward keeps what the user set and loads the step's configuration
+ * on top; backward replays the configurations of steps 1..i from the lesson's start. */
+unsigned app_lesson_goto(struct app_state *s, int i);
+/* Re-evaluates the current step's goal against the configuration, model and simulation. */
+void app_lesson_check(struct app_state *s);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

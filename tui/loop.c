@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "../engine/analytics.h"
 #include "../engine/cache.h"
 #include "app.h"
 #include "screen.h"
@@ -28,12 +29,17 @@
 #define TAG_XOVER_BASE 100
 #define PENDING_MAX    64
 #define QUIT_GRACE_MS  2000
+#define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
 
 struct tui {
     uv_loop_t loop;
     uv_poll_t input;
     uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
     uv_timer_t debounce, grace;
+    uv_fs_event_t watch; /* the analytics file's directory (editors replace files) */
+    uv_timer_t reload;   /* a change seen: re-check the file when the saves settle */
+    bool watching;
+    char watch_dir[PARAMS_PATH_MAX + 16], watch_base[PARAMS_PATH_MAX];
     uv_prepare_t frame;  /* draws what timers changed before the loop blocks */
     uv_check_t frame_io; /* draws what keys and children changed, before anything else runs */
     struct runner *runner;
@@ -47,7 +53,7 @@ struct tui {
     int xo_gen;                  /* one tag per crossover base */
     char xo_key[RUNNER_KEY_MAX]; /* crossover base they were submitted for */
     int idle_polls;              /* readable without a key: the terminal may be gone */
-    bool curves_busy;            /* a crossover computation is on the thread pool */
+    bool curves_busy;            /* a model computation (crossover, scaling) is on the pool */
     bool want_stats;
     struct stats latency;
     struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
@@ -127,13 +133,17 @@ static void on_debounce(uv_timer_t *h)
 
 /* ---- crossover curves, on the thread pool -------------------------------------------------- */
 
+/* One background model computation: the crossover's curves or the static scaling's. One at a
+ * time, which also keeps a Lua analytics interpreter to one thread. */
 struct curves_work {
     uv_work_t req;
     struct tui *t;
+    bool scaling;
     struct params base;
     char key[RUNNER_KEY_MAX];
     struct platform pf; /* a private copy: the app may load another while this runs */
     struct xover_curves c;
+    struct scaling_curves sc;
 };
 
 static void start_curves(struct tui *t);
@@ -144,7 +154,10 @@ static void curves_run(uv_work_t *req)
     /* This thread (not the process): on a machine whose cores the simulations fill, the thread
      * reading keys must win over the one drawing curves. */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5);
-    xover_curves_eval(&w->c, &w->base, w->key, &w->pf);
+    if (w->scaling)
+        scaling_eval(&w->sc, &w->base, w->key, &w->pf);
+    else
+        xover_curves_eval(&w->c, &w->base, w->key, &w->pf);
 }
 
 static void curves_done(uv_work_t *req, int status)
@@ -153,7 +166,7 @@ static void curves_done(uv_work_t *req, int status)
     struct tui *t = w->t;
     t->curves_busy = false;
     if (status == 0)
-        act(t, app_on_curves(&t->app, &w->c));
+        act(t, w->scaling ? app_on_scaling(&t->app, &w->sc) : app_on_curves(&t->app, &w->c));
     platform_free(&w->pf);
     free(w);
     start_curves(t); /* the configuration may have moved on while this ran */
@@ -162,32 +175,87 @@ static void curves_done(uv_work_t *req, int status)
 /* One computation at a time: a burst of keys costs one more, for the last configuration. */
 static void start_curves(struct tui *t)
 {
-    if (t->curves_busy || t->quitting || xover_current(&t->app.xo))
+    if (t->curves_busy || t->quitting)
+        return;
+    /* The crossover is always on screen or a key away; the scaling only when its view is. */
+    bool scaling = xover_current(&t->app.xo);
+    if (scaling && (t->app.pane != APP_PANE_SCALING || scaling_current(&t->app.sc)))
         return;
     struct curves_work *w = calloc(1, sizeof *w);
     if (!w || xover_platform_copy(&w->pf, &t->app.pf) < 0) {
         free(w);
-        app_xover_sync(&t->app); /* no memory to spare: compute here instead */
+        scaling ? app_scaling_sync(&t->app) : app_xover_sync(&t->app); /* no memory: here */
         t->dirty = true;
         return;
     }
     w->t = t;
     w->req.data = w;
-    w->base = t->app.xo.base;
-    snprintf(w->key, sizeof w->key, "%s", t->app.xo.base_key);
+    w->scaling = scaling;
+    w->base = scaling ? t->app.sc.base : t->app.xo.base;
+    snprintf(w->key, sizeof w->key, "%s", scaling ? t->app.sc.base_key : t->app.xo.base_key);
     if (uv_queue_work(&t->loop, &w->req, curves_run, curves_done) < 0) {
         platform_free(&w->pf);
         free(w);
-        app_xover_sync(&t->app);
+        scaling ? app_scaling_sync(&t->app) : app_xover_sync(&t->app);
         t->dirty = true;
         return;
     }
     t->curves_busy = true;
 }
 
+/* ---- the analytics file ---------------------------------------------------------------------- */
+
+static void on_reload(uv_timer_t *h)
+{
+    struct tui *t = h->data;
+    act(t, app_on_analytics_changed(&t->app));
+}
+
+/* Only enqueues: the reload timer runs when the editor's burst of events is over. */
+static void on_watch(uv_fs_event_t *h, const char *filename, int events, int status)
+{
+    struct tui *t = h->data;
+    (void)events;
+    if (status < 0 || t->quitting)
+        return;
+    if (filename && strcmp(filename, t->watch_base))
+        return;
+    uv_timer_start(&t->reload, on_reload, RELOAD_MS, 0);
+}
+
+/* Watches the directory of the configuration's analytics file (a file watch would be lost when
+ * an editor saves by renaming a new file over the old), or nothing for the built-in. */
+static void watch_analytics(struct tui *t)
+{
+    char path[PARAMS_PATH_MAX], err[256], dir[sizeof t->watch_dir], base[sizeof t->watch_base];
+    dir[0] = base[0] = 0;
+    if (t->app.p.analytics[0] &&
+        analytics_resolve(t->app.p.analytics, path, sizeof path, err, sizeof err) == 0) {
+        const char *slash = strrchr(path, '/');
+        if (slash) {
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path), path);
+            snprintf(base, sizeof base, "%s", slash + 1);
+        } else {
+            snprintf(dir, sizeof dir, ".");
+            snprintf(base, sizeof base, "%s", path);
+        }
+    }
+    if (t->watching && !strcmp(dir, t->watch_dir) && !strcmp(base, t->watch_base))
+        return;
+    if (t->watching)
+        uv_fs_event_stop(&t->watch);
+    t->watching = false;
+    snprintf(t->watch_dir, sizeof t->watch_dir, "%s", dir);
+    snprintf(t->watch_base, sizeof t->watch_base, "%s", base);
+    if (dir[0] && uv_fs_event_start(&t->watch, on_watch, dir, 0) == 0)
+        t->watching = true;
+}
+
 /* The configuration changed: show what the cache knows now, simulate the rest after a pause. */
 static void config_changed(struct tui *t)
 {
+    if (!t->quitting)
+        watch_analytics(t);
     const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
     if (r)
         act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
@@ -231,6 +299,8 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_term, NULL);
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
+    uv_close((uv_handle_t *)&t->watch, NULL);
+    uv_close((uv_handle_t *)&t->reload, NULL);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
     runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
@@ -252,8 +322,10 @@ static void act(struct tui *t, unsigned flags)
         uv_timer_stop(&t->debounce);
         submit(t, true);
     }
-    if (flags & APP_DIRTY)
+    if (flags & APP_DIRTY) {
         t->dirty = true;
+        start_curves(t); /* a view may have opened that needs its curves */
+    }
 }
 
 /* ---- input, signals, frames ----------------------------------------------------------------- */
@@ -423,6 +495,10 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->debounce);
     t->debounce.data = t;
     uv_timer_init(l, &t->grace);
+    uv_timer_init(l, &t->reload);
+    t->reload.data = t;
+    uv_fs_event_init(l, &t->watch);
+    t->watch.data = t;
     uv_prepare_init(l, &t->frame);
     t->frame.data = t;
     uv_prepare_start(&t->frame, on_frame);
@@ -464,20 +540,30 @@ static void close_any(uv_handle_t *h, void *arg)
         uv_close(h, NULL);
 }
 
-int tui_run(const struct params *p, const char *preset, bool stats)
+int tui_run(const struct tui_opts *o)
 {
     struct tui *t = &T;
-    char err[512];
+    char err[1024];
     int rc = 1;
     memset(t, 0, sizeof *t);
-    t->want_stats = stats;
+    t->want_stats = o->stats;
+    /* Lua's print() in an analytics file would write over the screen. */
+    analytics_set_output(NULL);
     signal(SIGPIPE, SIG_IGN);
     if (uv_loop_init(&t->loop) < 0) {
         fprintf(stderr, "situ: cannot start the event loop\n");
         return 1;
     }
-    if (app_init(&t->app, p, preset, err, sizeof err) < 0) {
+    if (app_init(&t->app, o->p, o->preset, err, sizeof err) < 0) {
         fprintf(stderr, "situ: %s\n", err);
+        uv_loop_close(&t->loop);
+        return 2;
+    }
+    if (o->alert > 0)
+        t->app.alert = o->alert;
+    if (o->lesson && o->lesson[0] && app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0) {
+        fprintf(stderr, "situ: %s\n", err);
+        app_free(&t->app);
         uv_loop_close(&t->loop);
         return 2;
     }

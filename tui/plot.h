@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#define PLOT_LAYERS 4 /* curves; the cell shows the last layer drawn into it */
+#define PLOT_LAYERS 6 /* curves; the cell shows the last layer drawn into it */
 
 struct plot {
     int w, h;                  /* cells */

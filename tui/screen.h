@@ -29,7 +29,11 @@
     X(COL_BAD, COLOR_RED, -1, A_BOLD, A_BOLD)                                                      \
     X(COL_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD)                                                    \
     X(COL_KEY, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)                                      \
-    X(COL_BORDER, COLOR_BLUE, -1, A_NORMAL, A_DIM)
+    X(COL_BORDER, COLOR_BLUE, -1, A_NORMAL, A_DIM)                                                 \
+    X(COL_UTIL_LOW, COLOR_BLUE, -1, A_NORMAL, A_DIM)                                               \
+    X(COL_UTIL_GOOD, COLOR_GREEN, -1, A_BOLD, A_NORMAL)                                            \
+    X(COL_UTIL_HIGH, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                             \
+    X(COL_UTIL_HOT, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE)
 
 #define SCREEN_ENUM(name, fg, bg, attr, mono) name,
 enum colour { SCREEN_COLOURS(SCREEN_ENUM) COL_COUNT };

@@ -9,9 +9,15 @@
 /* Whether stdin and stdout are both terminals (the explorer needs them). */
 bool tui_have_terminal(void);
 
-/* Runs the explorer from configuration p (already parsed and validated); preset names where p
- * came from ("" if nowhere). With stats, prints key-to-frame latency percentiles on stderr at
- * exit. Returns the process exit status. */
-int tui_run(const struct params *p, const char *preset, bool stats);
+struct tui_opts {
+    const struct params *p; /* the starting configuration, parsed and validated */
+    const char *preset;     /* where p came from ("" if nowhere), for the header */
+    bool stats;             /* print key-to-frame latency percentiles on stderr at exit */
+    const char *lesson;     /* a lesson to open (name or path), or NULL */
+    double alert;           /* link utilisation alert threshold; <= 0: the default */
+};
+
+/* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */
+int tui_run(const struct tui_opts *o);
 
 #endif

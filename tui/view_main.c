@@ -432,8 +432,13 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     draw_text(s, y, n, 1, COL_BORDER, g->vline);
     n += 2;
     /* The configuration on screen first: its failure is the one the numbers above lack. */
-    const char *what = a->sim_phase == SIM_FAILED ? "simulation: " : "";
-    const char *error = a->sim_phase == SIM_FAILED ? a->sim_err : a->last_error;
+    /* A broken analytics file first: it is why the numbers are missing or old. */
+    const char *what = a->analytics_err[0]          ? "analytics: "
+                       : a->sim_phase == SIM_FAILED ? "simulation: "
+                                                    : "";
+    const char *error = a->analytics_err[0]          ? a->analytics_err
+                        : a->sim_phase == SIM_FAILED ? a->sim_err
+                                                     : a->last_error;
     if (error[0]) {
         n += 1 + draw_text(s, y, n, l->cols - n, COL_ERROR, g->fail);
         n += draw_text(s, y, n, l->cols - n, COL_ERROR, what);
@@ -447,9 +452,12 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
 {
     const struct glyphs *g = s->g;
-    const char *main_keys[][2] = {{g->arrows_lr, "step"}, {"PgUp/Dn", "coarse"}, {g->enter, "type"},
-                                  {"m", "mapping"},       {"r", "re-run"},       {"p", "presets"},
-                                  {"?", "help"},          {"q", "quit"}};
+    const char *main_keys[][2] = {{g->arrows_lr, "step"}, {g->enter, "type"}, {"m", "mapping"},
+                                  {"r", "re-run"},        {"u", "links"},     {"s", "scaling"},
+                                  {"p", "presets"},       {"?", "help"},      {"q", "quit"}};
+    const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"},  {"b", "back"},
+                                    {"h", "hint"},          {"u", "links"}, {"s", "scaling"},
+                                    {"c", "crossover"},     {"?", "help"},  {"q", "quit"}};
     const char *edit_keys[][2] = {
         {g->enter, "apply"}, {"Esc", "cancel"}, {"Ctrl-U", "clear"}, {"Ctrl-C", "quit"}};
     const char *help_keys[][2] = {{"?/Esc", "close help"}, {"q", "quit"}};
@@ -457,14 +465,16 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
         {g->arrows_ud, "choose"}, {g->enter, "load"}, {"Esc", "cancel"}, {"q", "quit"}};
     const char *(*keys)[2] = main_keys;
     int n = sizeof main_keys / sizeof main_keys[0];
-    if (a->mode == APP_EDIT)
+    if (a->mode == APP_MAIN && a->lesson.l)
+        keys = lesson_keys, n = sizeof lesson_keys / sizeof lesson_keys[0];
+    else if (a->mode == APP_EDIT)
         keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
     else if (a->mode == APP_HELP)
         keys = help_keys, n = sizeof help_keys / sizeof help_keys[0];
     else if (a->mode == APP_PRESETS)
         keys = preset_keys, n = sizeof preset_keys / sizeof preset_keys[0];
     /* The last two (help, quit) always show, at the right end; the rest fill what is left. */
-    int width[8], right = l->cols - 1;
+    int width[16], right = l->cols - 1;
     for (int i = 0; i < n; i++)
         width[i] = screen_cells(keys[i][0]) + 2 + screen_cells(keys[i][1]) + 3;
     for (int i = n - 2; i < n; i++)
@@ -493,7 +503,19 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
     draw_run_bars(s, l, a);
     draw_step_bars(s, l, a);
     draw_info(s, l, a);
-    view_xover_draw(s, l, a);
+    switch (a->pane) {
+    case APP_PANE_LESSON:
+        view_lesson_draw(s, l, a);
+        break;
+    case APP_PANE_LINKS:
+        view_links_draw(s, l, a);
+        break;
+    case APP_PANE_SCALING:
+        view_scaling_draw(s, l, a);
+        break;
+    default:
+        view_xover_draw(s, l, a);
+    }
     draw_status(s, l, a, max_jobs);
     draw_keys(s, l, a);
     if (a->mode == APP_HELP)

@@ -288,6 +288,79 @@ grep -q "PARAMETERS" "$screen" && miss "the explorer is still on screen"
 [ "$(children)" -eq 0 ] || miss "simulations left running after a crash"
 finish "a crash (SIGSEGV) restores the terminal and kills the simulations"
 
+# ---- the lesson panel --------------------------------------------------------------------------
+start C.UTF-8 --lesson efficiency
+wait_for "LESSON The efficiency metric" || miss "no lesson panel"
+grep -q "step 1/4" "$screen" || miss "not at step 1/4"
+grep -q "One step of the workflow is S" "$screen" || miss "no step text"
+grep -Eq " ratio +1 sim/ana" "$screen" || miss "step 1 did not load its configuration (ratio 1)"
+keys n
+wait_for "step 2/4" 10 || miss "n did not go to step 2"
+grep -q "Raise it until" "$screen" || miss "no step 2 text"
+grep -q "goal not met yet" "$screen" || miss "the goal is not shown as not met"
+keys h
+wait_for "hint: Valid ratios" 10 || miss "h did not show the hint"
+keys Right Right Right Right
+wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio to 31"
+wait_for "goal met" 10 || miss "the goal is not marked met at ratio 31"
+keys b
+wait_for "step 1/4" 10 || miss "b did not go back"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "lesson panel: step text, n/b, hint, a goal reached by keys is marked met"
+
+# ---- link utilisation and static scaling views ---------------------------------------------------
+start C.UTF-8 --nodes 2 --ratio 1 --alert 0.0001
+wait_for "PARAMETERS" || miss "did not start"
+keys u
+wait_for "LINK UTILISATION" 10 || miss "u did not open the link view"
+if [ $engine = yes ]; then
+    wait_for "dahu_link.*ALERT" 30 || miss "no link flagged above the alert threshold"
+    grep -q "above 0%" "$screen" || miss "the header does not give the threshold"
+    grep -Eq "scale: .*low.*good.*high.*HOT" "$screen" || miss "no scale legend"
+fi
+keys s
+wait_for "STATIC SCALING" 10 || miss "s did not open the scaling view"
+wait_for "time to solution \(log\)" 10 || miss "no axis label"
+grep -Eq " 1 node .*(flat|moves)" "$screen" || miss "no verdict for 1 node"
+grep -Eq " 8 nodes .*(flat|moves)" "$screen" || miss "no verdict for 8 nodes"
+keys s
+wait_for "IN SITU vs IN TRANSIT" 10 || miss "s did not go back to the crossover"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "u shows links busiest first with alerts; s shows the static scaling plot"
+
+# ---- the analytics file is watched ------------------------------------------------------------
+ana=$tmp/watched.lua
+cat >"$ana" <<'LUA'
+return { name = "watched", cost = function(ctx) return ctx.particles * 7.93e-7 * ctx.compute_scaling end }
+LUA
+makespan_model() {
+    capture
+    sed -n 's/.*makespan  *\([0-9.][0-9.]* [a-z]*\).*/\1/p' "$screen" | head -1
+}
+start C.UTF-8 --analytics "$ana" --ratio 31
+wait_for "makespan +[0-9]" || miss "no makespan"
+before=$(makespan_model)
+cat >"$ana.new" <<'LUA'
+return { name = "watched", cost = function(ctx) return ctx.particles * 7.93e-5 * ctx.compute_scaling end }
+LUA
+mv "$ana.new" "$ana"
+n=0
+while [ "$(makespan_model)" = "$before" ] && [ $n -lt 200 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+after=$(makespan_model)
+[ -n "$after" ] && [ "$after" != "$before" ] || miss "the model did not follow the edit ($before)"
+wait_for "analytics watched reloaded" 5 || miss "no reload notice"
+printf 'return { name = "watched", cost = function(ctx) return ctx.particles * end }\n' >"$ana"
+wait_for "analytics: .*watched.lua:1" 10 || miss "the Lua error is not in the status line"
+grep -q "PARAMETERS" "$screen" || miss "the screen is gone after a Lua error"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "editing the analytics file re-runs the model ($before -> $after); a Lua error shows"
+
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1
 start C --preset fig9-intransit
@@ -298,6 +371,9 @@ grep -Eq "simulation +#" "$screen" || miss "no ASCII bars"
 grep -q "preset fig9-intransit" "$screen" || miss "the header does not name the preset"
 grep -Eq " nodes +16 nodes" "$screen" || miss "the preset did not set 16 nodes"
 grep -q "1000x" "$screen" || miss "no ASCII axis labels"
+keys u
+wait_for "scale: # low" 10 || miss "the link view's scale has no text marks without colour"
+keys u
 keys C-c
 wait_for "EXIT=0" 10 || miss "Ctrl-C did not quit with 0"
 grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"

@@ -1,0 +1,160 @@
+/* The lesson panel's state without a terminal: opening a lesson loads step 1's configuration,
+ * n and b move through the steps (forward keeps the user's changes, back replays the lesson),
+ * h toggles the hint, and the goal is re-checked on every model update. Also the link view's
+ * scale and order, and the static scaling curves. Run from the repository root. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tui/app.h"
+#include "../../tui/links.h"
+#include "../../tui/scaling.h"
+
+static struct app_state *lesson_start(const char *name)
+{
+    struct app_state *s = calloc(1, sizeof *s);
+    struct params p;
+    params_defaults(&p);
+    char err[1024] = "";
+    cr_assert_eq(app_init(s, &p, "", err, sizeof err), 0, "app_init: %s", err);
+    int rc = app_lesson_open(s, name, err, sizeof err);
+    cr_assert_geq(rc, 0, "app_lesson_open: %s", err);
+    return s;
+}
+
+static void stop(struct app_state *s)
+{
+    app_free(s);
+    free(s);
+}
+
+static void focus_on(struct app_state *s, int id)
+{
+    for (int i = 0; i < s->nsliders; i++)
+        if (s->sliders[i] == id)
+            s->focus = i;
+}
+
+Test(lesson_panel, open_loads_step_one)
+{
+    struct app_state *s = lesson_start("efficiency");
+    cr_assert_eq(s->lesson.step, 0);
+    cr_assert_eq(s->pane, APP_PANE_LESSON);
+    cr_assert_eq(s->p.nodes, 2);
+    cr_assert_eq(s->p.stride, 1000);
+    cr_assert_eq(s->p.ratio, 1);
+    cr_assert_eq(s->lesson.goal, LESSON_NO_GOAL);
+    stop(s);
+}
+
+Test(lesson_panel, next_back_and_goal)
+{
+    struct app_state *s = lesson_start("efficiency");
+    unsigned f = app_key(s, 'n');
+    cr_assert(f & APP_DIRTY);
+    cr_assert_eq(s->lesson.step, 1);
+    cr_assert_eq(s->lesson.goal, LESSON_GOAL_NOT_MET);
+    /* Reaching the goal by keys: raise the ratio to 31, the goal is re-checked at once. */
+    focus_on(s, P_RATIO);
+    for (int i = 0; i < 4; i++)
+        app_key(s, APP_KEY_RIGHT);
+    cr_assert_eq(s->p.ratio, 31);
+    cr_assert_eq(s->lesson.goal, LESSON_GOAL_MET, "%s", s->lesson.msg);
+    /* Forward keeps what the user found (step 3 loads no configuration). */
+    app_key(s, 'n');
+    cr_assert_eq(s->lesson.step, 2);
+    cr_assert_eq(s->p.ratio, 31);
+    /* Back replays the lesson: step 2 as the lesson sets it up, ratio 1 again. */
+    f = app_key(s, 'b');
+    cr_assert_eq(s->lesson.step, 1);
+    cr_assert_eq(s->p.ratio, 1);
+    cr_assert(f & APP_CONFIG);
+    cr_assert_eq(s->lesson.goal, LESSON_GOAL_NOT_MET);
+    stop(s);
+}
+
+Test(lesson_panel, ends_refuse_and_hint_toggles)
+{
+    struct app_state *s = lesson_start("efficiency");
+    app_key(s, 'b');
+    cr_assert_eq(s->lesson.step, 0);
+    cr_assert(strstr(s->notice, "first step"));
+    app_key(s, 'n');
+    cr_assert_not(s->lesson.show_hint);
+    app_key(s, 'h');
+    cr_assert(s->lesson.show_hint);
+    cr_assert_str_neq(lesson_step_hint(s->lesson.l, s->lesson.step), "");
+    app_key(s, 'h');
+    cr_assert_not(s->lesson.show_hint);
+    for (int i = 0; i < 10; i++)
+        app_key(s, 'n');
+    cr_assert_eq(s->lesson.step, lesson_step_count(s->lesson.l) - 1);
+    cr_assert(strstr(s->notice, "last step"));
+    stop(s);
+}
+
+Test(lesson_panel, views_toggle_and_come_back_to_the_lesson)
+{
+    struct app_state *s = lesson_start("mapping");
+    app_key(s, 'u');
+    cr_assert_eq(s->pane, APP_PANE_LINKS);
+    app_key(s, 's');
+    cr_assert_eq(s->pane, APP_PANE_SCALING);
+    app_key(s, 's');
+    cr_assert_eq(s->pane, APP_PANE_LESSON);
+    stop(s);
+}
+
+Test(lesson_panel, unknown_lesson_is_an_error)
+{
+    struct app_state *s = calloc(1, sizeof *s);
+    struct params p;
+    params_defaults(&p);
+    char err[1024] = "";
+    cr_assert_eq(app_init(s, &p, "", err, sizeof err), 0);
+    cr_assert_eq(app_lesson_open(s, "nosuch", err, sizeof err), -1);
+    cr_assert(strstr(err, "nosuch"), "%s", err);
+    cr_assert_null(s->lesson.l);
+    stop(s);
+}
+
+Test(links_view, scale_and_order)
+{
+    cr_assert_eq(links_classify(0.05), LINKS_LOW);
+    cr_assert_eq(links_classify(0.5), LINKS_GOOD);
+    cr_assert_eq(links_classify(0.7), LINKS_HIGH);
+    cr_assert_eq(links_classify(0.95), LINKS_HOT);
+    struct result_link l[3] = {{"a", 1, 0.2}, {"b", 1, 0.9}, {"c", 1, 0.5}};
+    struct sim_result r = {0};
+    r.nlinks = 3;
+    r.links = l;
+    int order[3];
+    cr_assert_eq(links_sorted(&r, order, 3), 3);
+    cr_assert_eq(order[0], 1);
+    cr_assert_eq(order[1], 2);
+    cr_assert_eq(order[2], 0);
+    cr_assert_eq(links_over(&r, 0.75), 1);
+    cr_assert_eq(links_sorted(&r, order, 1), 1);
+    cr_assert_eq(order[0], 1, "the busiest survives a short list");
+}
+
+Test(scaling_view, curves_per_node_count)
+{
+    struct app_state *s = calloc(1, sizeof *s);
+    struct params p;
+    params_defaults(&p);
+    char err[1024] = "";
+    cr_assert_eq(app_init(s, &p, "", err, sizeof err), 0);
+    app_scaling_sync(s);
+    const struct scaling_curves *c = &s->sc.c;
+    cr_assert(scaling_current(&s->sc));
+    cr_assert_eq(c->ncurves, 4); /* 1 node is the current count: 1, 2, 4, 8 */
+    cr_assert_eq(c->nodes[0], 1);
+    for (int k = 0; k < c->ncurves; k++) {
+        cr_assert(c->ok[k], "curve %d", k);
+        cr_assert(c->time[k][SC_REGIONS - 1] > c->time[k][0]);
+        cr_assert(isfinite(c->spread[k]));
+    }
+    stop(s);
+}

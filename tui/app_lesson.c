@@ -1,0 +1,105 @@
+/* The lesson panel's state: which step is on, the configuration each step loads, and the goal's
+ * status, re-checked whenever the model or the simulation of the configuration changes. The
+ * lesson's Lua stays behind engine/lesson.h; nothing here knows it is Lua. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+void app_lesson_close(struct app_state *s)
+{
+    lesson_free(s->lesson.l);
+    memset(&s->lesson, 0, sizeof s->lesson);
+    if (s->pane == APP_PANE_LESSON)
+        s->pane = APP_PANE_XOVER;
+}
+
+void app_lesson_check(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return;
+    struct lesson_state st = {&s->p, &s->model, s->has_sim ? &s->sim : NULL};
+    ls->goal = lesson_goal_check(ls->l, ls->step, &st, ls->msg, sizeof ls->msg);
+    ls->goal_sim = s->has_sim;
+}
+
+/* Applies step i's configuration on top of base into the app. */
+static int load_step(struct app_state *s, int i, const struct params *base, int *changed, char *err,
+                     size_t errlen)
+{
+    struct params next;
+    if (lesson_step_config(s->lesson.l, i, base, &next, err, errlen) < 0)
+        return -1;
+    int rc = app_apply(s, &next, err, errlen);
+    if (rc < 0)
+        return -1;
+    *changed = *changed || rc > 0;
+    return 0;
+}
+
+unsigned app_lesson_goto(struct app_state *s, int i)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return 0;
+    int n = lesson_step_count(ls->l);
+    if (i < 0 || i >= n) {
+        snprintf(s->notice, sizeof s->notice, "%s",
+                 i < 0 ? "this is the first step" : "this is the last step");
+        s->notice_error = false;
+        return APP_DIRTY;
+    }
+    char err[APP_MSG_MAX];
+    int changed = 0, rc = 0;
+    int from = ls->step;
+    ls->step = i;
+    ls->show_hint = false;
+    s->pane = APP_PANE_LESSON;
+    if (i > from) {
+        /* Forward: what the user found in the steps between stays, as in the headless walk. */
+        for (int k = from + 1; k <= i && rc == 0; k++)
+            rc = load_step(s, k, &s->p, &changed, err, sizeof err);
+    } else {
+        /* Back: the step as the lesson sets it up, replayed from the start. */
+        struct params base = ls->start;
+        for (int k = 0; k <= i && rc == 0; k++) {
+            rc = lesson_step_config(ls->l, k, &base, &base, err, sizeof err) < 0 ? -1 : 0;
+        }
+        if (rc == 0) {
+            int a = app_apply(s, &base, err, sizeof err);
+            rc = a < 0 ? -1 : 0;
+            changed = a > 0;
+        }
+    }
+    if (rc < 0) {
+        snprintf(s->notice, sizeof s->notice, "%s", err);
+        s->notice_error = true;
+    }
+    if (changed)
+        s->modified = true;
+    app_lesson_check(s); /* the step changed even if the configuration did not */
+    return APP_DIRTY | (changed ? APP_CONFIG : 0);
+}
+
+int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen)
+{
+    struct lesson *l = lesson_load(name, err, errlen);
+    if (!l)
+        return -1;
+    app_lesson_close(s);
+    lesson_set_output(l, NULL); /* a goal's print() would write over the screen */
+    s->lesson.l = l;
+    s->lesson.start = s->p;
+    s->lesson.step = 0;
+    s->pane = APP_PANE_LESSON;
+    int changed = 0;
+    char e[APP_MSG_MAX];
+    if (load_step(s, 0, &s->p, &changed, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s", e);
+        app_lesson_close(s);
+        return -1;
+    }
+    app_lesson_check(s);
+    return (int)(APP_DIRTY | (changed ? APP_CONFIG : 0));
+}
