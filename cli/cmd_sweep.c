@@ -117,7 +117,21 @@ int cmd_sweep(int argc, char **argv)
             cli_error("sweep: missing value after %s", arg);
             goto done;
         }
-        if (!strcmp(key, "jobs")) {
+        if (!strcmp(key, "retry") || !strcmp(key, "time-limit")) {
+            char *end;
+            double v = strtod(value, &end);
+            bool retry = key[0] == 'r';
+            if (*end || end == value || !(v >= 0 && v <= (retry ? 10 : 1e6)) ||
+                (retry && v != (int)v)) {
+                cli_error("sweep: %s: '%s' is not valid; expected %s", key, value,
+                          retry ? "an integer in [0, 10]" : "seconds in [0, 1e6] (0: no limit)");
+                goto done;
+            }
+            if (retry)
+                s.retries = (int)v;
+            else
+                s.time_limit = v;
+        } else if (!strcmp(key, "jobs")) {
             char *end;
             long j = strtol(value, &end, 10);
             if (*end || end == value || j < 1 || j > 256) {
@@ -174,8 +188,11 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     for (int i = 0; i < s.n; i++)
-        if (s.errors[i])
-            cli_error("sweep: configuration %d: %s", i + 1, s.errors[i]);
+        if (s.errors[i]) {
+            char what[256];
+            study_describe(&s, i, what, sizeof what);
+            cli_error("sweep: %s: %s", what, s.errors[i]);
+        }
     if (study_write(&s, out, err, sizeof err) < 0) {
         cli_error("sweep: %s", err);
         goto done;

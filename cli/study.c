@@ -332,31 +332,52 @@ int study_run(struct study *s)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sim_pool_stop = 0;
-    int rc = todo ? sim_pool_run(jobs, todo, s->jobs, progress, &pr) : 0;
+    int rc = 0;
+    for (int attempt = 0; todo > 0; attempt++) {
+        for (int k = 0; k < todo; k++)
+            jobs[k].time_limit = s->time_limit;
+        rc = sim_pool_run(jobs, todo, s->jobs, progress, &pr);
+        if (rc == -1 || rc == -2)
+            break;
+        /* Keep what succeeded; what failed runs again while retries are left. */
+        int again = 0;
+        for (int k = 0; k < todo; k++) {
+            int i = index[k];
+            json_error_t jerr;
+            if (jobs[k].rc == 0 && !(s->results[i] = json_loads(jobs[k].output, 0, &jerr)))
+                snprintf(jobs[k].err, sizeof jobs[k].err, "unreadable result: %s", jerr.text);
+            free(jobs[k].output);
+            jobs[k].output = NULL;
+            if (s->results[i]) {
+                s->ran++;
+            } else if (attempt < s->retries) {
+                s->retried++;
+                jobs[again] = jobs[k];
+                index[again++] = i;
+            } else {
+                s->failed++;
+                s->errors[i] = strdup(jobs[k].err);
+            }
+        }
+        todo = again;
+        pr.offset = s->cached + s->ran + s->failed;
+        clock_gettime(CLOCK_MONOTONIC, &pr.start);
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     s->interrupted = rc == -2;
-    if (rc == -1) {
-        free(jobs);
-        free(index);
-        return -1;
-    }
-    for (int k = 0; k < todo; k++) {
-        int i = index[k];
-        json_error_t jerr;
-        if (jobs[k].rc == 0 && !(s->results[i] = json_loads(jobs[k].output, 0, &jerr)))
-            snprintf(jobs[k].err, sizeof jobs[k].err, "unreadable result: %s", jerr.text);
-        if (s->results[i]) {
-            s->ran++;
-        } else {
-            s->failed++;
-            s->errors[i] = strdup(jobs[k].err);
-        }
+    for (int k = 0; k < todo && rc < 0; k++)
         free(jobs[k].output);
-    }
     free(jobs);
     free(index);
-    return 0;
+    return rc == -1 ? -1 : 0;
+}
+
+void study_describe(const struct study *s, int i, char *out, size_t len)
+{
+    describe(s, &s->configs[i], out, len);
+    if (!out[0])
+        snprintf(out, len, "configuration %d", i + 1);
 }
 
 static const char *const result_keys[] = {"particles",

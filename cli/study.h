@@ -28,13 +28,15 @@ struct study {
     int jobs;
     bool model_only;
     bool quiet;                  /* no progress on stderr */
+    int retries;                 /* failed runs run again up to this many times */
+    double time_limit;           /* seconds per simulation before it is killed; 0: none */
     char cache[PARAMS_PATH_MAX]; /* "" = no cache */
     /* filled by study_run */
     int n;
     struct params *configs;
     json_t **results; /* [n], NULL where a run failed */
     char **errors;    /* [n], NULL where it succeeded */
-    int ran, cached, failed;
+    int ran, cached, failed, retried;
     bool interrupted;
 };
 
@@ -52,6 +54,9 @@ int study_expand(struct study *s, char *err, size_t errlen);
  * runs are counted in s->failed with their reasons in s->errors. Ctrl-C stops it (interrupted):
  * what finished is cached, the rest is dropped. */
 int study_run(struct study *s);
+
+/* "ratio=3 nodes=2": the axis values of configuration i, for messages. */
+void study_describe(const struct study *s, int i, char *out, size_t len);
 
 /* The CSV of a study: parameter keys, then result keys (header when header is true). */
 void study_csv_header(FILE *out);

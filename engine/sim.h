@@ -48,6 +48,7 @@ int sim_run_isolated(const struct params *p, bool json, char **output, char *err
  * of failed jobs, or -1 if the pool itself could not run. */
 struct sim_job {
     struct params p;
+    double time_limit; /* seconds of wall time before the child is killed; 0: none */
     char *output;
     char err[512];
     int rc;

@@ -2,6 +2,7 @@
  * deadlock, and writes assertion failures to stderr. The parent keeps stdout clean and turns any
  * failure into one line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -50,8 +52,61 @@ static void render(const struct params *p, const struct sim_measure *r, bool jso
     }
 }
 
+/* Test hook: SITU_TEST_FAULT=KIND[:KEY=VALUE][:once=FILE] makes the simulation child of the
+ * configurations whose parameter KEY formats as VALUE misbehave: segv, abort, hang, garbage
+ * (prints a non-JSON line), partial (half a JSON line), kill (SIGKILL), exit (status 3, no
+ * message). With once=FILE only the first such child does, creating FILE. Lets the tests check
+ * that every consumer of children reports, reaps and keeps the other results. */
+static void inject_fault(const struct params *p, int out_fd)
+{
+    const char *spec = getenv("SITU_TEST_FAULT");
+    if (!spec || !*spec)
+        return;
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", spec);
+    const char *kind = strtok_r(buf, ":", &save);
+    for (char *item = strtok_r(NULL, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return;
+        *eq = 0;
+        if (!strcmp(item, "once")) {
+            int fd = open(eq + 1, O_CREAT | O_EXCL | O_WRONLY, 0644);
+            if (fd < 0)
+                return; /* already happened once */
+            close(fd);
+            continue;
+        }
+        int id = params_find(item);
+        char value[PARAMS_PATH_MAX];
+        if (id < 0)
+            return;
+        params_format(p, id, value, sizeof value);
+        if (strcmp(value, eq + 1))
+            return;
+    }
+    static const char garbage[] = "this is not JSON\n", partial[] = "{\"particles\": 13720";
+    if (!strcmp(kind, "segv"))
+        raise(SIGSEGV);
+    else if (!strcmp(kind, "abort"))
+        abort();
+    else if (!strcmp(kind, "kill"))
+        raise(SIGKILL);
+    else if (!strcmp(kind, "hang"))
+        for (;;)
+            pause();
+    else if (!strcmp(kind, "exit"))
+        _exit(3);
+    else if (!strcmp(kind, "garbage") || !strcmp(kind, "partial")) {
+        bool g = kind[0] == 'g';
+        write_all(out_fd, g ? garbage : partial, g ? sizeof garbage - 1 : sizeof partial - 1);
+        _exit(0);
+    }
+}
+
 static void child(const struct params *p, bool json, int out_fd)
 {
+    inject_fault(p, out_fd);
     struct sim_measure r;
     char err[512];
     if (sim_run(p, &r, err, sizeof err) < 0) {
@@ -71,7 +126,9 @@ static void child(const struct params *p, bool json, int out_fd)
 
 struct sim_child {
     pid_t pid;
-    int fd[2]; /* stdout, stderr of the child; -1 once at EOF */
+    struct timespec start;
+    double timed_out; /* the limit it was killed at, 0 if it was not */
+    int fd[2];        /* stdout, stderr of the child; -1 once at EOF */
     char *buf[2];
     size_t len[2], cap[2];
 };
@@ -111,6 +168,7 @@ static int child_start(struct sim_child *c, const struct params *p, bool json, c
     }
     close(out[1]);
     close(errp[1]);
+    clock_gettime(CLOCK_MONOTONIC, &c->start);
     c->fd[0] = out[0];
     c->fd[1] = errp[0];
     return 0;
@@ -187,7 +245,10 @@ static int child_finish(struct sim_child *c, char **output, char *err, size_t er
     char reason[384];
     reason_line(c->buf[1], reason, sizeof reason);
     int rc = 0;
-    if (WIFSIGNALED(status)) {
+    if (c->timed_out > 0) {
+        snprintf(err, errlen, "simulation timed out after %g s and was killed", c->timed_out);
+        rc = -3;
+    } else if (WIFSIGNALED(status)) {
         snprintf(err, errlen, "simulation crashed (%s)%s%s", strsignal(WTERMSIG(status)),
                  reason[0] ? ": " : "", reason);
         rc = -3;
@@ -202,9 +263,28 @@ static int child_finish(struct sim_child *c, char **output, char *err, size_t er
     return rc;
 }
 
+static double child_elapsed(const struct sim_child *c)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - c->start.tv_sec) + (now.tv_nsec - c->start.tv_nsec) * 1e-9;
+}
+
 static bool child_running(const struct sim_child *c)
 {
     return c->fd[0] >= 0 || c->fd[1] >= 0;
+}
+
+/* What a child printed is only passed on whole: one JSON object, or the table's first line. */
+static bool result_looks_whole(const char *text, bool json)
+{
+    if (!json)
+        return !strncmp(text, "situ run:", 9);
+    json_error_t jerr;
+    json_t *v = json_loads(text, 0, &jerr);
+    bool ok = json_is_object(v);
+    json_decref(v);
+    return ok;
 }
 
 int sim_run_isolated(const struct params *p, bool json, char **output, char *err, size_t errlen)
@@ -222,7 +302,14 @@ int sim_run_isolated(const struct params *p, bool json, char **output, char *err
             if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 child_pump(&c, i);
     }
-    return child_finish(&c, output, err, errlen);
+    rc = child_finish(&c, output, err, errlen);
+    if (rc == 0 && !result_looks_whole(*output, json)) {
+        snprintf(err, errlen, "simulation printed an unreadable result");
+        free(*output);
+        *output = NULL;
+        rc = -3;
+    }
+    return rc;
 }
 
 volatile sig_atomic_t sim_pool_stop;
@@ -297,11 +384,23 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
         for (int k = 0; k < parallel; k++)
             for (int i = 0; i < 2; i++)
                 fds[2 * k + i] = (struct pollfd){job_of[k] >= 0 ? kids[k].fd[i] : -1, POLLIN, 0};
-        if (poll(fds, 2 * (nfds_t)parallel, -1) < 0 && errno != EINTR)
+        /* With time limits, wake up to enforce them even when no child says anything. */
+        if (poll(fds, 2 * (nfds_t)parallel, 200) < 0 && errno != EINTR)
             break;
         for (int k = 0; k < parallel; k++) {
             if (job_of[k] < 0)
                 continue;
+            double limit = jobs[job_of[k]].time_limit;
+            if (limit > 0 && child_elapsed(&kids[k]) > limit) {
+                kill(kids[k].pid, SIGKILL);
+                for (int i = 0; i < 2; i++)
+                    if (kids[k].fd[i] >= 0) {
+                        close(kids[k].fd[i]);
+                        kids[k].fd[i] = -1;
+                        fds[2 * k + i].fd = -1;
+                    }
+                kids[k].timed_out = limit;
+            }
             for (int i = 0; i < 2; i++)
                 if (fds[2 * k + i].fd >= 0 &&
                     (fds[2 * k + i].revents & (POLLIN | POLLHUP | POLLERR)))

@@ -198,7 +198,56 @@ def reproduce_figures():
     assert "fig10" in p.stderr
 
 
-TESTS = [sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
+def fault(kind, *extra, env_extra=""):
+    env = dict(os.environ, SITU_TEST_FAULT=kind + env_extra)
+    out = os.path.join(TMP, "fault.csv")
+    if os.path.exists(out):
+        os.remove(out)
+    p = subprocess.run([SITU, "sweep", "--ratio", "1,3,7", "--iterations", "400", "--no-cache",
+                        "--out", out, *extra], capture_output=True, text=True, env=env, timeout=120)
+    return p, (rows(out) if os.path.exists(out) else None)
+
+
+def faulty_children_are_reported_and_the_rest_kept():
+    for kind, needle in (("segv", "Segmentation fault"), ("abort", "Aborted"), ("kill", "Killed"),
+                         ("garbage", "unreadable result"), ("partial", "unreadable result"),
+                         ("exit", "simulation failed")):
+        p, r = fault(kind + ":ratio=3")
+        assert p.returncode == 3, f"{kind}: exit {p.returncode}"
+        errors = [l for l in p.stderr.splitlines() if l.startswith("situ:")]
+        assert len(errors) == 1 and "ratio=3" in errors[0] and needle in errors[0], f"{kind}: {errors}"
+        assert r is not None and sorted(x["ratio"] for x in r) == ["1", "7"], f"{kind}: rows {r and [x['ratio'] for x in r]}"
+    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    assert not leftover.strip(), "children left behind"
+
+
+def hung_child_is_killed_at_the_time_limit():
+    t0 = time.time()
+    p, r = fault("hang:ratio=7", "--time-limit", "1")
+    assert p.returncode == 3 and "timed out after 1 s" in p.stderr, p.stderr
+    assert r is not None and sorted(x["ratio"] for x in r) == ["1", "3"]
+    assert time.time() - t0 < 30
+
+
+def retry_once_recovers_a_flaky_child():
+    marker = os.path.join(TMP, "once")
+    p, r = fault("segv:ratio=3", "--retry", "1", env_extra=":once=" + marker)
+    assert p.returncode == 0, p.stderr
+    assert os.path.exists(marker), "the fault never fired"
+    assert sorted(x["ratio"] for x in r) == ["1", "3", "7"]
+
+
+def run_rejects_a_garbled_child():
+    for kind in ("garbage", "partial", "segv"):
+        env = dict(os.environ, SITU_TEST_FAULT=kind)
+        p = subprocess.run([SITU, "run", "--json", "--iterations", "400"], capture_output=True,
+                           text=True, env=env, timeout=60)
+        assert p.returncode == 3 and p.stdout == "", f"{kind}: exit {p.returncode}, stdout {p.stdout[:40]!r}"
+        assert len(p.stderr.strip().splitlines()) == 1
+
+
+TESTS = [faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
