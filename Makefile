@@ -67,6 +67,7 @@ test: deps
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
+	sh tests/tui/stress.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/study/run.py ./situ

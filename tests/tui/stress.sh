@@ -1,0 +1,106 @@
+#!/bin/sh
+# Load test: thousands of key presses per second into the real explorer under tmux while its
+# simulations run. Checks that memory stays bounded, that no child process is leaked (at most
+# the runner's cap at any time, none once idle), and that the final screen shows the final state.
+# Usage: sh tests/tui/stress.sh ./situ          Last line: "stress: N passed, M failed".
+set -u
+situ=$1
+case $situ in /*) ;; *) situ=$(pwd)/$situ ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-stress.XXXXXX") || exit 1
+sock=$tmp/tmux
+trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+platform=$tmp/dahu-stress.xml
+cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" || exit 1
+passed=0
+failed=0
+
+check() { # check NAME CONDITION-STATUS DETAIL
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "ok: $1" >&2
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $1: $3" >&2
+    fi
+}
+
+screen() { tmux -S "$sock" capture-pane -p -t stress; }
+wait_for() { # PATTERN SECONDS
+    n=$(($2 * 20))
+    while [ $n -gt 0 ]; do
+        screen | grep -Eq -- "$1" && return 0
+        n=$((n - 1))
+        sleep 0.05
+    done
+    return 1
+}
+rss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status"; }
+children() { pgrep -P "$pid" -f "$platform" | wc -l; }
+
+cat >"$tmp/wrap.sh" <<EOF2
+XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8 LC_ALL=C.UTF-8 exec "$situ" --platform "$platform" --fidelity full 2>/dev/null
+EOF2
+tmux -S "$sock" new-session -d -s stress -x 100 -y 30 "sh $tmp/wrap.sh"
+wait_for 'efficiency η' 20
+check "the explorer starts" $? "no efficiency on screen"
+pid=$(tmux -S "$sock" display -p -t stress '#{pane_pid}')
+wait_for '0 running, 0 queued' 60
+rss0=$(rss_kb)
+
+# 20 batches of 800 keys: the ratio and stride sliders up and down, the selection back and forth,
+# each batch leaving the state as it found it. Between batches the debounce expires, so (full
+# fidelity, about a second each) simulations start and are killed stale by the next batch.
+batch=""
+i=0
+while [ $i -lt 100 ]; do
+    batch="$batch Right Left j Right"
+    batch="$batch Left k l h"
+    i=$((i + 1))
+done
+start=$(date +%s%N)
+most=0
+b=0
+while [ $b -lt 20 ]; do
+    # shellcheck disable=SC2086
+    tmux -S "$sock" send-keys -t stress $batch
+    c=$(children)
+    [ "$c" -gt "$most" ] && most=$c
+    sleep 0.3
+    c=$(children)
+    [ "$c" -gt "$most" ] && most=$c
+    b=$((b + 1))
+done
+elapsed_ms=$((($(date +%s%N) - start) / 1000000 - 20 * 300))
+keys=$((20 * 800))
+rate=$((keys * 1000 / (elapsed_ms + 1)))
+echo "   sent $keys keys in $elapsed_ms ms of sending ($rate keys/s); at most $most simulation children at once" >&2
+check "simulations ran during the storm" $([ "$most" -ge 1 ] && echo 0 || echo 1) "none seen"
+check "keys arrive at thousands per second" $([ "$rate" -ge 1000 ] && echo 0 || echo 1) "$rate keys/s"
+
+# The final state is known: the selection is back on ratio; ten steps left make it 1.
+tmux -S "$sock" send-keys -t stress Left Left Left Left Left Left Left Left Left Left
+want=$("$situ" model --platform "$platform" --ratio 1 --fidelity full --json |
+    sed -n 's/.*"efficiency":\([0-9.]*\).*/\1/p' | awk '{printf "%.3f", $1}')
+wait_for "▸ ratio +1 sim/ana" 30
+check "the final screen shows the final ratio" $? "$(screen | grep ratio)"
+wait_for "efficiency η +$want" 30
+check "the final screen shows the final model (eta $want)" $? "$(screen | grep efficiency)"
+wait_for '0 running, 0 queued' 120
+check "the simulations drain" $? "$(screen | grep SimGrid | tail -1)"
+sleep 0.5 # let the last reaped child disappear from /proc
+left=$(children)
+check "no child process left (at most $most at once)" $([ "$left" -eq 0 ] && [ "$most" -le "$(nproc)" ] && echo 0 || echo 1) "$left left, $most at once"
+rss1=$(rss_kb)
+echo "   RSS before $rss0 kB, after $rss1 kB" >&2
+check "memory stays bounded (+$(((rss1 - rss0) / 1024)) MB)" $([ "$rss1" -le $((rss0 + 32768)) ] && echo 0 || echo 1) "$rss0 -> $rss1 kB"
+tmux -S "$sock" send-keys -t stress q
+n=100
+while [ $n -gt 0 ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 0.05
+    n=$((n - 1))
+done
+kill -0 "$pid" 2>/dev/null
+check "q still quits after the storm" $([ $? -ne 0 ] && echo 0 || echo 1) "still running"
+echo "stress: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
