@@ -68,6 +68,7 @@ test: deps
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
+	sh tests/tui/signals.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/study/run.py ./situ

@@ -327,10 +327,11 @@ int study_run(struct study *s)
                           .tty = isatty(STDERR_FILENO),
                           .quiet = s->quiet || todo == 0};
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
-    struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
+    struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term, old_hup;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     sim_pool_stop = 0;
     int rc = 0;
     for (int attempt = 0; todo > 0; attempt++) {
@@ -365,6 +366,7 @@ int study_run(struct study *s)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     s->interrupted = rc == -2;
     for (int k = 0; k < todo && rc < 0; k++)
         free(jobs[k].output);

@@ -95,7 +95,12 @@ def unwritable_destination():
 
 
 def interrupted_sweep_leaves_no_file():
-    cache = os.path.join(TMP, "cache-int")
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        interrupted_by(sig)
+
+
+def interrupted_by(sig):
+    cache = os.path.join(TMP, f"cache-int-{int(sig)}")
     out = os.path.join(TMP, "int.csv")
     p = subprocess.Popen([SITU, "sweep", "--ratio", "1,3,7,15,31", "--nodes", "1..8", "--stride", "20,40",
                           "--fidelity", "full", "--iterations", "800", "--jobs", "2", "--out", out,
@@ -103,9 +108,11 @@ def interrupted_sweep_leaves_no_file():
     deadline = time.time() + 60
     while time.time() < deadline and len(glob.glob(os.path.join(cache, "*.json"))) < 2:
         time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, f"exit {p.returncode}: {err[-200:]}"
+    assert p.returncode == 130, f"{sig.name}: exit {p.returncode}: {err[-200:]}"
+    for entry in glob.glob(os.path.join(cache, "*.json")):  # every entry whole and usable
+        assert json.load(open(entry))["result"]["makespan"] > 0
     assert not os.path.exists(out), "a partial output file was left"
     assert not glob.glob(out + "*"), f"temp files left: {glob.glob(out + '*')}"
     done = len(glob.glob(os.path.join(cache, "*.json")))
