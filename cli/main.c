@@ -14,7 +14,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U]   open the explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U] [--script F.lua]   the "
+        "explorer\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -27,16 +28,18 @@ static void usage(FILE *out)
     params_print_help(out);
 }
 
-/* The explorer's own flags (--lesson NAME, --alert U), taken out of argv so that the rest goes
- * to the parameter parser every subcommand shares. -1 after an error message. */
-static int explorer_flags(int *argc, char **argv, const char **lesson, double *alert)
+/* The explorer's own flags (--lesson NAME, --alert U, --script FILE), taken out of argv so that the
+ * rest goes to the parameter parser every subcommand shares. -1 after an error message. */
+static int explorer_flags(int *argc, char **argv, const char **lesson, double *alert,
+                          const char **script)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i], *v = NULL;
         bool is_lesson = !strcmp(a, "--lesson") || !strncmp(a, "--lesson=", 9);
         bool is_alert = !strcmp(a, "--alert") || !strncmp(a, "--alert=", 8);
-        if (!is_lesson && !is_alert) {
+        bool is_script = !strcmp(a, "--script") || !strncmp(a, "--script=", 9);
+        if (!is_lesson && !is_alert && !is_script) {
             argv[out++] = argv[i];
             continue;
         }
@@ -46,11 +49,15 @@ static int explorer_flags(int *argc, char **argv, const char **lesson, double *a
         else if (i + 1 < *argc)
             v = argv[++i];
         if (!v || !*v) {
-            cli_error("%s: missing value", is_lesson ? "--lesson" : "--alert");
+            cli_error("%s: missing value", is_lesson   ? "--lesson"
+                                           : is_script ? "--script"
+                                                       : "--alert");
             return -1;
         }
         if (is_lesson) {
             *lesson = v;
+        } else if (is_script) {
+            *script = v;
         } else {
             char *end;
             *alert = strtod(v, &end);
@@ -99,9 +106,9 @@ int main(int argc, char **argv)
                   "--json' or 'situ run --json'");
         return EXIT_BAD_INPUT;
     }
-    const char *lesson = NULL;
+    const char *lesson = NULL, *script = NULL;
     double alert = 0;
-    if (explorer_flags(&argc, argv, &lesson, &alert) < 0)
+    if (explorer_flags(&argc, argv, &lesson, &alert, &script) < 0)
         return EXIT_BAD_INPUT;
     struct cli_opts o;
     if (cli_parse(argc, argv, 1, &o) < 0)
@@ -111,5 +118,6 @@ int main(int argc, char **argv)
         return 0;
     }
     struct tui_opts t = {&o.p, o.preset, o.stats, lesson, alert};
+    tui_start_script(script);
     return tui_run(&t);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "params.h"
+#include "result.h"
 
 #define SCRIPT_ERR_MAX 4096
 
@@ -28,7 +29,25 @@ struct script_opts {
     long long max_instructions; /* 0: no limit */
     size_t max_memory;          /* bytes; 0: no limit */
     bool cli_limits;            /* the limits come from situ script's options: say which */
+    /* The explorer's mode: the scenario runs as a coroutine (script_async_*), situ.run and
+     * situ.sweep yield requests instead of blocking, and print, situ.table and io.write go to a
+     * buffer the host reads (script_take_output) whatever `out` says; io.read reads nothing. */
+    bool async;
 };
+
+/* What a scenario in async mode waits for: n configurations to simulate. */
+enum script_req_kind { SCRIPT_REQ_NONE, SCRIPT_REQ_RUN, SCRIPT_REQ_SWEEP };
+
+struct script_request {
+    enum script_req_kind kind;
+    int n, got;
+    struct params *p; /* n configurations */
+    json_t **res;     /* n results as `situ run --json` prints them, NULL until fed */
+    char **err;       /* n reasons a simulation failed, NULL until fed */
+    bool *fed;
+};
+
+enum script_status { SCRIPT_READY, SCRIPT_WAITING, SCRIPT_DONE, SCRIPT_FAILED };
 
 struct script {
     lua_State *L;
@@ -41,6 +60,14 @@ struct script {
     char err[SCRIPT_ERR_MAX];
     bool sim_failed; /* the last error came from a failed simulation (exit 3, not 2) */
     bool model_only; /* lessons: goals run on every change, so no simulations from Lua */
+    /* async mode */
+    lua_State *co; /* the scenario's coroutine (anchored in the registry) */
+    int co_ref;
+    enum script_status status;
+    struct script_request req;
+    FILE *mem; /* the output buffer (open_memstream) */
+    char *mem_buf;
+    size_t mem_size, mem_taken;
 };
 
 /* A fresh interpreter with the sandbox (unless o->unsafe) and the limits. NULL if out of memory.
@@ -72,6 +99,57 @@ void script_set_args(struct script *s, const char *path, int argc, char **argv);
 
 /* "FILE:LINE" of the innermost running Lua function (or "?"), for messages raised from C. */
 void script_where(lua_State *L, char *out, size_t len);
+
+/* --- scenarios in the explorer (async mode) ---
+ *
+ * The protocol: script_async_start loads the scenario as a coroutine; script_async_resume runs
+ * it until it finishes (SCRIPT_DONE), fails (SCRIPT_FAILED, s->err as script_pcall sets it, with
+ * the traceback) or asks for simulations (SCRIPT_WAITING): s->req then lists the
+ * configurations. The host simulates them (in any order, in parallel) and feeds each result
+ * with script_async_feed / script_async_feed_json; once all are in (script_async_ready), the
+ * next script_async_resume hands them to the scenario in the shapes headless calls return, and
+ * runs it to its next request or its end. Nothing here blocks, forks or touches a terminal. */
+
+/* Loads path (syntax errors: -1 with s->err) as the coroutine, with `arg` set and require
+ * looking beside the script. s must have been created with o.async. */
+int script_async_start(struct script *s, const char *path, int argc, char **argv);
+
+/* Runs the coroutine as far as it can go; with a request still missing results, returns
+ * SCRIPT_WAITING without running anything. */
+enum script_status script_async_resume(struct script *s);
+
+/* Feeds result i of the current request: r (a parsed `situ run --json`) or error. -1 if there
+ * is no such slot or it was fed already. */
+int script_async_feed(struct script *s, int i, const struct sim_result *r, const char *error);
+/* The same from the JSON a child printed (or error). */
+int script_async_feed_json(struct script *s, int i, const char *json, const char *error);
+
+/* Every result of the current request is in: script_async_resume will resume. */
+bool script_async_ready(const struct script *s);
+
+/* Copies up to cap bytes of output not taken yet into dst; returns how many (0: none). */
+size_t script_take_output(struct script *s, char *dst, size_t cap);
+
+/* Headless: whether the calling Lua code may wait for a request (async mode, inside the
+ * scenario's own coroutine, not across a C boundary). Raises a Lua error naming fn if async
+ * mode cannot wait here; returns false when headless. */
+bool script_async_can_yield(lua_State *L, const char *fn);
+
+/* Makes a request of kind for n configurations and returns them for the caller to fill
+ * (NULL if out of memory); the caller then returns lua_yieldk(L, 0, 0, k), and k, called when
+ * the host resumes, pushes the results (script_async_result) and clears the request. */
+struct params *script_async_request(lua_State *L, enum script_req_kind kind, int n);
+
+/* Pushes slot i of the fed request: the result table, or nil and the error. Returns 1 for a
+ * result, 0 for an error (nil pushed and *err set to the reason). */
+int script_async_result(lua_State *L, int i, const char **err);
+
+/* Frees the request (the continuations call it once they have pushed the results). */
+void script_async_clear(struct script *s);
+
+/* The result table of a parsed simulation, as `situ run --json` prints it (the keys
+ * struct sim_result carries). NULL if out of memory. */
+json_t *script_result_json(const struct params *p, const struct sim_result *r);
 
 /* --- the `situ` module (script_situ.c) --- */
 

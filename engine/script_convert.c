@@ -160,3 +160,34 @@ int script_push_model(lua_State *L, const struct params *p, char *err, size_t er
     json_decref(j);
     return 0;
 }
+
+json_t *script_result_json(const struct params *p, const struct sim_result *r)
+{
+    json_t *o = report_result_json(p, &r->m);
+    if (!o)
+        return NULL;
+    if (r->wall_seconds >= 0)
+        json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
+    if (r->activities >= 0)
+        json_object_set_new(o, "activities", json_integer(r->activities));
+    if (r->fidelity[0])
+        json_object_set_new(o, "fidelity", json_string(r->fidelity));
+    json_t *steps = json_object();
+    const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
+    const double *arrays[] = {r->step_sim_active, r->step_sim_idle, r->step_ana_active,
+                              r->step_ana_idle};
+    for (int k = 0; steps && k < 4; k++) {
+        json_t *a = json_array();
+        for (long i = 0; a && arrays[k] && i < r->nsteps; i++)
+            json_array_append_new(a, json_real(arrays[k][i]));
+        json_object_set_new(steps, keys[k], a);
+    }
+    json_object_set_new(o, "per_step", steps);
+    json_t *links = json_array();
+    for (int i = 0; links && i < r->nlinks; i++)
+        json_array_append_new(links,
+                              json_pack("{s:s,s:f,s:f}", "name", r->links[i].name, "bytes",
+                                        r->links[i].bytes, "utilisation", r->links[i].utilisation));
+    json_object_set_new(o, "links", links);
+    return o;
+}

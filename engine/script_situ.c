@@ -77,6 +77,34 @@ static void no_simulations(lua_State *L, const char *what)
         luaL_error(L, "%s: lessons use the model only (their goals run on every change)", what);
 }
 
+/* A result that failed: {error = why, config = its parameters}, as in a headless sweep. */
+static void push_failed(lua_State *L, const char *why, const struct params *p)
+{
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, why);
+    lua_setfield(L, -2, "error");
+    script_push_params(L, p);
+    lua_setfield(L, -2, "config");
+}
+
+/* The explorer resumed situ.run with its result. */
+static int run_cont(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct script *s = script_of(L);
+    const char *why;
+    if (!script_async_result(L, 0, &why)) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", why);
+        script_async_clear(s);
+        s->sim_failed = true;
+        return luaL_error(L, "situ.run: %s", msg);
+    }
+    script_async_clear(s);
+    return 1;
+}
+
 static int l_run(lua_State *L)
 {
     struct params p;
@@ -87,6 +115,13 @@ static int l_run(lua_State *L)
     /* Bad input is found by the model's own checks before anything is forked. */
     if (model_run(&p, &m, err, sizeof err) < 0)
         return luaL_error(L, "situ.run: %s", err);
+    if (script_async_can_yield(L, "situ.run")) {
+        struct params *req = script_async_request(L, SCRIPT_REQ_RUN, 1);
+        if (!req)
+            return luaL_error(L, "situ.run: out of memory");
+        *req = p;
+        return lua_yieldk(L, 0, 0, run_cont); /* the explorer simulates, then run_cont */
+    }
     char *out = NULL;
     if (sim_run_isolated(&p, true, &out, err, sizeof err) < 0) {
         script_of(L)->sim_failed = true;
@@ -145,6 +180,26 @@ struct axis {
     int n;
     int idx; /* stack index of the values table */
 };
+
+/* The explorer resumed situ.sweep with its results: the list, failures as {error, config}. */
+static int sweep_cont(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct script *s = script_of(L);
+    int n = s->req.n;
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        const char *why;
+        if (!script_async_result(L, i, &why)) {
+            lua_pop(L, 1);
+            push_failed(L, why, &s->req.p[i]);
+        }
+        lua_rawseti(L, -2, i + 1);
+    }
+    script_async_clear(s);
+    return 1;
+}
 
 /* The cartesian product of the axes over base, in parameter-table order, the last axis
  * varying fastest (nested loops read top to bottom). */
@@ -217,6 +272,15 @@ static int l_sweep(lua_State *L)
         if (script_finish_params(p, err, sizeof err) < 0 || model_run(p, &m, err, sizeof err) < 0)
             goto bad;
     }
+    if (!model_only && script_async_can_yield(L, "situ.sweep")) {
+        struct params *ps = script_async_request(L, SCRIPT_REQ_SWEEP, (int)total);
+        for (long i = 0; ps && i < total; i++)
+            ps[i] = jobsv[i].p;
+        free(jobsv);
+        if (!ps)
+            return luaL_error(L, "situ.sweep: out of memory");
+        return lua_yieldk(L, 0, 0, sweep_cont); /* the explorer simulates, then sweep_cont */
+    }
     if (!model_only &&
         sim_pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total, NULL, NULL) < 0) {
         free(jobsv);
@@ -227,22 +291,13 @@ static int l_sweep(lua_State *L)
         struct sim_job *j = &jobsv[i];
         json_t *parsed;
         if (model_only) {
-            if (script_push_model(L, &j->p, err, sizeof err) < 0) {
-                lua_createtable(L, 0, 2);
-                lua_pushstring(L, err);
-                lua_setfield(L, -2, "error");
-                script_push_params(L, &j->p);
-                lua_setfield(L, -2, "config");
-            }
+            if (script_push_model(L, &j->p, err, sizeof err) < 0)
+                push_failed(L, err, &j->p);
         } else if (j->rc == 0 && (parsed = json_loads(j->output, 0, NULL))) {
             script_push_json(L, parsed);
             json_decref(parsed);
         } else {
-            lua_createtable(L, 0, 2);
-            lua_pushstring(L, j->rc ? j->err : "the simulation printed no JSON");
-            lua_setfield(L, -2, "error");
-            script_push_params(L, &j->p);
-            lua_setfield(L, -2, "config");
+            push_failed(L, j->rc ? j->err : "the simulation printed no JSON", &j->p);
         }
         lua_rawseti(L, -2, i + 1);
     }
@@ -336,6 +391,10 @@ static int l_crossover(lua_State *L)
         return luaL_error(L, "situ.crossover: by must be \"model\" or \"run\", not \"%s\"", by);
     if (x.by_run)
         no_simulations(L, "situ.crossover by \"run\"");
+    if (x.by_run && script_of(L)->o.async)
+        return luaL_error(L, "situ.crossover: by = \"run\" runs headless only (situ script); in "
+                             "the explorer use by = \"model\", or a situ.sweep over "
+                             "data_scaling and mapping");
     if (!(from > 0) || !(to > from) || !(tol > 0) || x.jobs < 1)
         return luaL_error(L, "situ.crossover: expected 0 < from < to, tolerance > 0, jobs >= 1");
 

@@ -178,6 +178,7 @@ unsigned app_on_analytics_changed(struct app_state *s)
 void app_free(struct app_state *s)
 {
     app_lesson_close(s);
+    app_script_close(s);
     result_free(&s->sim);
     if (s->pf_loaded)
         platform_free(&s->pf);
@@ -470,7 +471,30 @@ static unsigned main_key(struct app_state *s, int key)
             break;
         }
     }
+    if (s->script.phase != APP_SCRIPT_OFF) {
+        /* The scenario panel: x or Esc closes it (cancelling its runs), [ ] scroll it. */
+        struct app_script *sp = &s->script;
+        switch (key) {
+        case 'x':
+        case APP_KEY_ESC:
+            return app_script_close(s);
+        case '[':
+            sp->scroll = sp->scroll < sp->nlines - 1 ? sp->scroll + 1 : sp->scroll;
+            return APP_DIRTY;
+        case ']':
+            sp->scroll = sp->scroll > 0 ? sp->scroll - 1 : 0;
+            return APP_DIRTY;
+        default:
+            break;
+        }
+    }
     switch (key) {
+    case 'x':
+        s->mode = APP_SCRIPT_PATH;
+        s->edit[0] = 0;
+        s->edit_len = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
     case 'u':
         return toggle_pane(s, APP_PANE_LINKS);
     case 's':
@@ -543,6 +567,8 @@ unsigned app_key(struct app_state *s, int key)
         return edit_key(s, key);
     case APP_PRESETS:
         return presets_key(s, key);
+    case APP_SCRIPT_PATH:
+        return app_script_path_key(s, key);
     case APP_HELP:
         if (key == 'q' || key == APP_KEY_CTRL_C)
             return APP_QUIT;

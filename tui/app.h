@@ -14,6 +14,7 @@
 #include "../engine/preset.h"
 #include "../engine/result.h"
 #include "../engine/runner.h"
+#include "../engine/script.h"
 #include "scaling.h"
 #include "xover.h"
 
@@ -42,9 +43,12 @@ enum app_flags {
     APP_CONFIG = 2, /* the configuration changed: look up the cache, debounce a simulation */
     APP_RERUN = 4,  /* simulate the current configuration again, now, ignoring the cache */
     APP_QUIT = 8,
+    APP_SCRIPT = 16,        /* the scenario has a request to submit or its results are in */
+    APP_SCRIPT_CANCEL = 32, /* the scenario closed: drop the runs it was waiting for */
 };
 
-enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS };
+/* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
+enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS, APP_SCRIPT_PATH };
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
@@ -69,6 +73,37 @@ struct app_lesson {
     bool goal_sim;         /* the check saw a simulated result of this configuration */
     char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
     struct params start;   /* the configuration before step 1: `b` replays the steps from it */
+};
+
+/* A Lua scenario in the explorer (x, or situ --script FILE): it runs as a coroutine (the
+ * engine's async mode); each request it yields is submitted to the runner by the loop, each
+ * result is fed back here, and once all are in the loop resumes it. Its output lines (the last
+ * APP_SCRIPT_LINES) and its status show in the scenario panel. */
+#define APP_SCRIPT_LINES 256
+#define APP_SCRIPT_COLS  160
+
+enum app_script_phase {
+    APP_SCRIPT_OFF,     /* no panel */
+    APP_SCRIPT_RUNNING, /* Lua is running (between two resumes) */
+    APP_SCRIPT_WAITING, /* for `pending` simulations */
+    APP_SCRIPT_DONE,
+    APP_SCRIPT_FAILED, /* err: "FILE:LINE: message", trace: its first traceback line in a file */
+};
+
+struct app_script {
+    struct script *sc; /* NULL when none runs (finished scenarios are freed) */
+    enum app_script_phase phase;
+    char path[PARAMS_PATH_MAX];
+    int gen;     /* one per scenario opened: results for an older one are ignored */
+    bool submit; /* a request the loop has not submitted yet */
+    int pending; /* results of the current request still missing */
+    int total;   /* simulations asked for since the start */
+    char lines[APP_SCRIPT_LINES][APP_SCRIPT_COLS]; /* a ring: first is the oldest */
+    int first, nlines;
+    char partial[APP_SCRIPT_COLS]; /* the line being written (no newline yet) */
+    int partial_len;
+    int scroll; /* lines up from the newest */
+    char err[APP_MSG_MAX], trace[APP_MSG_MAX];
 };
 
 struct app_state {
@@ -112,6 +147,7 @@ struct app_state {
     double alert;                    /* link utilisation threshold, 0..1 */
     char analytics_err[APP_MSG_MAX]; /* the analytics file's Lua error, "" when it loads */
     struct scaling sc;               /* the static scaling view's curves */
+    struct app_script script;        /* the scenario panel */
 };
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
@@ -160,6 +196,26 @@ void app_lesson_close(struct app_state *s);
 unsigned app_lesson_goto(struct app_state *s, int i);
 /* Re-evaluates the current step's goal against the configuration, model and simulation. */
 void app_lesson_check(struct app_state *s);
+
+/* ---- scenarios (app_script.c) ---- */
+
+/* Opens the scenario panel running path (a Lua error shows in the panel). APP_* flags. */
+unsigned app_script_open(struct app_state *s, const char *path);
+/* Closes the panel and frees the scenario; the flags ask the loop to cancel its runs. */
+unsigned app_script_close(struct app_state *s);
+/* Resumes the scenario if it can go on (started, or all its results in): runs it to its next
+ * request or its end, and takes its output. APP_* flags. */
+unsigned app_script_resume(struct app_state *s);
+/* The request the loop must submit now: n configurations (0: none), valid until the next
+ * app_script_resume. Marks it submitted. */
+int app_script_request(struct app_state *s, const struct params **p);
+/* Result i of the request of scenario gen (one of r and error set). APP_SCRIPT when all are in. */
+unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
+                              const char *error);
+/* Keys while the path is typed (APP_SCRIPT_PATH). */
+unsigned app_script_path_key(struct app_state *s, int key);
+/* Line k of the output, 0 the oldest of the nlines kept. */
+const char *app_script_line(const struct app_state *s, int k);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

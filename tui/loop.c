@@ -6,6 +6,7 @@
 #include <curses.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #define PRIO_XOVER     0
 #define TAG_CURRENT    1
 #define TAG_XOVER_BASE 100
+#define PRIO_SCRIPT    5 /* a scenario's runs: asked for, but behind the configuration on screen */
 #define PENDING_MAX    64
 #define QUIT_GRACE_MS  2000
 #define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
@@ -62,9 +64,18 @@ struct tui {
     uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
     int npending;
     int exit_code;
+    int script_tag;    /* tag of the scenario's submissions: -gen (never a current/xover tag) */
+    bool script_busy;  /* script_pump is on the stack (a cache hit calls back inside submit) */
+    bool script_again; /* ...and a result asked it to go round once more */
 };
 
 static struct tui T; /* one explorer per process, like the terminal it owns */
+static const char *start_script;
+
+void tui_start_script(const char *path)
+{
+    start_script = path;
+}
 
 static void act(struct tui *t, unsigned flags);
 
@@ -84,6 +95,39 @@ static void on_sim_done(void *ud, const struct runner_done *d)
             t->result_at = t->submitted_at;
     }
     act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
+}
+
+/* ---- a scenario: its requests go to the runner, its results come back to the app --------------
+ */
+
+static void on_script_result(void *ud, const struct runner_done *d)
+{
+    struct tui *t = &T;
+    act(t, app_script_on_result(&t->app, -d->tag, (int)(intptr_t)ud, d->result, d->error));
+}
+
+/* Resumes the scenario while it can go on, submitting each request it makes. Never re-entered:
+ * results served from the cache inside runner_submit only ask for one more round. */
+static void script_pump(struct tui *t)
+{
+    if (t->script_busy) {
+        t->script_again = true;
+        return;
+    }
+    t->script_busy = true;
+    do {
+        t->script_again = false;
+        unsigned flags = app_script_resume(&t->app);
+        const struct params *ps;
+        int n = app_script_request(&t->app, &ps);
+        if (n > 0)
+            t->script_tag = -t->app.script.gen;
+        for (int i = 0; i < n && !t->quitting; i++)
+            runner_submit(t->runner, &ps[i], PRIO_SCRIPT, t->script_tag, 0, on_script_result,
+                          (void *)(intptr_t)i);
+        act(t, flags & ~(unsigned)APP_SCRIPT);
+    } while (t->script_again && !t->quitting);
+    t->script_busy = false;
 }
 
 static void on_runner_change(void *ud)
@@ -316,6 +360,12 @@ static void act(struct tui *t, unsigned flags)
         begin_quit(t, 0);
         return;
     }
+    if ((flags & APP_SCRIPT_CANCEL) && t->script_tag) {
+        runner_cancel_tag(t->runner, t->script_tag);
+        t->script_tag = 0;
+    }
+    if (flags & APP_SCRIPT)
+        script_pump(t);
     if (flags & APP_CONFIG)
         config_changed(t);
     if (flags & APP_RERUN) {
@@ -452,6 +502,8 @@ static void draw(struct tui *t)
     if (!t->dirty || !t->screen_on)
         return;
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
+    if (t->app.mode == APP_MAIN || t->app.mode == APP_SCRIPT_PATH)
+        view_script_draw(&t->scr, &t->layout, &t->app);
     wnoutrefresh(stdscr);
     doupdate();
     t->dirty = false;
@@ -594,6 +646,8 @@ int tui_run(const struct tui_opts *o)
     view_layout(t->scr.rows, t->scr.cols, &t->layout);
     t->dirty = true;
     config_changed(t);
+    if (start_script && start_script[0])
+        act(t, app_script_open(&t->app, start_script));
     uv_run(&t->loop, UV_RUN_DEFAULT);
     rc = t->exit_code;
     if (saved_err >= 0) {

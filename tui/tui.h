@@ -17,6 +17,10 @@ struct tui_opts {
     double alert;           /* link utilisation alert threshold; <= 0: the default */
 };
 
+/* A Lua scenario for the next tui_run to open in its panel at start-up (situ --script FILE);
+ * NULL: none. The string must outlive tui_run. */
+void tui_start_script(const char *path);
+
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */
 int tui_run(const struct tui_opts *o);
 

@@ -46,6 +46,10 @@ void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a);
+/* The scenario panel (or the prompt for its path), over the block under the sliders; drawn
+ * after view_draw when a scenario is open or its path is being typed. */
+void view_script_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a);
 void view_small_draw(const struct screen *s, const struct view_layout *l);
 
 #endif

@@ -50,6 +50,7 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"s", "static scaling: rate against time, by nodes"},
         {"c", "back to the crossover plot"},
         {"n b h", "lesson: next / back / hint (situ lesson NAME)"},
+        {"x  [ ]", "run a Lua scenario in a panel; scroll it (x/Esc close)"},
         {"mouse", "click a name to select, a track to set"},
         {"?  Esc", "close this help"},
         {"q  Ctrl-C", "quit"},

@@ -361,6 +361,36 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "editing the analytics file re-runs the model ($before -> $after); a Lua error shows"
 
+# ---- a Lua scenario in its panel ----------------------------------------------------------------
+scenario=$(cd "$(dirname "$0")" && pwd)/scenario.lua
+start C.UTF-8 --script "$scenario"
+wait_for "SCENARIO scenario.lua" 10 || miss "no scenario panel"
+wait_for "running: waiting for [12] simulation" 10 || miss "the panel does not say what it waits for"
+# The screen stays live while the scenario waits for its simulations: a key moves the ratio.
+keys Right
+wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio while the scenario ran"
+wait_for "done \(2 simulations\)" 60 || miss "the scenario did not finish"
+grep -Eq "ratio +efficiency" "$screen" || miss "no table header in the panel"
+grep -Eq "^ +7 +0\.[0-9]+" "$screen" || miss "no row for ratio 7"
+grep -Eq "^ +15 +0\.[0-9]+" "$screen" || miss "no row for ratio 15"
+grep -q "scenario finished" "$screen" || miss "the last print is missing"
+keys x
+wait_gone "SCENARIO" 10 || miss "x did not close the panel"
+# x prompts for a path; a Lua error shows in the panel with file:line, the screen intact.
+printf 'print("about to fail")\nlocal t = nil\nprint(t.x)\n' >"$tmp/broken.lua"
+keys x
+wait_for "RUN A SCENARIO" 10 || miss "x did not prompt for a path"
+keys "$tmp/broken.lua" Enter
+wait_for "error: .*broken.lua:3: attempt to index" 10 || miss "the Lua error is not in the panel"
+grep -q "at .*broken.lua:3: in main chunk" "$screen" || miss "no traceback line"
+grep -q "about to fail" "$screen" || miss "the output before the error is gone"
+grep -q "PARAMETERS" "$screen" || miss "the screen is gone after a Lua error"
+keys Escape
+wait_gone "SCENARIO" 10 || miss "Esc did not close the panel"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "a scenario runs in its panel (keys still work), x prompts, a Lua error shows"
+
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1
 start C --preset fig9-intransit

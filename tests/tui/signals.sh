@@ -8,7 +8,7 @@ situ=$1
 case $situ in /*) ;; *) situ=$(pwd)/$situ ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-signals.XXXXXX") || exit 1
 sock=$tmp/tmux
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'for s in "$tmp"/tmux-*; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 platform=$tmp/dahu-signals.xml
 cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" || exit 1
@@ -39,6 +39,7 @@ printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
 exec tail -f /dev/null
 EOF2
     tmux -S "$sock" kill-server 2>/dev/null
+    sock=$tmp/tmux-$sig # a fresh server: the last one may still be on its way out
     tmux -S "$sock" new-session -d -s sig -x 100 -y 30 "sh $tmp/wrap.sh"
     wait_for 'efficiency η' 20 || why="did not start"
     # The explorer is the process whose arguments start with --platform (its children's start
@@ -46,7 +47,7 @@ EOF2
     pid=$(pgrep -f -- "situ --platform $platform" | head -1)
     # Make sure simulations are running: a change starts one after the debounce.
     tmux -S "$sock" send-keys -t sig Right
-    n=60
+    n=200
     while [ -z "$why" ] && [ "$(children)" -eq 0 ] && [ $n -gt 0 ]; do
         sleep 0.05
         n=$((n - 1))

@@ -1,0 +1,282 @@
+/* The async protocol of scenarios, without curses or children: a scenario runs as a coroutine,
+ * situ.run and situ.sweep yield requests, the test feeds fake results (as the explorer's runner
+ * would) and resumes; output goes to a buffer; errors come back with file:line and a
+ * traceback. Also the scenario panel's state (tui/app_script.c). Run from the repository root. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../engine/script.h"
+#include "../../tui/app.h"
+#include "../../tui/app.h"
+
+static char dir[] = "/tmp/situ-async.XXXXXX";
+
+static const char *write_lua(const char *name, const char *text)
+{
+    static char path[512];
+    static bool made;
+    if (!made)
+        cr_assert_not_null(mkdtemp(dir));
+    made = true;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static struct script *start(const char *text)
+{
+    struct script_opts o = {.async = true,
+                            .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
+                            .max_memory = SCRIPT_MAX_MEMORY};
+    struct script *s = script_new(&o);
+    cr_assert_not_null(s);
+    script_open_situ(s);
+    cr_assert_eq(script_async_start(s, write_lua("scenario.lua", text), 0, NULL), 0, "%s", s->err);
+    return s;
+}
+
+static char *output(struct script *s)
+{
+    static char buf[8192];
+    size_t n = 0, k;
+    while ((k = script_take_output(s, buf + n, sizeof buf - 1 - n)) > 0)
+        n += k;
+    buf[n] = 0;
+    return buf;
+}
+
+/* A fake measurement of configuration i: makespan 100 + ratio. */
+static void feed(struct script *s, int i)
+{
+    const struct params *p = &s->req.p[i];
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"makespan\": %g, \"efficiency\": 0.5, \"sim_active\": 1, \"sim_idle\": 0,"
+             " \"analytics_active\": 1, \"analytics_idle\": 0, \"steps\": 4, \"sim_cores\": 30,"
+             " \"analytics_cores\": 2, \"scenario\": \"IS\", \"config\": {\"ratio\": %ld}}",
+             100.0 + (double)p->ratio, (long)p->ratio);
+    cr_assert_eq(script_async_feed_json(s, i, json, NULL), 0);
+}
+
+Test(script_async, sweep_yields_a_request_and_resumes_with_results)
+{
+    struct script *s = start("print('start')\n"
+                             "local rs = situ.sweep{ base = situ.params{iterations = 400},\n"
+                             "                       ratio = {7, 15} }\n"
+                             "print('got', #rs, rs[1].makespan, rs[2].config.ratio)\n"
+                             "situ.table(rs, {'ratio', 'makespan'})\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    cr_assert_str_eq(output(s), "start\n");
+    cr_assert_eq(s->req.kind, SCRIPT_REQ_SWEEP);
+    cr_assert_eq(s->req.n, 2);
+    cr_assert_eq(s->req.p[0].ratio, 7);
+    cr_assert_eq(s->req.p[1].ratio, 15);
+    cr_assert_eq(s->req.p[0].iterations, 400);
+    /* Nothing runs until every result is in; results come in any order. */
+    feed(s, 1);
+    cr_assert_not(script_async_ready(s));
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    cr_assert_eq(script_async_feed_json(s, 1, "{}", NULL), -1, "fed twice");
+    feed(s, 0);
+    cr_assert(script_async_ready(s));
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE);
+    char *out = output(s);
+    cr_assert(strstr(out, "got\t2\t107\t15\n"), "%s", out);
+    cr_assert(strstr(out, "ratio  makespan\n"), "%s", out);
+    cr_assert(strstr(out, "   15       115\n"), "%s", out);
+    cr_assert_eq(s->req.kind, SCRIPT_REQ_NONE);
+    script_free(s);
+}
+
+Test(script_async, run_resumes_with_the_result_or_raises_the_failure)
+{
+    struct script *s = start("local r = situ.run{ratio = 3}\n"
+                             "print(r.makespan, r.scenario)\n"
+                             "local ok, e = pcall(situ.run, {ratio = 7})\n"
+                             "print(ok, e)\n"
+                             "situ.run{ratio = 1}\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    cr_assert_eq(s->req.kind, SCRIPT_REQ_RUN);
+    feed(s, 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    cr_assert_eq(s->req.p[0].ratio, 7);
+    cr_assert_eq(script_async_feed(s, 0, NULL, "exit 3: run: boom"), 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    char *out = output(s);
+    cr_assert(strstr(out, "103\tIS\n"), "%s", out);
+    /* pcall sees what it sees headless: the message raised from C, without a position. */
+    cr_assert(strstr(out, "false\tsitu.run: exit 3: run: boom\n"), "%s", out);
+    cr_assert_eq(script_async_feed(s, 0, NULL, "killed"), 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "scenario.lua:5: situ.run: killed"), "%s", s->err);
+    cr_assert(s->sim_failed);
+    script_free(s);
+}
+
+Test(script_async, feed_a_parsed_result)
+{
+    struct script *s = start("local r = situ.run{ratio = 3}\n"
+                             "print(r.makespan, r.config.ratio, #r.per_step.sim_active)\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    struct sim_result r;
+    memset(&r, 0, sizeof r);
+    r.m.makespan = 42;
+    r.m.efficiency = 0.9;
+    r.wall_seconds = -1;
+    r.activities = -1;
+    cr_assert_eq(script_async_feed(s, 0, &r, NULL), 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_str_eq(output(s), "42.0\t3\t0\n");
+    script_free(s);
+}
+
+Test(script_async, runtime_error_has_file_line_and_traceback)
+{
+    struct script *s = start("local function f()\n"
+                             "  local t = nil\n"
+                             "  return t.x\n"
+                             "end\n"
+                             "print('before')\n"
+                             "f()\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    char line[512];
+    script_error_line(s, line, sizeof line);
+    cr_assert(strstr(line, "scenario.lua:3: attempt to index"), "%s", line);
+    cr_assert(strstr(s->err, "stack traceback:"), "%s", s->err);
+    cr_assert(strstr(s->err, "scenario.lua:6: in main chunk"), "%s", s->err);
+    cr_assert_str_eq(output(s), "before\n");
+    script_free(s);
+}
+
+Test(script_async, error_after_a_resume_and_from_c)
+{
+    struct script *s = start("local rs = situ.sweep{ratio = {7}}\n"
+                             "situ.params{ratio = 'x'}\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
+    feed(s, 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "scenario.lua:2: situ.params:"), "%s", s->err);
+    script_free(s);
+}
+
+Test(script_async, syntax_error_at_start)
+{
+    struct script_opts o = {.async = true};
+    struct script *s = script_new(&o);
+    script_open_situ(s);
+    cr_assert_eq(script_async_start(s, write_lua("bad.lua", "local x = = 1\n"), 0, NULL), -1);
+    cr_assert(strstr(s->err, "bad.lua:1:"), "%s", s->err);
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    script_free(s);
+}
+
+Test(script_async, limits_and_sandbox_apply)
+{
+    struct script_opts o = {.async = true, .max_instructions = 100000, .max_memory = 8u << 20};
+    struct script *s = script_new(&o);
+    script_open_situ(s);
+    cr_assert_eq(script_async_start(s, write_lua("loop.lua", "while true do end\n"), 0, NULL), 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "loop.lua:1: stopped after"), "%s", s->err);
+    script_free(s);
+
+    o.max_instructions = 0;
+    s = script_new(&o);
+    script_open_situ(s);
+    cr_assert_eq(script_async_start(s,
+                                    write_lua("bomb.lua", "local t = {}\n"
+                                                          "for i = 1, 1e8 do t[i] = i end\n"),
+                                    0, NULL),
+                 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "out of memory"), "%s", s->err);
+    script_free(s);
+
+    s = start("os.execute('true')\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "scenario.lua:1: os.execute is not available"), "%s", s->err);
+    script_free(s);
+}
+
+Test(script_async, io_goes_to_the_buffer_and_reads_nothing)
+{
+    struct script *s = start("io.write('a', 1, '\\n')\n"
+                             "io.stdout:write('b\\n')\n"
+                             "print(io.read('l'))\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_str_eq(output(s), "a1\nb\nnil\n");
+    script_free(s);
+}
+
+Test(script_async, what_cannot_wait_says_so)
+{
+    struct script *s = start("local co = coroutine.wrap(function() situ.run{} end)\n"
+                             "co()\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "scenario.lua:1: situ.run: in the explorer"), "%s", s->err);
+    script_free(s);
+
+    s = start("situ.crossover{by = 'run'}\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
+    cr_assert(strstr(s->err, "scenario.lua:1: situ.crossover: by = \"run\" runs headless only"),
+              "%s", s->err);
+    script_free(s);
+
+    /* The model needs no waiting: a model sweep and a crossover by model run straight on. */
+    s = start("local rs = situ.sweep{ratio = {1, 3}, model = true}\n"
+              "print(#rs, situ.crossover{base = {nodes = 16}} ~= false)\n");
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_str_eq(output(s), "2\ttrue\n");
+    script_free(s);
+}
+
+/* The panel's state: open, the request to submit, results fed (stale ones ignored), resumed,
+ * output lines, done; an error with file:line and its traceback line; x closes. */
+Test(script_panel, request_results_output_and_close)
+{
+    struct app_state *a = calloc(1, sizeof *a);
+    struct params p;
+    params_defaults(&p);
+    char err[1024] = "";
+    cr_assert_eq(app_init(a, &p, "", err, sizeof err), 0, "%s", err);
+    unsigned f =
+        app_script_open(a, write_lua("panel.lua", "print('a\\tb')\n"
+                                                  "local rs = situ.sweep{ratio = {7, 15}}\n"
+                                                  "print(#rs, rs[2].error)\n"));
+    cr_assert(f & APP_SCRIPT);
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_WAITING);
+    const struct params *ps;
+    cr_assert_eq(app_script_request(a, &ps), 2);
+    cr_assert_eq(app_script_request(a, &ps), 0, "submitted once");
+    cr_assert_eq(ps[1].ratio, 15);
+    struct sim_result r;
+    memset(&r, 0, sizeof r);
+    r.m.makespan = 1;
+    cr_assert_eq(app_script_on_result(a, a->script.gen - 1, 0, &r, NULL), 0u, "stale gen");
+    cr_assert_eq(app_script_on_result(a, a->script.gen, 0, &r, NULL) & APP_SCRIPT, 0u);
+    cr_assert_eq(a->script.pending, 1);
+    cr_assert(app_script_on_result(a, a->script.gen, 1, NULL, "exit 3: boom") & APP_SCRIPT);
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE);
+    cr_assert_eq(a->script.nlines, 2);
+    cr_assert_str_eq(app_script_line(a, 0), "a       b");
+    cr_assert_str_eq(app_script_line(a, 1), "2       exit 3: boom");
+    cr_assert(app_key(a, 'x') & APP_SCRIPT_CANCEL);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_OFF);
+
+    app_script_open(a, write_lua("broken.lua", "local t = nil\nprint(t.x)\n"));
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_FAILED);
+    cr_assert(strstr(a->script.err, "broken.lua:2: attempt to index"), "%s", a->script.err);
+    cr_assert(strstr(a->script.trace, "broken.lua:2: in main chunk"), "%s", a->script.trace);
+    cr_assert(app_key(a, APP_KEY_ESC) & APP_SCRIPT_CANCEL);
+    app_free(a);
+    free(a);
+}

@@ -1,0 +1,225 @@
+/* The scenario panel's state: a Lua scenario running as a coroutine behind engine/script.h's
+ * async mode. Nothing here waits: app_script_resume runs Lua until it asks for simulations (the
+ * loop submits them to the runner), app_script_on_result feeds each result back, and when the
+ * last one is in the loop resumes again. Output lines are kept as plain ASCII, so a script can
+ * never put control sequences on the screen. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+#define APP_SCRIPT_OUT_CHUNK 4096
+
+const char *app_script_line(const struct app_state *s, int k)
+{
+    const struct app_script *sp = &s->script;
+    if (k < 0 || k >= sp->nlines)
+        return "";
+    return sp->lines[(sp->first + k) % APP_SCRIPT_LINES];
+}
+
+static void push_line(struct app_script *sp)
+{
+    sp->partial[sp->partial_len] = 0;
+    int slot;
+    if (sp->nlines < APP_SCRIPT_LINES) {
+        slot = (sp->first + sp->nlines++) % APP_SCRIPT_LINES;
+    } else {
+        slot = sp->first;
+        sp->first = (sp->first + 1) % APP_SCRIPT_LINES;
+    }
+    memcpy(sp->lines[slot], sp->partial, (size_t)sp->partial_len + 1);
+    sp->partial_len = 0;
+}
+
+/* Bytes of output into lines: tabs to the next multiple of 8, anything else that is not
+ * printable ASCII to '?', lines longer than the panel can keep cut. */
+static void add_output(struct app_script *sp, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == '\n') {
+            push_line(sp);
+            continue;
+        }
+        int reps = 1;
+        if (c == '\t') {
+            reps = 8 - sp->partial_len % 8;
+            c = ' ';
+        } else if (c == '\r') {
+            continue;
+        } else if (c < 0x20 || c >= 0x7f) {
+            c = '?';
+        }
+        while (reps-- > 0 && sp->partial_len < APP_SCRIPT_COLS - 1)
+            sp->partial[sp->partial_len++] = (char)c;
+    }
+}
+
+static void take_output(struct app_script *sp)
+{
+    char buf[APP_SCRIPT_OUT_CHUNK];
+    size_t n;
+    while (sp->sc && (n = script_take_output(sp->sc, buf, sizeof buf)) > 0)
+        add_output(sp, buf, n);
+}
+
+/* The first traceback line that points into a file (not "[C]: in ..."), trimmed. */
+static void first_trace_line(const char *err, char *out, size_t len)
+{
+    out[0] = 0;
+    const char *t = strstr(err, "stack traceback:");
+    if (!t)
+        return;
+    for (const char *line = strchr(t, '\n'); line; line = strchr(line, '\n')) {
+        line++;
+        while (*line == '\t' || *line == ' ')
+            line++;
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        if (n > 0 && line[0] != '[' && line[0] != '(') {
+            snprintf(out, len, "%.*s", n, line);
+            return;
+        }
+    }
+}
+
+static void failed(struct app_script *sp)
+{
+    take_output(sp);
+    script_error_line(sp->sc, sp->err, sizeof sp->err);
+    first_trace_line(sp->sc->err, sp->trace, sizeof sp->trace);
+    sp->phase = APP_SCRIPT_FAILED;
+}
+
+unsigned app_script_close(struct app_state *s)
+{
+    struct app_script *sp = &s->script;
+    bool was = sp->phase != APP_SCRIPT_OFF;
+    script_free(sp->sc);
+    int gen = sp->gen;
+    memset(sp, 0, sizeof *sp);
+    sp->gen = gen; /* the next scenario gets a new one */
+    if (s->mode == APP_SCRIPT_PATH)
+        s->mode = APP_MAIN;
+    return was ? APP_DIRTY | APP_SCRIPT_CANCEL : APP_DIRTY;
+}
+
+unsigned app_script_open(struct app_state *s, const char *path)
+{
+    unsigned flags = app_script_close(s);
+    struct app_script *sp = &s->script;
+    sp->gen++;
+    snprintf(sp->path, sizeof sp->path, "%s", path);
+    sp->phase = APP_SCRIPT_RUNNING;
+    struct script_opts o = {.async = true,
+                            .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
+                            .max_memory = SCRIPT_MAX_MEMORY};
+    sp->sc = script_new(&o);
+    if (!sp->sc) {
+        snprintf(sp->err, sizeof sp->err, "%s: out of memory starting Lua", path);
+        sp->phase = APP_SCRIPT_FAILED;
+        return flags | APP_DIRTY;
+    }
+    script_open_situ(sp->sc);
+    if (script_async_start(sp->sc, path, 0, NULL) < 0) {
+        failed(sp);
+        return flags | APP_DIRTY;
+    }
+    return flags | APP_DIRTY | APP_SCRIPT;
+}
+
+unsigned app_script_resume(struct app_state *s)
+{
+    struct app_script *sp = &s->script;
+    if (!sp->sc || sp->submit ||
+        (sp->phase != APP_SCRIPT_RUNNING && sp->phase != APP_SCRIPT_WAITING) ||
+        !script_async_ready(sp->sc))
+        return 0;
+    sp->phase = APP_SCRIPT_RUNNING;
+    enum script_status st = script_async_resume(sp->sc);
+    take_output(sp);
+    switch (st) {
+    case SCRIPT_WAITING:
+        sp->phase = APP_SCRIPT_WAITING;
+        sp->submit = true;
+        sp->pending = sp->sc->req.n;
+        sp->total += sp->sc->req.n;
+        break;
+    case SCRIPT_DONE:
+        if (sp->partial_len)
+            push_line(sp);
+        sp->phase = APP_SCRIPT_DONE;
+        script_free(sp->sc);
+        sp->sc = NULL;
+        break;
+    case SCRIPT_FAILED:
+        if (sp->partial_len)
+            push_line(sp);
+        failed(sp);
+        script_free(sp->sc);
+        sp->sc = NULL;
+        break;
+    case SCRIPT_READY:
+        break;
+    }
+    return APP_DIRTY;
+}
+
+int app_script_request(struct app_state *s, const struct params **p)
+{
+    struct app_script *sp = &s->script;
+    if (!sp->sc || !sp->submit)
+        return 0;
+    sp->submit = false;
+    *p = sp->sc->req.p;
+    return sp->sc->req.n;
+}
+
+unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
+                              const char *error)
+{
+    struct app_script *sp = &s->script;
+    if (!sp->sc || gen != sp->gen || sp->phase != APP_SCRIPT_WAITING)
+        return 0;
+    if (script_async_feed(sp->sc, i, r, r ? NULL : error ? error : "no result") < 0)
+        return 0;
+    sp->pending--;
+    return APP_DIRTY | (script_async_ready(sp->sc) ? APP_SCRIPT : 0);
+}
+
+unsigned app_script_path_key(struct app_state *s, int key)
+{
+    switch (key) {
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_ESC:
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    case APP_KEY_ENTER:
+        if (s->edit_len == 0) {
+            snprintf(s->edit_err, sizeof s->edit_err, "type the path of a .lua scenario");
+            return APP_DIRTY;
+        }
+        s->mode = APP_MAIN;
+        return app_script_open(s, s->edit);
+    case APP_KEY_BACKSPACE:
+        if (s->edit_len > 0)
+            s->edit[--s->edit_len] = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
+    case APP_KEY_CTRL_U:
+        s->edit_len = 0;
+        s->edit[0] = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
+    default:
+        if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
+            s->edit[s->edit_len++] = (char)key;
+            s->edit[s->edit_len] = 0;
+            s->edit_err[0] = 0;
+            return APP_DIRTY;
+        }
+        return 0;
+    }
+}
