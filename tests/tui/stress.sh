@@ -86,11 +86,22 @@ wait_for "▸ ratio +1 sim/ana" 30
 check "the final screen shows the final ratio" $? "$(screen | grep ratio)"
 wait_for "efficiency η +$want" 30
 check "the final screen shows the final model (eta $want)" $? "$(screen | grep efficiency)"
-wait_for '0 running, 0 queued' 120
-check "the simulations drain" $? "$(screen | grep SimGrid | tail -1)"
-sleep 0.5 # let the last reaped child disappear from /proc
-left=$(children)
-check "no child process left (at most $most at once)" $([ "$left" -eq 0 ] && [ "$most" -le "$(nproc)" ] && echo 0 || echo 1) "$left left, $most at once"
+# Drained means: the screen says so and no child exists, for two seconds in a row (a debounce
+# may still be pending right after the last key, then the crossover points queue up).
+quiet=0
+n=1200
+while [ $quiet -lt 20 ] && [ $n -gt 0 ]; do
+    if screen | grep -q '0 running, 0 queued' && [ "$(children)" -eq 0 ]; then
+        quiet=$((quiet + 1))
+    else
+        quiet=0
+    fi
+    sleep 0.1
+    n=$((n - 1))
+done
+check "the simulations drain and no child process is left (at most $most at once)" \
+    $([ $quiet -ge 20 ] && [ "$most" -le "$(nproc)" ] && echo 0 || echo 1) \
+    "$(children) left, $most at once; $(screen | grep SimGrid | tail -1)"
 rss1=$(rss_kb)
 echo "   RSS before $rss0 kB, after $rss1 kB" >&2
 check "memory stays bounded (+$(((rss1 - rss0) / 1024)) MB)" $([ "$rss1" -le $((rss0 + 32768)) ] && echo 0 || echo 1) "$rss0 -> $rss1 kB"
