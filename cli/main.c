@@ -19,6 +19,8 @@ static void usage(FILE *out)
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
+        "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
+        "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
         "       situ lesson NAME [--headless] | --list      a workshop lesson (explorer panel)\n"
         "       situ --help | --version\n\n"
