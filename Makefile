@@ -64,6 +64,7 @@ cli-test: all
 
 test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
+	$(MAKE) --no-print-directory asan
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
@@ -96,3 +97,6 @@ clean:
 	rm -rf $(BUILD) situ
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Sanitizers, valgrind, fuzzing, the bad-input corpus: make asan, valgrind, fuzz, test-slow, bad.
+include tests/hardening.mk

@@ -89,7 +89,9 @@ int cache_get(const char *dir, const struct params *p, char **json)
     const char *stored = json_string_value(json_object_get(entry, "config_key"));
     json_t *result = json_object_get(entry, "result");
     int rc = -1;
-    if (stored && !strcmp(stored, canon) && json_is_object(result)) {
+    /* A result carries at least its makespan; anything else is not one of ours. */
+    if (stored && !strcmp(stored, canon) && json_is_object(result) &&
+        json_is_number(json_object_get(result, "makespan"))) {
         *json = json_dumps(result, JSON_COMPACT | JSON_REAL_PRECISION(12));
         rc = *json ? 0 : -1;
     } else {

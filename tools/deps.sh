@@ -7,7 +7,7 @@ set -eu
 modules="simgrid:libsimgrid-dev lua5.4:liblua5.4-dev libuv:libuv1-dev ncursesw:libncurses-dev
 jansson:libjansson-dev libxml-2.0:libxml2-dev criterion:libcriterion-dev cairo:libcairo2-dev"
 # command -> Debian package providing it
-commands="pkg-config:pkg-config tmux:tmux cc:gcc python3:python3 parallel:parallel"
+commands="pkg-config:pkg-config tmux:tmux cc:gcc python3:python3 parallel:parallel clang:clang valgrind:valgrind setpriv:util-linux"
 
 missing=""
 for pair in $commands; do
@@ -18,6 +18,9 @@ for pair in $modules; do
         missing="$missing ${pair#*:}"
     fi
 done
+# libFuzzer's runtime, for make fuzz and make test-slow
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    missing="$missing libclang-rt-14-dev"
 [ -z "$missing" ] && exit 0
 
 echo "deps: installing$missing" >&2

@@ -1,0 +1,1 @@
+return {name = "x", bytes = function(ctx) return "lots" end}

@@ -1,0 +1,1 @@
+return {name = "x", cost = function(ctx) error("cost failed") end}

@@ -1,0 +1,1 @@
+return {name = "x", cost = function(ctx) return -1 end}

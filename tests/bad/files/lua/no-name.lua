@@ -1,0 +1,1 @@
+return {cost = function(ctx) return 1 end}

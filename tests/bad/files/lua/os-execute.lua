@@ -1,0 +1,2 @@
+os.execute("touch /tmp/situ-pwned")
+return {name = "x"}

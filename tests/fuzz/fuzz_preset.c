@@ -1,0 +1,59 @@
+/* Fuzzes preset reading: the input is the contents of a presets/NAME.conf file (`key = value`
+ * lines, `sweep.KEYS = LIST` axis lines, # comments), read by preset_read.
+ * Invariants: a rejected preset leaves the parameters unchanged and explains itself in one line
+ * naming the file (or "preset:"); an accepted one leaves every parameter in range. */
+#include "fuzz_common.h"
+#include <math.h>
+
+#include "../../engine/preset.h"
+
+static int axes;
+
+/* A stand-in for study_add_axis (fuzz_sweep covers that): keys must be known parameters. */
+static int on_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
+{
+    (void)ud;
+    FUZZ_ASSERT(!strchr(keys, '\n') && !strchr(list, '\n'), "a line break reached an axis");
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", keys);
+    char *save = NULL;
+    for (char *k = strtok_r(copy, ":", &save); k; k = strtok_r(NULL, ":", &save))
+        if (params_find(k) < 0) {
+            snprintf(err, errlen, "unknown parameter '%.60s'", k);
+            return -1;
+        }
+    axes++;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 65536)
+        return 0;
+    const char *path = fuzz_file(data, size);
+    struct params p, before;
+    params_defaults(&p);
+    memcpy(&before, &p, sizeof p);
+    char err[1024] = "";
+    axes = 0;
+    if (preset_read(path, &p, on_axis, NULL, err, sizeof err) < 0) {
+        fuzz_check_error(err, sizeof err, "preset_read");
+        FUZZ_ASSERT(!strncmp(err, path, strlen(path)) || !strncmp(err, "preset:", 7),
+                    "error does not name the file: %s", err);
+        FUZZ_ASSERT(!memcmp(&p, &before, sizeof p), "a rejected preset changed the parameters");
+        return 0;
+    }
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        if (d->type == PARAM_PATH)
+            continue;
+        double v = params_get_number(&p, id);
+        FUZZ_ASSERT(isfinite(v) && v >= d->min && v <= d->max, "%s = %g", d->key, v);
+    }
+    /* preset_apply ignores the axes and must agree with preset_read on the base. */
+    struct params q;
+    params_defaults(&q);
+    FUZZ_ASSERT(preset_apply(path, &q, err, sizeof err) == 0, "preset_apply disagrees: %s", err);
+    FUZZ_ASSERT(!memcmp(&p, &q, sizeof p), "preset_apply and preset_read differ");
+    return 0;
+}

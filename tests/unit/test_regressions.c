@@ -1,0 +1,206 @@
+/* Regressions found by the fuzzers (tests/fuzz/) and the bad-input corpus (tests/bad/): each test
+ * names the input that broke and what was wrong. The CLI-level ones (merge, sweep lists, the
+ * simulation child's reason line) are cases of tests/bad/cases.tsv instead. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../engine/layout.h"
+#include "../../engine/params.h"
+#include "../../engine/platform.h"
+#include "../../engine/preset.h"
+#include "../../engine/result.h"
+
+static char tmpdir[64];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/situ-regress-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp failed");
+}
+
+static void remove_tmpdir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void assert_one_printable_line(const char *err)
+{
+    cr_assert_neq(err[0], 0, "empty error");
+    for (const char *c = err; *c; c++)
+        cr_assert((unsigned char)*c >= 0x20 && *c != 0x7f, "control character 0x%02x in '%s'",
+                  (unsigned char)*c, err);
+}
+
+#define PLATFORM(attrs)                                                                            \
+    "<?xml version='1.0'?>\n<platform version=\"4.1\"><cluster " attrs "/></platform>\n"
+#define GOOD_ATTRS "speed=\"1Gf\" core=\"4\" bw=\"10Gbps\" lat=\"15us\""
+
+/* fuzz_params, tests/fuzz/regressions/params/newline-in-choice: a value holding a newline was
+ * quoted as is, so "mapping: 'insit\n...' is not valid" printed two lines. */
+Test(regressions, params_error_quotes_control_characters)
+{
+    struct params p;
+    char err[PARAMS_ERR_MAX];
+    params_defaults(&p);
+    cr_assert_eq(params_set(&p, P_MAPPING, "insit\nu\x1b[31m", err), -1);
+    assert_one_printable_line(err);
+    cr_assert_not_null(strstr(err, "mapping: 'insit?u?[31m'"), "%s", err);
+    cr_assert_eq(params_set(&p, P_STRIDE, "1\r\n2", err), -1);
+    assert_one_printable_line(err);
+}
+
+/* fuzz_result, tests/fuzz/regressions/result/newline-in-jansson-token: jansson quotes the bad
+ * token, newline included, in its error text. */
+Test(regressions, result_error_is_one_line)
+{
+    struct sim_result r;
+    char err[RESULT_ERR_MAX];
+    const char text[] = "{\"par\\\n\n\n\"y\": 1}";
+    cr_assert_eq(result_parse(text, sizeof text - 1, &r, err, sizeof err), -1);
+    assert_one_printable_line(err);
+    result_free(&r);
+}
+
+/* fuzz_platform, tests/fuzz/regressions/platform/radical-int-overflow: host names are built from
+ * an int, so 2147483648 wrapped to a negative radical. */
+Test(regressions, platform_radical_above_int_max, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[512] = "";
+    struct platform pf;
+    write_file("big.xml", PLATFORM("prefix=\"n\" radical=\"2147483647-2147483648\" " GOOD_ATTRS),
+               path, sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
+    cr_assert_not_null(strstr(err, "radical"), "%s", err);
+    write_file("max.xml", PLATFORM("prefix=\"n\" radical=\"2147483647\" " GOOD_ATTRS), path,
+               sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(platform_host_index(&pf, "n2147483647"), 0);
+    platform_free(&pf);
+}
+
+/* fuzz_platform, tests/fuzz/regressions/platform/suffix-starting-with-digit: with a suffix that
+ * starts with a digit, strtol read the radical into the suffix and no host could be found by its
+ * own name. */
+Test(regressions, platform_suffix_starting_with_a_digit, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[512] = "", name[128];
+    struct platform pf;
+    write_file("digits.xml",
+               PLATFORM("prefix=\"n\" suffix=\"2147483648\" radical=\"0-3,7\" " GOOD_ATTRS), path,
+               sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < pf.hosts; i++) {
+        platform_host_name(&pf, i, name, sizeof name);
+        cr_assert_eq(platform_host_index(&pf, name), i, "%s", name);
+    }
+    cr_assert_eq(platform_host_index(&pf, "n7"), 4, "the short name still works");
+    platform_free(&pf);
+}
+
+/* Bad-input corpus xml/prefix-long.xml: a prefix (or suffix, or id) too long for the struct was
+ * silently dropped, so the model ran on hosts named "1".."32" that SimGrid does not have. */
+Test(regressions, platform_long_names_rejected, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[512] = "", xml[1024], attrs[512];
+    const char *which[] = {"prefix", "suffix", "id"};
+    for (int k = 0; k < 3; k++) {
+        char longname[101];
+        memset(longname, 'x', 100);
+        longname[100] = 0;
+        snprintf(attrs, sizeof attrs, "%s=\"%s\" radical=\"1-2\" %s", which[k], longname,
+                 GOOD_ATTRS);
+        snprintf(xml, sizeof xml, PLATFORM("%s"), attrs);
+        write_file("long.xml", xml, path, sizeof path);
+        struct platform pf;
+        cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "%s accepted", which[k]);
+        cr_assert_not_null(strstr(err, "prefix"), "%s", err);
+    }
+}
+
+/* Bad-input corpus xml/radical-trailing.xml: "1-32," passed the model and SimGrid then aborted. */
+Test(regressions, platform_radical_trailing_separator, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[512] = "";
+    struct platform pf;
+    write_file("t.xml", PLATFORM("prefix=\"n\" radical=\"1-32,\" " GOOD_ATTRS), path, sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
+    write_file("t.xml", PLATFORM("prefix=\"n\" radical=\"1-3;5\" " GOOD_ATTRS), path, sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(pf.hosts, 4);
+    platform_free(&pf);
+}
+
+/* Bad-input corpus xml/quadratic-blowup.xml: 2000 references to a 100 kB entity in an attribute
+ * took minutes in xmlGetProp. Entity declarations are refused before any attribute is read. */
+Test(regressions, platform_entities_refused, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[512] = "";
+    struct platform pf;
+    write_file("e.xml",
+               "<?xml version='1.0'?>\n<!DOCTYPE platform [<!ENTITY r \"1-4\">]>\n"
+               "<platform version=\"4.1\"><cluster prefix=\"n\" radical=\"&r;\" " GOOD_ATTRS
+               "/></platform>\n",
+               path, sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
+    cr_assert_not_null(strstr(err, "ENTITY"), "%s", err);
+    cr_assert_not_null(strstr(err, path), "%s", err);
+}
+
+/* Bad-input corpus generated huge-comment-line.conf: a line longer than the read buffer was read
+ * as two lines, and the tail of a long comment ("... ratio = 7") was applied as a setting. */
+Test(regressions, preset_long_line_rejected, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], err[1024] = "", text[4096];
+    snprintf(text, sizeof text, "# %2000s stride = 200\n", "comment");
+    write_file("long.conf", text, path, sizeof path);
+    struct params p, before;
+    params_defaults(&p);
+    before = p;
+    cr_assert_eq(preset_apply(path, &p, err, sizeof err), -1, "accepted");
+    cr_assert_not_null(strstr(err, "longer than"), "%s", err);
+    cr_assert_eq(p.stride, before.stride);
+}
+
+/* Bad-input corpus preset /dev/zero: NUL bytes without a newline were read forever. */
+Test(regressions, preset_endless_file_stops)
+{
+    struct params p;
+    char err[1024] = "";
+    params_defaults(&p);
+    cr_assert_eq(preset_apply("/dev/zero", &p, err, sizeof err), -1, "accepted");
+    cr_assert_not_null(strstr(err, "/dev/zero"), "%s", err);
+}
+
+/* After the host-lookup fix above: short names ("dahu-2") and the HOST:N form still place the
+ * analytics where the hostfile says. */
+Test(regressions, hostfile_short_names, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    char path[256], hosts[256], err[512] = "";
+    struct platform pf;
+    write_file("p.xml",
+               PLATFORM("prefix=\"dahu-\" suffix=\".grid5000.fr\" radical=\"1-4\" " GOOD_ATTRS),
+               path, sizeof path);
+    cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
+    write_file("hosts", "dahu-2 slots=1\ndahu-3.grid5000.fr:2\n", hosts, sizeof hosts);
+    int slots[4];
+    cr_assert_eq(layout_read_hostfile(hosts, &pf, slots, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(slots[0], 0);
+    cr_assert_eq(slots[1], 1);
+    cr_assert_eq(slots[2], 2);
+    platform_free(&pf);
+}
