@@ -13,28 +13,10 @@
 #include "../../engine/lesson.h"
 #include "../../engine/model.h"
 #include "../../engine/script.h"
+#include "fixtures.h"
 
 #define LATF 13.01
 #define BWF  0.97
-
-/* 4 nodes of 8 cores, 10 Gb/s links with 10 us latency. */
-static int radicals[4] = {1, 2, 3, 4};
-
-static struct platform small_platform(void)
-{
-    struct platform pf = {.cluster_id = "t",
-                          .prefix = "node",
-                          .suffix = "",
-                          .hosts = 4,
-                          .radicals = radicals,
-                          .cores = 8,
-                          .speed = 1e9,
-                          .bw = 1.25e9,
-                          .lat = 1e-5,
-                          .loopback_bw = 1e10,
-                          .loopback_lat = 1e-6};
-    return pf;
-}
 
 static double network(double bytes)
 {
@@ -87,7 +69,7 @@ static void layout_of(struct params *p, struct platform *pf, struct layout *l)
 
 Test(analytics, exchange_law)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(4);
     struct layout l;
     layout_of(&p, &pf, &l);
@@ -119,7 +101,7 @@ Test(analytics, exchange_law)
 
 Test(analytics, builtin_values)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(2);
     struct layout l;
     layout_of(&p, &pf, &l);
@@ -141,7 +123,7 @@ Test(analytics, builtin_values)
 
 Test(analytics, lua_values_and_ctx)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(4);
     snprintf(p.analytics, sizeof p.analytics, "%s",
              write_file("ctx.lua", "return { name = 'ctx',\n"
@@ -173,7 +155,7 @@ Test(analytics, lua_values_and_ctx)
 
 Test(analytics, errors_name_the_line)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(2);
     struct layout l;
     layout_of(&p, &pf, &l);
@@ -196,7 +178,7 @@ Test(analytics, errors_name_the_line)
 
 Test(analytics, reloads_a_changed_file)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(2);
     struct layout l;
     layout_of(&p, &pf, &l);

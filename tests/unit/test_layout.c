@@ -6,46 +6,7 @@
 #include <string.h>
 
 #include "../../engine/layout.h"
-
-/* A small hand-made cluster: node1..node4, 8 cores each. */
-static int radicals[4] = {1, 2, 3, 4};
-
-static struct platform small_platform(void)
-{
-    struct platform pf = {.cluster_id = "t",
-                          .prefix = "node",
-                          .suffix = "",
-                          .hosts = 4,
-                          .radicals = radicals,
-                          .cores = 8,
-                          .speed = 1e9,
-                          .bw = 1.25e9,
-                          .lat = 1e-5,
-                          .loopback_bw = 1e10,
-                          .loopback_lat = 1e-6};
-    return pf;
-}
-
-static int dahu_radicals[32];
-
-/* The paper's dahu as platforms/dahu.xml describes it: 32 nodes of 32 cores. */
-static struct platform dahu_platform(void)
-{
-    for (int i = 0; i < 32; i++)
-        dahu_radicals[i] = i + 1;
-    struct platform pf = {.cluster_id = "dahu",
-                          .prefix = "dahu-",
-                          .suffix = ".grid5000.fr",
-                          .hosts = 32,
-                          .radicals = dahu_radicals,
-                          .cores = 32,
-                          .speed = 1e9,
-                          .bw = 1.25e9,
-                          .lat = 15e-6,
-                          .loopback_bw = 20.16e9,
-                          .loopback_lat = 0.72e-6};
-    return pf;
-}
+#include "fixtures.h"
 
 static struct params small_params(long nodes, long ratio, int mapping)
 {
@@ -56,31 +17,6 @@ static struct params small_params(long nodes, long ratio, int mapping)
     p.ratio = ratio;
     p.mapping = mapping;
     return p;
-}
-
-static char tmpdir[64];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/situ-layout-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp failed");
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
 }
 
 /* ---- 3D decomposition ---- */
@@ -171,7 +107,7 @@ Test(layout, face_bytes)
 
 Test(layout, table1_core_splits)
 {
-    struct platform pf = dahu_platform();
+    struct platform pf = fixture_dahu_platform();
     long ratios[] = {1, 3, 7, 15, 31};
     long sim[] = {16, 24, 28, 30, 31}, ana[] = {16, 8, 4, 2, 1};
     for (int i = 0; i < 5; i++) {
@@ -211,7 +147,7 @@ Test(layout, table1_core_splits)
 
 Test(layout, insitu_routes_stay_on_their_host)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(4, 3, MAPPING_INSITU);
     struct layout l;
     char err[256] = "";
@@ -236,7 +172,7 @@ Test(layout, insitu_routes_stay_on_their_host)
 
 Test(layout, intransit_routes_cross_to_the_analytics_node)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(4, 3, MAPPING_INTRANSIT);
     struct layout l;
     char err[256] = "";
@@ -282,7 +218,7 @@ Test(layout, intransit_routes_cross_to_the_analytics_node)
 
 Test(layout, too_many_nodes_or_cores)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(5, 3, MAPPING_INSITU);
     struct layout l;
     char err[256] = "";
@@ -297,18 +233,18 @@ Test(layout, too_many_nodes_or_cores)
 
 /* ---- hostfiles ---- */
 
-Test(layout_hostfile, all_spellings, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, all_spellings, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     char path[256], err[256] = "";
-    write_file("hosts",
-               "# analytics placement\n"
-               "node2 slots=2\n"
-               "node3:3   # a trailing comment\n"
-               "\n"
-               "   node4\n"
-               "\tnode2\t\n",
-               path, sizeof path);
+    fixture_write("hosts",
+                  "# analytics placement\n"
+                  "node2 slots=2\n"
+                  "node3:3   # a trailing comment\n"
+                  "\n"
+                  "   node4\n"
+                  "\tnode2\t\n",
+                  path, sizeof path);
     int slots[4] = {-1, -1, -1, -1};
     cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), 0, "%s", err);
     cr_assert_eq(slots[0], 0);
@@ -317,11 +253,12 @@ Test(layout_hostfile, all_spellings, .init = make_tmpdir, .fini = remove_tmpdir)
     cr_assert_eq(slots[3], 1);
 }
 
-Test(layout_hostfile, empty_file_gives_no_slots, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, empty_file_gives_no_slots, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     char path[256], err[256] = "";
-    write_file("hosts", "# nothing\n\n", path, sizeof path);
+    fixture_write("hosts", "# nothing\n\n", path, sizeof path);
     int slots[4] = {9, 9, 9, 9};
     cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), 0, "%s", err);
     for (int h = 0; h < 4; h++)
@@ -330,9 +267,9 @@ Test(layout_hostfile, empty_file_gives_no_slots, .init = make_tmpdir, .fini = re
 
 static void expect_hostfile_error(const char *text, const char *needle)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     char path[256], err[256] = "";
-    write_file("hosts", text, path, sizeof path);
+    fixture_write("hosts", text, path, sizeof path);
     int slots[4];
     cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), -1, "accepted: %s", text);
     cr_assert_not_null(strstr(err, path), "error does not name the file: %s", err);
@@ -340,14 +277,14 @@ static void expect_hostfile_error(const char *text, const char *needle)
     cr_assert_null(strchr(err, '\n'), "error is not one line: %s", err);
 }
 
-Test(layout_hostfile, unknown_host, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, unknown_host, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_hostfile_error("node1\nnode9 slots=2\n", ":2: unknown host 'node9'");
     expect_hostfile_error("dahu-1\n", "unknown host 'dahu-1'");
     expect_hostfile_error("node\n", "unknown host 'node'");
 }
 
-Test(layout_hostfile, bad_lines, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, bad_lines, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_hostfile_error("node1 slots=x\n", ":1:");
     expect_hostfile_error("node1 cpus=2\n", ":1:");
@@ -357,24 +294,26 @@ Test(layout_hostfile, bad_lines, .init = make_tmpdir, .fini = remove_tmpdir)
     expect_hostfile_error("node1:5\nnode1 slots=4\n", "more than its 8 cores");
 }
 
-Test(layout_hostfile, missing_file_or_directory, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, missing_file_or_directory, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     char path[256], err[256] = "";
     int slots[4];
-    snprintf(path, sizeof path, "%s/none", tmpdir);
+    snprintf(path, sizeof path, "%s/none", fixture_dir);
     cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, path), "%s", err);
-    cr_assert_eq(layout_read_hostfile(tmpdir, &pf, slots, err, sizeof err), -1);
+    cr_assert_eq(layout_read_hostfile(fixture_dir, &pf, slots, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
 }
 
-Test(layout_hostfile, mapping_places_analytics, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, mapping_places_analytics, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(1, 3, MAPPING_HOSTFILE); /* 8 cores, ratio 3: 2 analytics */
     char err[256] = "";
-    write_file("hosts", "node2 slots=2\n", p.hostfile, sizeof p.hostfile);
+    fixture_write("hosts", "node2 slots=2\n", p.hostfile, sizeof p.hostfile);
     struct layout l;
     cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), 0, "%s", err);
     cr_assert_eq(l.ana_cores, 2);
@@ -388,12 +327,12 @@ Test(layout_hostfile, mapping_places_analytics, .init = make_tmpdir, .fini = rem
     layout_free(&l);
 }
 
-Test(layout_hostfile, routes_balance_by_slots, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, routes_balance_by_slots, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(1, 1, MAPPING_HOSTFILE); /* 4 simulation, 4 analytics */
     char err[256] = "";
-    write_file("hosts", "node2:3\nnode3:1\n", p.hostfile, sizeof p.hostfile);
+    fixture_write("hosts", "node2:3\nnode3:1\n", p.hostfile, sizeof p.hostfile);
     struct layout l;
     cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), 0, "%s", err);
     cr_assert_eq(l.sim_per_host[0], 4);
@@ -406,12 +345,12 @@ Test(layout_hostfile, routes_balance_by_slots, .init = make_tmpdir, .fini = remo
     layout_free(&l);
 }
 
-Test(layout_hostfile, too_few_slots, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, too_few_slots, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(1, 1, MAPPING_HOSTFILE); /* ratio 1 on 8 cores: 4 analytics */
     char err[256] = "";
-    write_file("hosts", "node2 slots=2\nnode3:1\n", p.hostfile, sizeof p.hostfile);
+    fixture_write("hosts", "node2 slots=2\nnode3:1\n", p.hostfile, sizeof p.hostfile);
     struct layout l;
     cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, p.hostfile), "%s", err);
@@ -421,12 +360,13 @@ Test(layout_hostfile, too_few_slots, .init = make_tmpdir, .fini = remove_tmpdir)
     cr_assert_null(l.rank_host);
 }
 
-Test(layout_hostfile, unknown_host_through_layout, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(layout_hostfile, unknown_host_through_layout, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
-    struct platform pf = small_platform();
+    struct platform pf = fixture_small_platform();
     struct params p = small_params(1, 3, MAPPING_HOSTFILE);
     char err[256] = "";
-    write_file("hosts", "node7\n", p.hostfile, sizeof p.hostfile);
+    fixture_write("hosts", "node7\n", p.hostfile, sizeof p.hostfile);
     struct layout l;
     cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "unknown host 'node7'"), "%s", err);

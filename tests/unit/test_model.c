@@ -7,6 +7,7 @@
 
 #include "../../engine/layout.h"
 #include "../../engine/model.h"
+#include "fixtures.h"
 
 /* SimGrid's LV08 network model: latencies x 13.01, bandwidths x 0.97. */
 #define LATF 13.01
@@ -27,7 +28,7 @@ static int small_radicals[4] = {1, 2, 3, 4};
 #define SMALL_LBW   1e10
 #define SMALL_LLAT  1e-6
 
-static struct platform small_platform(void)
+static struct platform twice_speed_platform(void)
 {
     struct platform pf = {.cluster_id = "t",
                           .prefix = "node",
@@ -105,7 +106,7 @@ Test(model, lv08_factors)
 
 Test(model, particles_and_steps)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.region = 70;
@@ -132,7 +133,7 @@ Test(model, particles_and_steps)
 
 Test(model, scenario_IA_queue)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     eval(&p, &pf, &m);
@@ -164,7 +165,7 @@ Test(model, scenario_IA_queue)
 
 Test(model, scenario_IS_queue)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.compute_scaling = 20;
@@ -188,7 +189,7 @@ Test(model, scenario_IS_queue)
 
 Test(model, balanced)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     double S = small_S();
@@ -206,7 +207,7 @@ Test(model, balanced)
 
 Test(model, mailbox_on_one_node)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.dtl = DTL_MAILBOX;
@@ -234,7 +235,7 @@ Test(model, mailbox_on_one_node)
 
 Test(model, intransit_crosses_the_network)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.nodes = 2;
@@ -267,7 +268,7 @@ Test(model, intransit_crosses_the_network)
 
 Test(model, intransit_partial_chunks)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.nodes = 3; /* ratio 1 on 3 nodes: round(3 / 2) = 2 analytics nodes, 1 simulation node */
@@ -286,7 +287,7 @@ Test(model, intransit_partial_chunks)
 
 Test(model, halo_across_nodes)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.nodes = 2; /* insitu: 4 ranks per node, 8 ranks in 2 x 2 x 2 */
@@ -301,7 +302,7 @@ Test(model, halo_across_nodes)
 
 Test(model, trailing_iterations)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result m;
     p.iterations = 105; /* 10 steps of 10, then 5 iterations with no analysis */
@@ -316,7 +317,7 @@ Test(model, trailing_iterations)
 
 Test(model, platform_speed_scales_costs)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     struct params p = small_params();
     struct model_result fast, slow;
     eval(&p, &pf, &fast);
@@ -328,7 +329,7 @@ Test(model, platform_speed_scales_costs)
 
 Test(model, transfer_time)
 {
-    struct platform pf = small_platform();
+    struct platform pf = twice_speed_platform();
     close_to(model_transfer_time(&pf, 1, 1, 1e6, 1), loopback(1e6), "loopback");
     close_to(model_transfer_time(&pf, 1, 1, 1e6, 5), loopback(1e6), "loopback is not shared");
     close_to(model_transfer_time(&pf, 0, 1, 1e6, 1), network(1e6, 1), "network");
@@ -355,30 +356,9 @@ Test(model, efficiency_and_scenario_functions)
     cr_assert_eq(model_scenario(0, 0), SCENARIO_BALANCED);
 }
 
-/* The paper's dahu, as platforms/dahu.xml describes it. */
-static int dahu_radicals[32];
-
-static struct platform dahu_platform(void)
-{
-    for (int i = 0; i < 32; i++)
-        dahu_radicals[i] = i + 1;
-    struct platform pf = {.cluster_id = "dahu",
-                          .prefix = "dahu-",
-                          .suffix = ".grid5000.fr",
-                          .hosts = 32,
-                          .radicals = dahu_radicals,
-                          .cores = 32,
-                          .speed = 1e9,
-                          .bw = 1.25e9,
-                          .lat = 15e-6,
-                          .loopback_bw = 20.16e9,
-                          .loopback_lat = 0.72e-6};
-    return pf;
-}
-
 Test(model, table1_core_splits)
 {
-    struct platform pf = dahu_platform();
+    struct platform pf = fixture_dahu_platform();
     long ratios[] = {1, 3, 7, 15, 31};
     long sim[] = {16, 24, 28, 30, 31}, ana[] = {16, 8, 4, 2, 1};
     for (int i = 0; i < 5; i++) {

@@ -8,32 +8,7 @@
 
 #include "../../engine/params.h"
 #include "../../engine/platform.h"
-
-static char tmpdir[64];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/situ-platform-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp failed");
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-/* Writes `text` to tmpdir/name; the full path into path. */
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-}
+#include "fixtures.h"
 
 #define CLUSTER_OPEN                                                                               \
     "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"w\" routing=\"Full\">\n"
@@ -113,17 +88,17 @@ Test(platform_units, rejects)
     cr_assert_eq(v, 42, "a rejected value was stored");
 }
 
-Test(platform, dahu, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, dahu, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     /* The same attributes as platforms/dahu.xml, in a file of our own so the test does not depend
      * on the working directory. */
     char path[256], err[512] = "";
-    write_file("dahu.xml",
-               CLUSTER_OPEN
-               "<cluster id=\"dahu\" prefix=\"dahu-\" suffix=\".grid5000.fr\" radical=\"1-32\"\n"
-               " speed=\"1Gf\" core=\"32\" bw=\"10Gbps\" lat=\"15us\"\n"
-               " loopback_bw=\"20.16GBps\" loopback_lat=\"0.72us\"/>\n" CLUSTER_CLOSE,
-               path, sizeof path);
+    fixture_write("dahu.xml",
+                  CLUSTER_OPEN
+                  "<cluster id=\"dahu\" prefix=\"dahu-\" suffix=\".grid5000.fr\" radical=\"1-32\"\n"
+                  " speed=\"1Gf\" core=\"32\" bw=\"10Gbps\" lat=\"15us\"\n"
+                  " loopback_bw=\"20.16GBps\" loopback_lat=\"0.72us\"/>\n" CLUSTER_CLOSE,
+                  path, sizeof path);
     struct platform pf;
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(pf.cluster_id, "dahu");
@@ -158,15 +133,15 @@ Test(platform, dahu, .init = make_tmpdir, .fini = remove_tmpdir)
     cr_assert_null(pf.radicals);
 }
 
-Test(platform, radicals_backbone_and_policy, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, radicals_backbone_and_policy, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "";
-    write_file("c.xml",
-               CLUSTER_OPEN
-               "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1,5,8-9\" speed=\"2Gf\"\n"
-               " core=\"4\" bw=\"1Gbps\" lat=\"10us\" bb_bw=\"2Gbps\" bb_lat=\"1us\"\n"
-               " sharing_policy=\"SHARED\"/>\n" CLUSTER_CLOSE,
-               path, sizeof path);
+    fixture_write("c.xml",
+                  CLUSTER_OPEN
+                  "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1,5,8-9\" speed=\"2Gf\"\n"
+                  " core=\"4\" bw=\"1Gbps\" lat=\"10us\" bb_bw=\"2Gbps\" bb_lat=\"1us\"\n"
+                  " sharing_policy=\"SHARED\"/>\n" CLUSTER_CLOSE,
+                  path, sizeof path);
     struct platform pf;
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     cr_assert_eq(pf.hosts, 5);
@@ -184,14 +159,14 @@ Test(platform, radicals_backbone_and_policy, .init = make_tmpdir, .fini = remove
     platform_free(&pf);
 }
 
-Test(platform, core_defaults_to_one, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, core_defaults_to_one, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "";
-    write_file("one.xml",
-               CLUSTER_OPEN
-               "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"1-2\" speed=\"1Gf\""
-               " bw=\"1Gbps\" lat=\"1us\"/>\n" CLUSTER_CLOSE,
-               path, sizeof path);
+    fixture_write("one.xml",
+                  CLUSTER_OPEN
+                  "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"1-2\" speed=\"1Gf\""
+                  " bw=\"1Gbps\" lat=\"1us\"/>\n" CLUSTER_CLOSE,
+                  path, sizeof path);
     struct platform pf;
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     cr_assert_eq(pf.cores, 1);
@@ -202,7 +177,7 @@ Test(platform, core_defaults_to_one, .init = make_tmpdir, .fini = remove_tmpdir)
 static void expect_load_error(const char *xml, const char *needle)
 {
     char path[256], err[512] = "";
-    write_file("bad.xml", xml, path, sizeof path);
+    fixture_write("bad.xml", xml, path, sizeof path);
     struct platform pf;
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted: %s", xml);
     cr_assert_not_null(strstr(err, path), "error does not name the file: %s", err);
@@ -211,14 +186,14 @@ static void expect_load_error(const char *xml, const char *needle)
     cr_assert_null(pf.radicals, "radicals leaked on error");
 }
 
-Test(platform, malformed_xml_names_the_file, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, malformed_xml_names_the_file, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_load_error("<platform><cluster id=\"a\"\n", "malformed");
     expect_load_error("<platform><cluster></platform>", "malformed");
     expect_load_error("", "malformed");
 }
 
-Test(platform, missing_attribute, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, missing_attribute, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_load_error(CLUSTER_OPEN "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"1-2\""
                                    " speed=\"1Gf\" core=\"4\" lat=\"1us\"/>" CLUSTER_CLOSE,
@@ -234,7 +209,7 @@ Test(platform, missing_attribute, .init = make_tmpdir, .fini = remove_tmpdir)
                       "radical");
 }
 
-Test(platform, bad_attribute_values, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, bad_attribute_values, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_load_error(CLUSTER_OPEN
                       "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"1-2\""
@@ -258,21 +233,21 @@ Test(platform, bad_attribute_values, .init = make_tmpdir, .fini = remove_tmpdir)
                       "loopback_bw");
 }
 
-Test(platform, no_cluster_or_wrong_root, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, no_cluster_or_wrong_root, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     expect_load_error(CLUSTER_OPEN "<host id=\"h\" speed=\"1Gf\"/>" CLUSTER_CLOSE, "<cluster>");
     expect_load_error("<?xml version='1.0'?>\n<zone id=\"z\"/>\n", "<platform>");
 }
 
-Test(platform, directory_and_missing_file, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(platform, directory_and_missing_file, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char err[512] = "";
     struct platform pf;
-    cr_assert_eq(platform_load(tmpdir, &pf, err, sizeof err), -1);
-    cr_assert_not_null(strstr(err, tmpdir), "%s", err);
+    cr_assert_eq(platform_load(fixture_dir, &pf, err, sizeof err), -1);
+    cr_assert_not_null(strstr(err, fixture_dir), "%s", err);
     cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
     char missing[256];
-    snprintf(missing, sizeof missing, "%s/nope.xml", tmpdir);
+    snprintf(missing, sizeof missing, "%s/nope.xml", fixture_dir);
     cr_assert_eq(platform_load(missing, &pf, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, missing), "%s", err);
     cr_assert_not_null(strstr(err, "cannot read"), "%s", err);

@@ -12,31 +12,7 @@
 #include "../../engine/platform.h"
 #include "../../engine/preset.h"
 #include "../../engine/result.h"
-
-static char tmpdir[64];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/situ-regress-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp failed");
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-}
+#include "fixtures.h"
 
 static void assert_one_printable_line(const char *err)
 {
@@ -78,16 +54,17 @@ Test(regressions, result_error_is_one_line)
 
 /* fuzz_platform, tests/fuzz/regressions/platform/radical-int-overflow: host names are built from
  * an int, so 2147483648 wrapped to a negative radical. */
-Test(regressions, platform_radical_above_int_max, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, platform_radical_above_int_max, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "";
     struct platform pf;
-    write_file("big.xml", PLATFORM("prefix=\"n\" radical=\"2147483647-2147483648\" " GOOD_ATTRS),
-               path, sizeof path);
+    fixture_write("big.xml", PLATFORM("prefix=\"n\" radical=\"2147483647-2147483648\" " GOOD_ATTRS),
+                  path, sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
     cr_assert_not_null(strstr(err, "radical"), "%s", err);
-    write_file("max.xml", PLATFORM("prefix=\"n\" radical=\"2147483647\" " GOOD_ATTRS), path,
-               sizeof path);
+    fixture_write("max.xml", PLATFORM("prefix=\"n\" radical=\"2147483647\" " GOOD_ATTRS), path,
+                  sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     cr_assert_eq(platform_host_index(&pf, "n2147483647"), 0);
     platform_free(&pf);
@@ -96,13 +73,14 @@ Test(regressions, platform_radical_above_int_max, .init = make_tmpdir, .fini = r
 /* fuzz_platform, tests/fuzz/regressions/platform/suffix-starting-with-digit: with a suffix that
  * starts with a digit, strtol read the radical into the suffix and no host could be found by its
  * own name. */
-Test(regressions, platform_suffix_starting_with_a_digit, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, platform_suffix_starting_with_a_digit, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "", name[128];
     struct platform pf;
-    write_file("digits.xml",
-               PLATFORM("prefix=\"n\" suffix=\"2147483648\" radical=\"0-3,7\" " GOOD_ATTRS), path,
-               sizeof path);
+    fixture_write("digits.xml",
+                  PLATFORM("prefix=\"n\" suffix=\"2147483648\" radical=\"0-3,7\" " GOOD_ATTRS),
+                  path, sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     for (int i = 0; i < pf.hosts; i++) {
         platform_host_name(&pf, i, name, sizeof name);
@@ -114,7 +92,8 @@ Test(regressions, platform_suffix_starting_with_a_digit, .init = make_tmpdir, .f
 
 /* Bad-input corpus xml/prefix-long.xml: a prefix (or suffix, or id) too long for the struct was
  * silently dropped, so the model ran on hosts named "1".."32" that SimGrid does not have. */
-Test(regressions, platform_long_names_rejected, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, platform_long_names_rejected, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "", xml[1024], attrs[512];
     const char *which[] = {"prefix", "suffix", "id"};
@@ -125,7 +104,7 @@ Test(regressions, platform_long_names_rejected, .init = make_tmpdir, .fini = rem
         snprintf(attrs, sizeof attrs, "%s=\"%s\" radical=\"1-2\" %s", which[k], longname,
                  GOOD_ATTRS);
         snprintf(xml, sizeof xml, PLATFORM("%s"), attrs);
-        write_file("long.xml", xml, path, sizeof path);
+        fixture_write("long.xml", xml, path, sizeof path);
         struct platform pf;
         cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "%s accepted", which[k]);
         cr_assert_not_null(strstr(err, "prefix"), "%s", err);
@@ -133,13 +112,16 @@ Test(regressions, platform_long_names_rejected, .init = make_tmpdir, .fini = rem
 }
 
 /* Bad-input corpus xml/radical-trailing.xml: "1-32," passed the model and SimGrid then aborted. */
-Test(regressions, platform_radical_trailing_separator, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, platform_radical_trailing_separator, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "";
     struct platform pf;
-    write_file("t.xml", PLATFORM("prefix=\"n\" radical=\"1-32,\" " GOOD_ATTRS), path, sizeof path);
+    fixture_write("t.xml", PLATFORM("prefix=\"n\" radical=\"1-32,\" " GOOD_ATTRS), path,
+                  sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
-    write_file("t.xml", PLATFORM("prefix=\"n\" radical=\"1-3;5\" " GOOD_ATTRS), path, sizeof path);
+    fixture_write("t.xml", PLATFORM("prefix=\"n\" radical=\"1-3;5\" " GOOD_ATTRS), path,
+                  sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     cr_assert_eq(pf.hosts, 4);
     platform_free(&pf);
@@ -147,15 +129,15 @@ Test(regressions, platform_radical_trailing_separator, .init = make_tmpdir, .fin
 
 /* Bad-input corpus xml/quadratic-blowup.xml: 2000 references to a 100 kB entity in an attribute
  * took minutes in xmlGetProp. Entity declarations are refused before any attribute is read. */
-Test(regressions, platform_entities_refused, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, platform_entities_refused, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char path[256], err[512] = "";
     struct platform pf;
-    write_file("e.xml",
-               "<?xml version='1.0'?>\n<!DOCTYPE platform [<!ENTITY r \"1-4\">]>\n"
-               "<platform version=\"4.1\"><cluster prefix=\"n\" radical=\"&r;\" " GOOD_ATTRS
-               "/></platform>\n",
-               path, sizeof path);
+    fixture_write("e.xml",
+                  "<?xml version='1.0'?>\n<!DOCTYPE platform [<!ENTITY r \"1-4\">]>\n"
+                  "<platform version=\"4.1\"><cluster prefix=\"n\" radical=\"&r;\" " GOOD_ATTRS
+                  "/></platform>\n",
+                  path, sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), -1, "accepted");
     cr_assert_not_null(strstr(err, "ENTITY"), "%s", err);
     cr_assert_not_null(strstr(err, path), "%s", err);
@@ -163,11 +145,11 @@ Test(regressions, platform_entities_refused, .init = make_tmpdir, .fini = remove
 
 /* Bad-input corpus generated huge-comment-line.conf: a line longer than the read buffer was read
  * as two lines, and the tail of a long comment ("... ratio = 7") was applied as a setting. */
-Test(regressions, preset_long_line_rejected, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, preset_long_line_rejected, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char path[256], err[1024] = "", text[4096];
     snprintf(text, sizeof text, "# %2000s stride = 200\n", "comment");
-    write_file("long.conf", text, path, sizeof path);
+    fixture_write("long.conf", text, path, sizeof path);
     struct params p, before;
     params_defaults(&p);
     before = p;
@@ -188,15 +170,15 @@ Test(regressions, preset_endless_file_stops)
 
 /* After the host-lookup fix above: short names ("dahu-2") and the HOST:N form still place the
  * analytics where the hostfile says. */
-Test(regressions, hostfile_short_names, .init = make_tmpdir, .fini = remove_tmpdir)
+Test(regressions, hostfile_short_names, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
     char path[256], hosts[256], err[512] = "";
     struct platform pf;
-    write_file("p.xml",
-               PLATFORM("prefix=\"dahu-\" suffix=\".grid5000.fr\" radical=\"1-4\" " GOOD_ATTRS),
-               path, sizeof path);
+    fixture_write("p.xml",
+                  PLATFORM("prefix=\"dahu-\" suffix=\".grid5000.fr\" radical=\"1-4\" " GOOD_ATTRS),
+                  path, sizeof path);
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
-    write_file("hosts", "dahu-2 slots=1\ndahu-3.grid5000.fr:2\n", hosts, sizeof hosts);
+    fixture_write("hosts", "dahu-2 slots=1\ndahu-3.grid5000.fr:2\n", hosts, sizeof hosts);
     int slots[4];
     cr_assert_eq(layout_read_hostfile(hosts, &pf, slots, err, sizeof err), 0, "%s", err);
     cr_assert_eq(slots[0], 0);
