@@ -340,16 +340,10 @@ static unsigned edit_commit(struct app_state *s)
     return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
 }
 
-static unsigned edit_key(struct app_state *s, int key)
+/* Line editing, shared by every prompt: Backspace, Ctrl-U and printable characters. */
+unsigned app_edit_key(struct app_state *s, int key)
 {
     switch (key) {
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_ESC:
-        s->mode = APP_MAIN;
-        return APP_DIRTY;
-    case APP_KEY_ENTER:
-        return edit_commit(s);
     case APP_KEY_BACKSPACE:
         if (s->edit_len > 0)
             s->edit[--s->edit_len] = 0;
@@ -368,6 +362,21 @@ static unsigned edit_key(struct app_state *s, int key)
             return APP_DIRTY;
         }
         return 0;
+    }
+}
+
+static unsigned edit_key(struct app_state *s, int key)
+{
+    switch (key) {
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_ESC:
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    case APP_KEY_ENTER:
+        return edit_commit(s);
+    default:
+        return app_edit_key(s, key);
     }
 }
 

@@ -157,6 +157,10 @@ void app_free(struct app_state *s);
 
 unsigned app_key(struct app_state *s, int key);
 
+/* Line editing shared by every prompt (the value editor, the scenario path): Backspace, Ctrl-U
+ * and printable characters into s->edit. */
+unsigned app_edit_key(struct app_state *s, int key);
+
 /* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
 unsigned app_click(struct app_state *s, int index, double frac);
 

@@ -203,23 +203,7 @@ unsigned app_script_path_key(struct app_state *s, int key)
         }
         s->mode = APP_MAIN;
         return app_script_open(s, s->edit);
-    case APP_KEY_BACKSPACE:
-        if (s->edit_len > 0)
-            s->edit[--s->edit_len] = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
-    case APP_KEY_CTRL_U:
-        s->edit_len = 0;
-        s->edit[0] = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
     default:
-        if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
-            s->edit[s->edit_len++] = (char)key;
-            s->edit[s->edit_len] = 0;
-            s->edit_err[0] = 0;
-            return APP_DIRTY;
-        }
-        return 0;
+        return app_edit_key(s, key);
     }
 }
