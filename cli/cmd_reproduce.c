@@ -127,27 +127,49 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
     int ns = distinct(s, P_STRIDE, strides, 8), nn = distinct(s, P_NODES, nodes, 16);
     int nr = distinct(s, P_RATIO, ratios, 16);
     fprintf(out, "Fig. 7: the (stride, analytics cost) with the best efficiency per core count.\n");
+    bool grows = false;
+    double spread = 0;
     for (int r = 0; r < nr; r++) {
         fprintf(out, "  R = %-3.0f", ratios[r]);
+        double first_best = -1;
         for (int j = 0; j < nn; j++) {
-            double best = -1, best_stride = 0;
+            double best = -1, worst = 2, best_stride = 0;
             for (int k = 0; k < ns; k++) {
                 int ids[] = {P_STRIDE, P_RATIO, P_NODES};
                 double vals[] = {strides[k], ratios[r], nodes[j]};
                 json_t *res = find(s, ids, vals, 3);
-                if (res && num(res, "efficiency") > best) {
-                    best = num(res, "efficiency");
+                double eta = res ? num(res, "efficiency") : NAN;
+                if (!res)
+                    continue;
+                worst = fmin(worst, eta);
+                if (eta > best) {
+                    best = eta;
                     best_stride = strides[k];
                 }
             }
+            spread = fmax(spread, best - worst);
+            if (j == 0)
+                first_best = best_stride;
+            grows = grows || best_stride > first_best;
             fprintf(out, "  %4.0f cores: stride %-4.0f (eta %.2f)", nodes[j] * 32, best_stride,
                     best);
         }
         fputc('\n', out);
     }
-    fprintf(out,
-            "Reading: where the best stride grows with the core count, rarer but heavier analyses "
-            "pay off as more analytics cores share the same work (the paper's trend).\n");
+    if (grows)
+        fprintf(
+            out,
+            "Reading: the best stride grows with the core count: rarer but heavier analyses pay "
+            "off as more analytics cores share the same work (the paper's trend).\n");
+    else
+        fprintf(
+            out,
+            "Reading: the best stride does not move with the core count here, and the four pairs "
+            "differ by at most %.3f in efficiency: each pair keeps the same ratio of simulation "
+            "to analysis work, so only halo and latency terms tell them apart. The paper's spread "
+            "comes from per-analysis overheads of the real code that this analytics does not "
+            "model; a Lua analytics with a fixed cost per analysis shows it.\n",
+            spread);
 }
 
 /* ---- Fig. 8: active and idle time of each component against the ratio, per node count */
