@@ -134,7 +134,7 @@ static int range_error(int id, const char *text, char *err)
     describe_range(id, range, sizeof range);
     /* Quote at most 60 bytes, control characters as '?': the message stays one printable line. */
     size_t n = 0;
-    for (; text[n] && n < sizeof shown - 1; n++)
+    for (; n < sizeof shown - 1 && text[n]; n++)
         shown[n] = (unsigned char)text[n] < 0x20 || text[n] == 0x7f ? '?' : text[n];
     shown[n] = 0;
     seterr(err, "%s: '%s' is not valid; expected %s", param_table[id].key, shown, range);
