@@ -119,8 +119,7 @@ void analytics_forget(void)
 void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const struct layout *l,
                         long step)
 {
-    double L = (double)p->region;
-    c->particles = PARTICLES_PER_CELL * L * L * L;
+    c->particles = layout_particles(p);
     c->sim_cores = l->sim_cores;
     c->analytics_cores = l->ana_cores;
     c->sim_nodes = l->sim_nodes;

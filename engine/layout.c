@@ -39,6 +39,12 @@ long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz)
     return x + (long)l->px * (y + (long)l->py * z);
 }
 
+double layout_particles(const struct params *p)
+{
+    double L = (double)p->region;
+    return PARTICLES_PER_CELL * L * L * L;
+}
+
 double layout_face_bytes(const struct params *p, const struct layout *l, int dim)
 {
     double L = (double)p->region;

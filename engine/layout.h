@@ -36,6 +36,9 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
                  size_t errlen);
 void layout_free(struct layout *l);
 
+/* Particles of the LJ melt: 4 per FCC cell, region^3 cells. */
+double layout_particles(const struct params *p);
+
 /* Most cubic factorisation n = px * py * pz with px >= py >= pz. */
 void layout_decompose(long n, int *px, int *py, int *pz);
 

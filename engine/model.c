@@ -87,10 +87,9 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
                               struct model_result *m)
 {
     double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
-    double L = (double)p->region;
     bool queue = p->dtl == DTL_QUEUE;
 
-    m->particles = PARTICLES_PER_CELL * L * L * L;
+    m->particles = layout_particles(p);
     m->sim_cores = l->sim_cores;
     m->ana_cores = l->ana_cores;
     m->sim_nodes = l->sim_nodes;

@@ -281,7 +281,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
     e->fast = p->fidelity == FIDELITY_FAST;
     e->instant = p->dtl == DTL_QUEUE;
     e->steps = p->iterations / p->stride;
-    double per_rank = PARTICLES_PER_CELL * pow((double)p->region, 3) / e->l.sim_cores;
+    double per_rank = layout_particles(p) / e->l.sim_cores;
     e->flops_per_iteration = per_rank * p->sim_cost * REFERENCE_SPEED;
     if (analytics_setup(e, err, errlen) < 0)
         return -1;
@@ -341,7 +341,7 @@ static void summarise(struct engine *e, struct sim_measure *out)
     struct model_result *m = &out->m;
     const struct layout *l = &e->l;
     long S = e->steps;
-    m->particles = PARTICLES_PER_CELL * pow((double)e->p.region, 3);
+    m->particles = layout_particles(&e->p);
     m->sim_cores = l->sim_cores;
     m->ana_cores = l->ana_cores;
     m->sim_nodes = l->sim_nodes;
