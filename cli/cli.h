@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "../engine/model.h"
 #include "../engine/params.h"
 #include "../engine/preset.h"
 
@@ -21,6 +22,12 @@ struct cli_opts {
 /* Parses argv[first..] into opts (defaults first). Prints a one-line error naming the option and
  * returns -1 on bad input. Relative data paths are resolved against the data directories. */
 int cli_parse(int argc, char **argv, int first, struct cli_opts *opts);
+
+/* The start every one-configuration command shares: parse argv[first..], show usage() on --help,
+ * then check the configuration with the model (bad input is caught before any simulation).
+ * Returns 0 to go on (m filled), 1 when help was shown, -1 on bad input (error printed). */
+int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cli_opts *opts,
+                struct model_result *m);
 
 /* Prints "situ: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -17,18 +17,10 @@ static void usage(void)
 int cmd_model(int argc, char **argv)
 {
     struct cli_opts o;
-    if (cli_parse(argc, argv, 2, &o) < 0)
-        return EXIT_BAD_INPUT;
-    if (o.help) {
-        usage();
-        return 0;
-    }
     struct model_result m;
-    char err[512];
-    if (model_run(&o.p, &m, err, sizeof err) < 0) {
-        cli_error("%s", err);
-        return EXIT_BAD_INPUT;
-    }
+    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    if (rc != 0)
+        return rc < 0 ? EXIT_BAD_INPUT : 0;
     if (o.json) {
         json_t *j = report_result_json(&o.p, &m);
         int rc = report_print_json(stdout, j);

@@ -47,19 +47,13 @@ static int take_alert(int *argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
-    if (take_alert(&argc, argv) < 0 || cli_parse(argc, argv, 2, &o) < 0)
-        return EXIT_BAD_INPUT;
-    if (o.help) {
-        usage();
-        return 0;
-    }
-    /* Bad input is caught here, before any simulation, with the model's own checks. */
     struct model_result m;
-    char err[512];
-    if (model_run(&o.p, &m, err, sizeof err) < 0) {
-        cli_error("%s", err);
+    if (take_alert(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
-    }
+    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    if (rc != 0)
+        return rc < 0 ? EXIT_BAD_INPUT : 0;
+    char err[512];
     char *output = NULL;
     if (sim_run_isolated(&o.p, o.json, &output, err, sizeof err) < 0) {
         cli_error("run: %s", err);

@@ -89,3 +89,20 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
     }
     return 0;
 }
+
+int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cli_opts *opts,
+                struct model_result *m)
+{
+    if (cli_parse(argc, argv, first, opts) < 0)
+        return -1;
+    if (opts->help) {
+        usage();
+        return 1;
+    }
+    char err[512];
+    if (model_run(&opts->p, m, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        return -1;
+    }
+    return 0;
+}
