@@ -198,7 +198,11 @@ def reproduce_figures():
         assert len(rows(os.path.join(out, name + ".csv"))) > 10
         assert len(open(os.path.join(out, name + ".txt")).read()) > 40
     fig9 = open(os.path.join(out, "fig9.txt")).read()
-    assert "crossover" in fig9
+    # The scatter analytics of the Fig. 9 preset makes the two mappings cross (the model puts it
+    # near data scaling 16); "no crossover" would mean the study or its reading is wrong.
+    import re
+    found = re.search(r"crossover at data scaling ~ ([0-9.e+]+): in-transit faster below, in-situ above", fig9)
+    assert found and 5 < float(found.group(1)) < 50, fig9
     fig8 = open(os.path.join(out, "fig8.txt")).read()
     assert "tipping point at R = 31" in fig8, fig8  # the paper's Fig. 8 finding
     p = situ("reproduce", "fig10", expect=2)
