@@ -173,7 +173,7 @@ static void function_position(struct loaded *a, int fn)
     lua_pushvalue(L, -1);
     lua_getinfo(L, ">S", &ar);
     if (ar.source[0] == '@' && !strcmp(ar.source + 1, a->path))
-        snprintf(a->pos[fn], sizeof a->pos[fn], "%s:%d", ar.short_src, ar.linedefined);
+        snprintf(a->pos[fn], sizeof a->pos[fn], "%s:%d", script_source(&ar), ar.linedefined);
     else
         snprintf(a->pos[fn], sizeof a->pos[fn], "%s", a->path);
 }

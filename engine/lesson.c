@@ -186,7 +186,8 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
             if (k == 1 && *has[k]) {
                 lua_Debug ar;
                 lua_getinfo(L, ">S", &ar);
-                snprintf(st->goal_pos, sizeof st->goal_pos, "%s:%d", ar.short_src, ar.linedefined);
+                snprintf(st->goal_pos, sizeof st->goal_pos, "%s:%d", script_source(&ar),
+                         ar.linedefined);
             } else
                 lua_pop(L, 1);
         }

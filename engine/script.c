@@ -41,12 +41,44 @@ static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
+const char *script_source(const lua_Debug *ar)
+{
+    return ar->source[0] == '@' ? ar->source + 1 : ar->short_src;
+}
+
+/* Lua's own messages (syntax errors, luaL_error) name a chunk longer than LUA_IDSIZE as
+ * "...TAIL"; s->err names the whole path, so the message still says which file. */
+static void expand_source(struct script *s)
+{
+    size_t plen = strlen(s->path);
+    if (!plen || !strstr(s->err, "..."))
+        return;
+    char out[SCRIPT_ERR_MAX];
+    size_t o = 0;
+    for (const char *c = s->err; *c && o + 1 < sizeof out;) {
+        size_t tail = 0;
+        if (!strncmp(c, "...", 3))
+            for (size_t n = plen - 1; n > 0 && !tail; n--)
+                if (!strncmp(c + 3, s->path + plen - n, n) && c[3 + n] == ':')
+                    tail = n;
+        if (tail) {
+            o += (size_t)snprintf(out + o, sizeof out - o, "%s", s->path);
+            c += 3 + tail;
+        } else
+            out[o++] = *c++;
+        if (o >= sizeof out)
+            o = sizeof out - 1;
+    }
+    out[o] = 0;
+    memcpy(s->err, out, o + 1);
+}
+
 static void script_hook(lua_State *L, lua_Debug *ar)
 {
     struct script *s = script_of(L);
     s->count += HOOK_EVERY;
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-        snprintf(s->where, sizeof s->where, "%s:%d", ar->short_src, ar->currentline);
+        snprintf(s->where, sizeof s->where, "%s:%d", script_source(ar), ar->currentline);
     if (s->o.max_instructions && s->count > s->o.max_instructions) {
         /* From now on at every instruction: a script that catches the error with pcall is
          * stopped at its next instruction outside the pcall, and so on up to the top. */
@@ -63,7 +95,7 @@ void script_where(lua_State *L, char *out, size_t len)
     lua_Debug ar;
     for (int level = 0; lua_getstack(L, level, &ar); level++) {
         if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
-            snprintf(out, len, "%s:%d", ar.short_src, ar.currentline);
+            snprintf(out, len, "%s:%d", script_source(&ar), ar.currentline);
             return;
         }
     }
@@ -101,7 +133,7 @@ static int msghandler(lua_State *L)
             msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
     if (!has_position(msg)) {
-        char where[256];
+        char where[PATH_MAX + 16];
         script_where(L, where, sizeof where);
         msg = lua_pushfstring(L, "%s: %s", where, msg);
     }
@@ -122,6 +154,7 @@ static void set_error(struct script *s, int status, const char *msg)
                  s->o.cli_limits ? " (--max-memory raises it)" : "");
     else
         snprintf(s->err, sizeof s->err, "%s", msg ? msg : "unknown error");
+    expand_source(s);
 }
 
 int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
@@ -137,9 +170,9 @@ int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
         lua_pushvalue(L, base + 1);
         lua_getinfo(L, ">S", &ar);
         if (ar.source[0] == '@' && ar.linedefined > 0)
-            snprintf(s->where, sizeof s->where, "%s:%d", ar.short_src, ar.linedefined);
+            snprintf(s->where, sizeof s->where, "%s:%d", script_source(&ar), ar.linedefined);
         else
-            snprintf(s->where, sizeof s->where, "%s", ar.source[0] == '@' ? ar.short_src : "?");
+            snprintf(s->where, sizeof s->where, "%s", ar.source[0] == '@' ? ar.source + 1 : "?");
     }
     s->depth++;
     s->mem_hit = false;
@@ -176,6 +209,7 @@ int script_load(struct script *s, const char *path)
         return -1;
     }
     fclose(f);
+    snprintf(s->path, sizeof s->path, "%s", path);
     s->depth++;
     int status = luaL_loadfilex(s->L, path, "t"); /* never bytecode: it can crash the VM */
     s->depth--;
@@ -183,6 +217,7 @@ int script_load(struct script *s, const char *path)
         return 0;
     snprintf(s->err, sizeof s->err, "%s",
              lua_tostring(s->L, -1) ? lua_tostring(s->L, -1) : "cannot load");
+    expand_source(s);
     lua_pop(s->L, 1);
     return -1;
 }
@@ -465,7 +500,7 @@ int script_async_start(struct script *s, const char *path, int argc, char **argv
     lua_Debug ar;
     lua_pushvalue(L, -1);
     lua_getinfo(L, ">S", &ar);
-    snprintf(s->where, sizeof s->where, "%s", ar.short_src);
+    snprintf(s->where, sizeof s->where, "%s", script_source(&ar));
     s->co = lua_newthread(L); /* inherits the count hook and the extra space */
     lua_insert(L, -2);
     lua_xmove(L, s->co, 1);
@@ -491,7 +526,7 @@ static void co_error(struct script *s, int status)
     const char *msg = lua_tostring(co, -1);
     if (!msg)
         msg = lua_pushfstring(co, "(error object is a %s value)", luaL_typename(co, -1));
-    char where[256];
+    char where[PATH_MAX + 16];
     if (!has_position(msg)) {
         script_where(co, where, sizeof where);
         msg = lua_pushfstring(co, "%s: %s", where, msg);

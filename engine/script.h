@@ -7,6 +7,7 @@
 #define SITU_SCRIPT_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <lua.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +16,7 @@
 #include "params.h"
 #include "result.h"
 
-#define SCRIPT_ERR_MAX 4096
+#define SCRIPT_ERR_MAX (PATH_MAX + 4096) /* a whole path, then the message and traceback */
 
 /* Defaults: a scenario may run for a while, a cost function may not. */
 #define SCRIPT_MAX_INSTRUCTIONS    1000000000LL /* per scenario run */
@@ -52,14 +53,15 @@ enum script_status { SCRIPT_READY, SCRIPT_WAITING, SCRIPT_DONE, SCRIPT_FAILED };
 struct script {
     lua_State *L;
     struct script_opts o;
-    size_t used;     /* bytes the allocator handed out */
-    long long count; /* instructions since the last script_budget_reset */
-    int depth;       /* protected calls in progress: limits only apply inside one */
-    bool mem_hit;    /* the allocator refused a block since the last call */
-    char where[256]; /* "FILE:LINE" the hook last saw running, for memory errors */
+    size_t used;               /* bytes the allocator handed out */
+    long long count;           /* instructions since the last script_budget_reset */
+    int depth;                 /* protected calls in progress: limits only apply inside one */
+    bool mem_hit;              /* the allocator refused a block since the last call */
+    char where[PATH_MAX + 16]; /* "FILE:LINE" the hook last saw running, for memory errors */
     char err[SCRIPT_ERR_MAX];
-    bool sim_failed; /* the last error came from a failed simulation (exit 3, not 2) */
-    bool model_only; /* lessons: goals run on every change, so no simulations from Lua */
+    char path[PATH_MAX]; /* the file script_load read last: Lua's messages shorten it, s->err not */
+    bool sim_failed;     /* the last error came from a failed simulation (exit 3, not 2) */
+    bool model_only;     /* lessons: goals run on every change, so no simulations from Lua */
     /* async mode */
     lua_State *co; /* the scenario's coroutine (anchored in the registry) */
     int co_ref;
@@ -96,6 +98,10 @@ void script_error_line(const struct script *s, char *out, size_t len);
 /* Sets the global `arg` as the standalone interpreter does: arg[0] the script, arg[1..] its
  * arguments. */
 void script_set_args(struct script *s, const char *path, int argc, char **argv);
+
+/* The whole file name of a function's chunk (ar from lua_getinfo "S"): short_src would cut a
+ * long path to "...TAIL". */
+const char *script_source(const lua_Debug *ar);
 
 /* "FILE:LINE" of the innermost running Lua function (or "?"), for messages raised from C. */
 void script_where(lua_State *L, char *out, size_t len);

@@ -10,22 +10,15 @@
 
 #include "../../engine/script.h"
 #include "../../tui/app.h"
-#include "../../tui/app.h"
+#include "fixtures.h"
 
-static char dir[] = "/tmp/situ-async.XXXXXX";
+TestSuite(script_async, .init = fixture_dir_make, .fini = fixture_dir_remove);
+TestSuite(script_panel, .init = fixture_dir_make, .fini = fixture_dir_remove);
 
 static const char *write_lua(const char *name, const char *text)
 {
     static char path[512];
-    static bool made;
-    if (!made)
-        cr_assert_not_null(mkdtemp(dir));
-    made = true;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
+    fixture_write(name, text, path, sizeof path);
     return path;
 }
 
