@@ -15,8 +15,6 @@
 #define SITU_VERSION "dev"
 #endif
 
-#define CANON_MAX 8192
-
 int cache_default_dir(char *out, size_t len)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -76,7 +74,7 @@ static void entry_path(const char *dir, uint64_t key, char *out, size_t len)
 
 int cache_get(const char *dir, const struct params *p, char **json)
 {
-    char canon[CANON_MAX], path[PARAMS_PATH_MAX + 64];
+    char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64];
     *json = NULL;
     entry_path(dir, entry_key(p, canon, sizeof canon), path, sizeof path);
     json_error_t jerr;
@@ -118,7 +116,7 @@ static int mkdir_p(const char *dir)
 
 int cache_put(const char *dir, const struct params *p, const char *json)
 {
-    char canon[CANON_MAX], path[PARAMS_PATH_MAX + 64], tmp[PARAMS_PATH_MAX + 96];
+    char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64], tmp[PARAMS_PATH_MAX + 96];
     json_error_t jerr;
     json_t *result = json_loads(json, 0, &jerr);
     if (!result || mkdir_p(dir) < 0) {

@@ -182,6 +182,11 @@ int params_set(struct params *p, int id, const char *text, char *err)
     }
     case PARAM_REAL: {
         double v = strtod(text, &end);
+        if (end != text && !*end && errno == ERANGE) {
+            seterr(err, "%s: '%.60s' is beyond what a double can hold (over- or underflow)", d->key,
+                   text);
+            return -1;
+        }
         if (end == text || *end || errno)
             return range_error(id, text, err);
         return params_set_number(p, id, v, err);
@@ -408,16 +413,38 @@ void params_print_help(FILE *out)
     }
 }
 
+/* Appends a path with ';', '=' and '%' percent-encoded: two configurations never share a key,
+ * whatever their paths contain. */
+static size_t canonical_path(const char *path, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = path; *c && n + 4 <= len; c++)
+        if (*c == ';' || *c == '=' || *c == '%')
+            n += (size_t)snprintf(out + n, len - n, "%%%02X", (unsigned char)*c);
+        else
+            out[n++] = *c;
+    out[n] = 0; /* the loop leaves room: n + 4 <= len before each write of at most 3 */
+    return n;
+}
+
 void params_canonical(const struct params *p, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int id = 0; id < PARAM_COUNT && used < len; id++) {
-        char v[PARAMS_PATH_MAX];
-        if (param_table[id].type == PARAM_REAL)
-            snprintf(v, sizeof v, "%.17g", params_get_number(p, id));
+    for (int id = 0; id < PARAM_COUNT && used + 1 < len; id++) {
+        const struct param_desc *d = &param_table[id];
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=", id ? ";" : "", d->key);
+        if (used >= len)
+            break;
+        if (d->type == PARAM_PATH) {
+            used += canonical_path(cfield(p, id), buf + used, len - used);
+            continue;
+        }
+        char v[64];
+        if (d->type == PARAM_REAL) /* + 0.0: -0 and 0 are one configuration */
+            snprintf(v, sizeof v, "%.17g", params_get_number(p, id) + 0.0);
         else
             params_format(p, id, v, sizeof v);
-        used += snprintf(buf + used, len - used, "%s%s=%s", id ? ";" : "", param_table[id].key, v);
+        used += (size_t)snprintf(buf + used, len - used, "%s", v);
     }
 }

@@ -122,7 +122,10 @@ int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err
 /* Prints one line per parameter for --help. */
 void params_print_help(FILE *out);
 
-/* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...". */
+/* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...",
+ * paths percent-encoded (';', '=', '%'). A buffer of PARAMS_CANONICAL_MAX bytes always holds it
+ * whole (keys and numbers < 64 bytes each, three paths of up to 3 bytes per byte). */
+#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 3 * 3 * PARAMS_PATH_MAX)
 void params_canonical(const struct params *p, char *buf, size_t len);
 
 #endif

@@ -19,7 +19,7 @@
 #include "params.h"
 #include "result.h"
 
-#define RUNNER_KEY_MAX 2048 /* a params_canonical key */
+#define RUNNER_KEY_MAX (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + fingerprint */
 #define RUNNER_ERR_MAX 320
 
 enum runner_status { RUNNER_OK, RUNNER_FAILED };

@@ -450,7 +450,7 @@ Test(params, format_and_canonical)
     cr_assert_str_eq(buf, "insitu");
     params_format(&p, P_PLATFORM, buf, sizeof buf);
     cr_assert_str_eq(buf, "platforms/dahu.xml");
-    char a[4096], b[4096];
+    char a[PARAMS_CANONICAL_MAX], b[PARAMS_CANONICAL_MAX];
     params_canonical(&p, a, sizeof a);
     const char *head = "nodes=1;cores_per_node=32;ratio=15;stride=20;iterations=8000;";
     cr_assert_eq(strncmp(a, head, strlen(head)), 0, "%s", a);
@@ -458,6 +458,53 @@ Test(params, format_and_canonical)
     p.compute_scaling = 1 + 1e-15; /* a real differs in the last digits: the key differs */
     params_canonical(&p, b, sizeof b);
     cr_assert_str_neq(a, b);
+}
+
+/* Two configurations never share a key: paths with the separators in them, the longest paths. */
+Test(params, canonical_keys_are_unambiguous_and_whole)
+{
+    struct params p, q;
+    char a[PARAMS_CANONICAL_MAX], b[PARAMS_CANONICAL_MAX];
+    params_defaults(&p);
+    params_defaults(&q);
+    /* Without escaping, both would read "...hostfile=h;platform=x;..." */
+    snprintf(p.hostfile, sizeof p.hostfile, "h;platform=x");
+    snprintf(p.platform, sizeof p.platform, "y");
+    snprintf(q.hostfile, sizeof q.hostfile, "h");
+    snprintf(q.platform, sizeof q.platform, "x;platform=y");
+    params_canonical(&p, a, sizeof a);
+    params_canonical(&q, b, sizeof b);
+    cr_assert_str_neq(a, b);
+    cr_assert_not_null(strstr(a, "hostfile=h%3Bplatform%3Dx;"), "%s", a);
+
+    /* Three paths of the longest, all separators: the key still ends with the last parameter. */
+    memset(p.hostfile, ';', PARAMS_PATH_MAX - 1);
+    memset(p.platform, '=', PARAMS_PATH_MAX - 1);
+    memset(p.analytics, '%', PARAMS_PATH_MAX - 1);
+    p.hostfile[PARAMS_PATH_MAX - 1] = p.platform[PARAMS_PATH_MAX - 1] =
+        p.analytics[PARAMS_PATH_MAX - 1] = 0;
+    params_canonical(&p, a, sizeof a);
+    char last[128];
+    snprintf(last, sizeof last, ";%s=", param_table[PARAM_COUNT - 1].key);
+    cr_assert_not_null(strstr(a, last), "the key was cut short (%zu bytes)", strlen(a));
+    q = p;
+    q.ratio = 7;
+    params_canonical(&q, b, sizeof b);
+    cr_assert_str_neq(a, b);
+
+    /* -0 is 0: the same configuration, the same key. */
+    params_defaults(&p);
+    params_defaults(&q);
+    char err[PARAMS_ERR_MAX];
+    cr_assert_eq(params_set(&p, P_DATA_SCALING, "-0", err), 0, "%s", err);
+    cr_assert_eq(params_set(&q, P_DATA_SCALING, "0", err), 0, "%s", err);
+    params_canonical(&p, a, sizeof a);
+    params_canonical(&q, b, sizeof b);
+    cr_assert_str_eq(a, b);
+    /* Underflow is said as such, not as a range miss. */
+    cr_assert_eq(params_set(&p, P_DATA_SCALING, "1e-999", err), -1);
+    cr_assert_not_null(strstr(err, "data_scaling: '1e-999' is beyond what a double can hold"), "%s",
+                       err);
 }
 
 Test(params, step_ratio_walks_valid_ratios)
