@@ -1,94 +1,24 @@
+/* The runner's scheduler (see runner.h): the queue of jobs, their priorities and waiters,
+ * preemption, cancelling, and the memory and disk caches. Each running job's child process is
+ * runner_child.c's. */
 #include "runner.h"
 
 #include "analytics.h"
 #include "cache.h"
 #include "runner_cache.h"
+#include "runner_internal.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#define PID_SLOTS       256
-#define STDERR_LINE_MAX 200
-
-/* Children a fatal-signal handler must kill: plain stores, read by runner_kill_all_signal_safe. */
-static volatile pid_t live_pids[PID_SLOTS];
-
-struct waiter {
-    long id;
-    int tag;
-    int priority;
-    runner_cb cb;
-    void *ud;
-    struct waiter *next;
-};
-
-enum job_state { JOB_QUEUED, JOB_RUNNING };
-
-struct job {
-    struct runner *r;
-    struct job *prev, *next; /* in r->queued or r->running */
-    enum job_state state;
-    struct params p;
-    char key[RUNNER_KEY_MAX];
-    uint64_t hash;
-    struct waiter *waiters; /* none left: an orphan, killed and reaped without callbacks */
-    int priority;           /* the highest of the waiters' */
-    long seq;               /* FIFO order among equal priorities */
-    bool force;
-
-    uv_process_t proc;
-    uv_pipe_t out, err;
-    uv_timer_t timer;
-    int open_handles; /* the job is freed when the last one has closed */
-    int pid_slot;
-    uint64_t started;
-    bool exited, timed_out, overflow;
-    int eofs; /* 2 when both pipes are done */
-    int64_t exit_status;
-    int term_signal;
-
-    char *out_buf;
-    size_t out_len, out_cap;
-    char err_line[STDERR_LINE_MAX + 1]; /* last complete non-empty stderr line */
-    char err_cur[STDERR_LINE_MAX + 1];  /* the line being read */
-    size_t err_cur_len;
-};
-
-struct runner {
-    uv_loop_t *loop;
-    char **prefix; /* argv before the parameter flags */
-    int nprefix;
-    int max_jobs;
-    double time_limit;
-    size_t output_max;
-    void (*on_change)(void *ud);
-    void *on_change_ud;
-
-    struct job *queued, *running;
-    int nqueued, nrunning; /* nrunning counts orphans not yet reaped: they still hold a slot */
-    long next_id, next_seq;
-    bool pumping, pump_again;
-    uv_idle_t kick; /* starts children on the next loop turn, never inside a caller's event */
-    bool kick_open;
-
-    struct rcache *cache; /* this session's results */
-    char *disk;           /* the results directory shared with `situ sweep`, or NULL */
-
-    char readbuf[65536];
-};
 
 static void pump(struct runner *r);
 static void schedule(struct runner *r);
 
-/* ---- small helpers ---------------------------------------------------------------------- */
+/* ---- small helpers ----------------------------------------------------------------------- */
 
 static void notify(struct runner *r)
 {
@@ -116,45 +46,6 @@ static void list_unlink(struct job **head, struct job *j)
     j->prev = j->next = NULL;
 }
 
-static void kill_group(struct job *j)
-{
-    /* Children run in their own session (UV_PROCESS_DETACHED), so -pid is their whole group:
-     * a shell's grandchildren die too and cannot hold the pipes open. */
-    if (j->proc.pid > 0)
-        kill(-j->proc.pid, SIGKILL);
-}
-
-static void pid_register(struct job *j)
-{
-    j->pid_slot = -1;
-    for (int i = 0; i < PID_SLOTS; i++) {
-        if (live_pids[i] == 0) {
-            live_pids[i] = j->proc.pid;
-            j->pid_slot = i;
-            return;
-        }
-    }
-}
-
-static void pid_unregister(struct job *j)
-{
-    if (j->pid_slot >= 0)
-        live_pids[j->pid_slot] = 0;
-    j->pid_slot = -1;
-}
-
-void runner_kill_all_signal_safe(void)
-{
-    for (int i = 0; i < PID_SLOTS; i++) {
-        pid_t pid = live_pids[i];
-        if (pid <= 0)
-            continue;
-        kill(-pid, SIGKILL);
-        waitpid(pid, NULL, 0); /* reaped here: the process is about to die, libuv with it */
-        live_pids[i] = 0;
-    }
-}
-
 /* The cache key: the configuration, plus the analytics file's content identity when there is
  * one (params_canonical has only its name, and an edited file must not hit old results). */
 static void runner_key(const struct params *p, char *key, size_t len)
@@ -174,7 +65,7 @@ const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
     return rcache_get(r->cache, key, rcache_hash(key));
 }
 
-/* ---- lifecycle ---------------------------------------------------------------------------- */
+/* ---- lifecycle --------------------------------------------------------------------------- */
 
 struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *err, size_t errlen)
 {
@@ -233,7 +124,7 @@ fail:
     return NULL;
 }
 
-static void job_free(struct job *j)
+void runner_job_free(struct job *j)
 {
     for (struct waiter *w = j->waiters, *next; w; w = next) {
         next = w->next;
@@ -250,7 +141,7 @@ void runner_free(struct runner *r)
     while (r->queued) {
         struct job *j = r->queued;
         list_unlink(&r->queued, j);
-        job_free(j);
+        runner_job_free(j);
     }
     /* Running jobs own libuv handles; runner_shutdown and a drained loop have closed them. */
     rcache_free(r->cache);
@@ -275,7 +166,7 @@ void runner_shutdown(struct runner *r)
     while (r->queued) {
         struct job *j = r->queued;
         list_unlink(&r->queued, j);
-        job_free(j);
+        runner_job_free(j);
     }
     r->nqueued = 0;
     for (struct job *j = r->running; j; j = j->next) {
@@ -284,39 +175,12 @@ void runner_shutdown(struct runner *r)
             free(w);
         }
         j->waiters = NULL;
-        kill_group(j);
+        runner_child_kill(j);
     }
     notify(r);
 }
 
-/* ---- finishing a child ------------------------------------------------------------------- */
-
-static void on_handle_closed(uv_handle_t *h)
-{
-    struct job *j = h->data;
-    if (--j->open_handles == 0)
-        job_free(j);
-}
-
-static void close_handles(struct job *j)
-{
-    j->open_handles = 4;
-    uv_close((uv_handle_t *)&j->proc, on_handle_closed);
-    uv_close((uv_handle_t *)&j->out, on_handle_closed);
-    uv_close((uv_handle_t *)&j->err, on_handle_closed);
-    uv_close((uv_handle_t *)&j->timer, on_handle_closed);
-}
-
-/* What the child's stderr said last, without the "situ: " every situ error starts with. */
-static const char *stderr_reason(struct job *j)
-{
-    if (j->err_cur_len) {
-        snprintf(j->err_line, sizeof j->err_line, "%s", j->err_cur);
-        j->err_cur_len = 0;
-    }
-    const char *s = j->err_line;
-    return strncmp(s, "situ: ", 6) ? s : s + 6;
-}
+/* ---- a job's end ------------------------------------------------------------------------- */
 
 static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
                     const struct sim_result *res, const char *error, bool cached, double secs)
@@ -341,166 +205,32 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
     (void)r;
 }
 
-static void finish(struct job *j)
+/* A job's child has ended, or could not start: its slot frees, a result joins the caches and
+ * the waiters hear the outcome. No schedule here: start runs inside pump, which goes on. */
+static void job_ended(struct job *j, const struct sim_result *res, const char *error, double secs)
 {
     struct runner *r = j->r;
     list_unlink(&r->running, j);
     r->nrunning--;
-    pid_unregister(j);
-    double secs = (double)(uv_hrtime() - j->started) / 1e9;
-
     struct waiter *waiters = j->waiters;
     j->waiters = NULL;
-    char error[RUNNER_ERR_MAX] = "";
-    struct sim_result res;
-    memset(&res, 0, sizeof res);
-    bool ok = false;
-    if (waiters) {
-        const char *why = stderr_reason(j);
-        const char *sep = why[0] ? ": " : "";
-        if (j->timed_out)
-            snprintf(error, sizeof error, "time limit of %g s exceeded (killed)", r->time_limit);
-        else if (j->overflow)
-            snprintf(error, sizeof error, "output larger than %zu bytes (killed)", r->output_max);
-        else if (j->term_signal)
-            snprintf(error, sizeof error, "crashed: signal %d (%s)%s%.200s", j->term_signal,
-                     strsignal(j->term_signal), sep, why);
-        else if (j->exit_status != 0)
-            snprintf(error, sizeof error, "exit %d%s%.200s", (int)j->exit_status, sep, why);
-        else {
-            char perr[RESULT_ERR_MAX];
-            if (result_parse(j->out_buf ? j->out_buf : "", j->out_len, &res, perr, sizeof perr) < 0)
-                snprintf(error, sizeof error, "bad output: %s", perr);
-            else
-                ok = true;
-        }
-        if (ok) {
-            rcache_put(r->cache, j->key, j->hash, &res);
-            if (r->disk) /* the very line `situ sweep` would have stored */
-                cache_put(r->disk, &j->p, j->out_buf);
-        }
+    if (res) {
+        rcache_put(r->cache, j->key, j->hash, res);
+        if (r->disk) /* the very line `situ sweep` would have stored */
+            cache_put(r->disk, &j->p, j->out_buf);
     }
-    /* The job stays allocated until its handles have closed, after the callbacks below. */
-    close_handles(j);
-    deliver(r, j, waiters, ok ? &res : NULL, ok ? NULL : error, false, secs);
-    result_free(&res);
+    deliver(r, j, waiters, res, error, false, secs);
     notify(r);
+}
+
+void runner_job_ended(struct job *j, const struct sim_result *res, const char *error, double secs)
+{
+    struct runner *r = j->r;
+    job_ended(j, res, error, secs);
     schedule(r);
 }
 
-static void maybe_finish(struct job *j)
-{
-    if (j->exited && j->eofs == 2)
-        finish(j);
-}
-
-static void on_exit_cb(uv_process_t *proc, int64_t exit_status, int term_signal)
-{
-    struct job *j = proc->data;
-    j->exited = true;
-    j->exit_status = exit_status;
-    j->term_signal = term_signal;
-    uv_timer_stop(&j->timer);
-    kill_group(j); /* whatever the child left behind in its group */
-    maybe_finish(j);
-}
-
-static void on_timeout(uv_timer_t *t)
-{
-    struct job *j = t->data;
-    j->timed_out = true;
-    kill_group(j);
-}
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
-{
-    struct job *j = h->data;
-    (void)suggested;
-    *buf = uv_buf_init(j->r->readbuf, sizeof j->r->readbuf);
-}
-
-static void stop_pipe(struct job *j, uv_stream_t *s)
-{
-    uv_read_stop(s);
-    j->eofs++;
-    maybe_finish(j);
-}
-
-static void on_stdout(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-    struct job *j = s->data;
-    if (n < 0) {
-        stop_pipe(j, s);
-        return;
-    }
-    if (j->overflow)
-        return;
-    if (j->out_len + (size_t)n + 1 > j->r->output_max) {
-        j->overflow = true;
-        kill_group(j);
-        return;
-    }
-    if (j->out_len + (size_t)n + 1 > j->out_cap) {
-        size_t cap = j->out_cap ? j->out_cap : 4096;
-        while (cap < j->out_len + (size_t)n + 1)
-            cap *= 2;
-        char *grown = realloc(j->out_buf, cap);
-        if (!grown) {
-            j->overflow = true;
-            kill_group(j);
-            return;
-        }
-        j->out_buf = grown;
-        j->out_cap = cap;
-    }
-    memcpy(j->out_buf + j->out_len, buf->base, (size_t)n);
-    j->out_len += (size_t)n;
-    j->out_buf[j->out_len] = 0;
-}
-
-static void on_stderr(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-    struct job *j = s->data;
-    if (n < 0) {
-        stop_pipe(j, s);
-        return;
-    }
-    /* Keep only the last non-empty line: it is the error a failing situ prints. */
-    for (ssize_t i = 0; i < n; i++) {
-        char c = buf->base[i];
-        if (c == '\n' || c == '\r') {
-            while (j->err_cur_len && j->err_cur[j->err_cur_len - 1] == ' ')
-                j->err_cur_len--;
-            if (j->err_cur_len) {
-                j->err_cur[j->err_cur_len] = 0;
-                memcpy(j->err_line, j->err_cur, j->err_cur_len + 1);
-            }
-            j->err_cur_len = 0;
-        } else if (j->err_cur_len < STDERR_LINE_MAX && (c != ' ' || j->err_cur_len)) {
-            j->err_cur[j->err_cur_len++] = c == '\t' ? ' ' : c;
-            j->err_cur[j->err_cur_len] = 0;
-        }
-    }
-}
-
-/* ---- starting a child -------------------------------------------------------------------- */
-
-static void fail_start(struct job *j, const char *fmt, ...)
-{
-    struct runner *r = j->r;
-    char error[RUNNER_ERR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error, sizeof error, fmt, ap);
-    va_end(ap);
-    list_unlink(&r->running, j);
-    r->nrunning--;
-    struct waiter *waiters = j->waiters;
-    j->waiters = NULL;
-    close_handles(j);
-    deliver(r, j, waiters, NULL, error, false, 0);
-    notify(r);
-}
+/* ---- starting a job ---------------------------------------------------------------------- */
 
 static void start(struct runner *r, struct job *j)
 {
@@ -509,59 +239,9 @@ static void start(struct runner *r, struct job *j)
     list_push(&r->running, j);
     r->nrunning++;
     j->state = JOB_RUNNING;
-    j->started = uv_hrtime();
-    j->proc.data = j->out.data = j->err.data = j->timer.data = j;
-    j->pid_slot = -1;
-    uv_pipe_init(r->loop, &j->out, 0);
-    uv_pipe_init(r->loop, &j->err, 0);
-    uv_timer_init(r->loop, &j->timer);
-
-    /* Every parameter explicitly: the child's defaults may not be ours. */
-    char *args[r->nprefix + 2 * PARAM_COUNT + 1];
-    char flags[PARAM_COUNT][40];
-    char values[PARAM_COUNT][PARAMS_PATH_MAX];
-    int n = 0;
-    for (int i = 0; i < r->nprefix; i++)
-        args[n++] = r->prefix[i];
-    for (int id = 0; id < PARAM_COUNT; id++) {
-        snprintf(flags[id], sizeof flags[id], "--%s", param_table[id].key);
-        if (param_table[id].type == PARAM_REAL)
-            snprintf(values[id], sizeof values[id], "%.17g", params_get_number(&j->p, id));
-        else
-            params_format(&j->p, id, values[id], sizeof values[id]);
-        args[n++] = flags[id];
-        args[n++] = values[id];
-    }
-    args[n] = NULL;
-
-    uv_stdio_container_t stdio[3] = {
-        {.flags = UV_IGNORE},
-        {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->out},
-        {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->err},
-    };
-    uv_process_options_t po = {
-        .exit_cb = on_exit_cb,
-        .file = args[0],
-        .args = args,
-        .stdio = stdio,
-        .stdio_count = 3,
-        /* Its own session: no controlling terminal to scribble on, one group to kill. */
-        .flags = UV_PROCESS_DETACHED,
-    };
-    int rc = uv_spawn(r->loop, &j->proc, &po);
-    if (rc < 0) {
-        fail_start(j, "cannot start %s: %s", args[0], uv_strerror(rc));
-        return;
-    }
-    pid_register(j);
-    /* Background work (priority <= 0) runs below the caller, the whole group (a child that
-     * forks passes it on): an interactive parent must stay responsive while its children use
-     * every core. What someone waits for now keeps the caller's priority. */
-    if (j->priority <= 0)
-        setpriority(PRIO_PGRP, (id_t)j->proc.pid, 10);
-    uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->time_limit * 1000), 0);
-    uv_read_start((uv_stream_t *)&j->out, on_alloc, on_stdout);
-    uv_read_start((uv_stream_t *)&j->err, on_alloc, on_stderr);
+    char error[RUNNER_ERR_MAX];
+    if (runner_child_start(j, error, sizeof error) < 0)
+        job_ended(j, NULL, error, 0);
 }
 
 static struct job *most_urgent(struct runner *r)
@@ -609,7 +289,7 @@ static void preempt_for(struct runner *r, struct job *want)
     again->force = victim->force;
     again->seq = victim->seq;
     victim->waiters = NULL;
-    kill_group(victim);
+    runner_child_kill(victim);
     list_push(&r->queued, again);
     r->nqueued++;
 }
@@ -659,7 +339,7 @@ static void schedule(struct runner *r)
         uv_idle_start(&r->kick, on_kick);
 }
 
-/* ---- the public queue operations ---------------------------------------------------------- */
+/* ---- the public queue operations --------------------------------------------------------- */
 
 static struct job *find_job(struct job *list, const char *key, uint64_t h)
 {
@@ -778,9 +458,9 @@ static int drop_waiters(struct runner *r, bool by_id, long id, int tag)
             if (j->state == JOB_QUEUED) {
                 list_unlink(&r->queued, j);
                 r->nqueued--;
-                job_free(j);
+                runner_job_free(j);
             } else {
-                kill_group(j);
+                runner_child_kill(j);
             }
         }
     }
