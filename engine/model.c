@@ -112,28 +112,42 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
     double chunk_compute = av->cost / l->sim_cores * f;
     /* The analytics actors' exchange follows each analysis: part of A (law in analytics.h). */
     double exchange = analytics_exchange_time(pf, l, av);
-    int *remote = calloc(l->hosts, sizeof(int));
+    /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
+     * the most any one sender of h sends (that sender's link carries all of it at once). */
+    int *remote = calloc(3 * (size_t)l->hosts, sizeof(int));
+    int *out = remote ? remote + l->hosts : NULL, *feed = remote ? out + l->hosts : NULL;
     for (long r = 0; remote && r < l->sim_cores; r++)
-        remote[l->dtl_host[r]] += l->rank_host[r] != l->dtl_host[r];
+        if (l->rank_host[r] != l->dtl_host[r]) {
+            remote[l->dtl_host[r]]++;
+            out[l->rank_host[r]]++;
+        }
+    for (long r = 0; remote && r < l->sim_cores; r++)
+        if (l->rank_host[r] != l->dtl_host[r] && out[l->rank_host[r]] > feed[l->dtl_host[r]])
+            feed[l->dtl_host[r]] = out[l->rank_host[r]];
     double worst = -1;
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
-        double transfer = 0;
+        double retrieval = 0;
         if (!queue) {
             /* Sources on this host come over the loopback; remote ones share the host's link
-             * with every actor of the host fetching at the same time. */
+             * with every actor of the host fetching at the same time, and a sender's link with
+             * every state it sends: when analytics hosts outnumber simulation hosts, the
+             * sender sets the pace. */
             bool far = !remote || remote[h] > 0;
             int src = far ? (h + 1) % l->hosts : h;
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
-            transfer = model_transfer_time(pf, src, h, chunk_bytes, sharers);
+            retrieval = chunks * model_transfer_time(pf, src, h, chunk_bytes, sharers);
+            if (far && feed && feed[h] > 0)
+                retrieval =
+                    fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
         }
-        double t = chunks * (transfer + chunk_compute) + exchange;
+        double t = retrieval + chunks * chunk_compute + exchange;
         if (t > worst) {
             worst = t;
             m->chunks = chunks;
-            st->R = chunks * transfer;
+            st->R = retrieval;
             st->A = chunks * chunk_compute + exchange;
             st->W = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
         }

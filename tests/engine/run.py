@@ -90,6 +90,17 @@ def model_agreement(args):
     return test
 
 
+def sender_bound():
+    # 1 simulation node feeding 2 analytics nodes: the sender's link carries all 8 states at
+    # once and sets the pace, not the receivers' links (the model once said half the time).
+    args = ["--nodes", "3", "--cores-per-node", "8", "--ratio", "1", "--mapping", "intransit",
+            "--data-scaling", "100", "--iterations", "2000"]
+    r, m = run(*args), model(*args)
+    assert r["steps"] >= 100 and m["analytics_nodes"] == 2 and m["sim_nodes"] == 1
+    close(r["makespan"], m["makespan"], 0.02, "makespan")
+    close(r["stage"]["R"], m["stage"]["R"], 0.02, "R")
+
+
 def traffic_intransit():
     r = run("--iterations", "400", "--nodes", "2", "--mapping", "intransit", "--ratio", "1")
     links = {l["name"]: l for l in r["links"]}
@@ -179,6 +190,7 @@ def main():
         check("conservation " + " ".join(a), conservation(a))
     for a in MODEL_AGREEMENT:
         check("queue DTL matches the model within 2% " + " ".join(a), model_agreement(a))
+    check("one sender feeding two analytics nodes: its link sets the pace", sender_bound)
     check("in-transit states cross the analytics node's link", traffic_intransit)
     check("in-situ states stay on the loopback", traffic_insitu)
     check("links above --alert are flagged", link_alerts)

@@ -279,10 +279,13 @@ Test(model, intransit_partial_chunks)
     cr_assert_eq(m.ana_cores, 16);
     cr_assert_eq(m.ana_nodes, 2);
     /* 8 states over 2 nodes of 8 actors: 4 per node, so half the actors get one state and the
-     * others none. The step still costs one whole chunk, and 4 fetches share each link. */
+     * others none. The step still costs one whole chunk; 4 fetches share each receiving link,
+     * but the one simulation node's link carries all 8 states at once: it sets the pace (what
+     * SimGrid measures, fast and full: 231.9 s against the model's 229.0 s on a 3-node dahu). */
     cr_assert_eq(m.chunks, 1);
     close_to(m.stage.A, 500 * 1e-6 * 4 * 0.5, "A");
-    close_to(m.stage.R, network(500 * 100, 4), "R");
+    close_to(m.stage.R, network(8 * 500 * 100, 1), "R");
+    cr_assert_gt(m.stage.R, network(500 * 100, 4));
 }
 
 Test(model, halo_across_nodes)
