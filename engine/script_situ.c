@@ -314,35 +314,60 @@ bad:
 
 /* --- the crossover --- */
 
+/* A coarse log-spaced scan finds the first sign change of makespan(in situ) - makespan(in
+ * transit); rounds of evaluations inside the bracket narrow it down. Headless (and by model)
+ * each evaluation runs on the spot; in the explorer a round by run is one sweep request, and the
+ * search goes on in the continuation, its state in a userdata on the coroutine's stack. */
+enum { XO_SCAN_MODEL = 33, XO_SCAN_RUN = 5, XO_ROUND_MAX = 16, XO_STATE = 2 };
+
 struct xo {
     struct params base;
-    bool by_run;
-    int jobs, evals;
+    bool by_run, refining;
+    int jobs, evals, per_round;
+    double tol;
+    int n; /* points in the round being evaluated */
+    double xs[XO_SCAN_MODEL], d[XO_SCAN_MODEL];
+    double lo, hi, dlo, dhi; /* the bracket, once found */
     char err[1024];
 };
 
-/* Makespans in-situ and in-transit at each data scaling of xs; diff = insitu - intransit. */
-static int xo_eval(struct xo *x, const double *xs, int n, double *diff)
+/* The round's 2n configurations (in situ, in transit at each point) and their models, which
+ * also check them. ms gets the models' makespans. */
+static int xo_configs(struct xo *x, struct params *ps, double *ms)
 {
-    struct sim_job *jv = calloc(2 * (size_t)n, sizeof *jv);
-    if (!jv) {
-        snprintf(x->err, sizeof x->err, "out of memory");
-        return -1;
-    }
-    double *ms = calloc(2 * (size_t)n, sizeof *ms);
-    int rc = ms ? 0 : -1;
-    for (int i = 0; rc == 0 && i < 2 * n; i++) {
-        struct params *p = &jv[i].p;
-        *p = x->base;
-        p->mapping = i % 2 ? MAPPING_INTRANSIT : MAPPING_INSITU;
-        p->data_scaling = xs[i / 2];
+    for (int i = 0; i < 2 * x->n; i++) {
+        ps[i] = x->base;
+        ps[i].mapping = i % 2 ? MAPPING_INTRANSIT : MAPPING_INSITU;
+        ps[i].data_scaling = x->xs[i / 2];
         struct model_result m;
-        rc = model_run(p, &m, x->err, sizeof x->err);
+        if (model_run(&ps[i], &m, x->err, sizeof x->err) < 0)
+            return -1;
         ms[i] = m.makespan;
     }
+    return 0;
+}
+
+static void xo_diffs(struct xo *x, const double *ms)
+{
+    for (int i = 0; i < x->n; i++)
+        x->d[i] = ms[2 * i] - ms[2 * i + 1];
+    x->evals += 2 * x->n;
+}
+
+/* Evaluates the round on the spot: the model, or simulations in parallel children. */
+static int xo_eval_here(struct xo *x)
+{
+    double ms[2 * XO_SCAN_MODEL];
+    struct params *ps = calloc(2 * (size_t)x->n, sizeof *ps);
+    struct sim_job *jv = calloc(2 * (size_t)x->n, sizeof *jv);
+    int rc = ps && jv ? xo_configs(x, ps, ms) : -1;
+    if (!ps || !jv)
+        snprintf(x->err, sizeof x->err, "out of memory");
     if (rc == 0 && x->by_run) {
-        sim_pool_run(jv, 2 * n, x->jobs, NULL, NULL);
-        for (int i = 0; rc == 0 && i < 2 * n; i++) {
+        for (int i = 0; i < 2 * x->n; i++)
+            jv[i].p = ps[i];
+        sim_pool_run(jv, 2 * x->n, x->jobs, NULL, NULL);
+        for (int i = 0; rc == 0 && i < 2 * x->n; i++) {
             json_t *j = jv[i].rc == 0 ? json_loads(jv[i].output, 0, NULL) : NULL;
             if (!j) {
                 snprintf(x->err, sizeof x->err, "%s", jv[i].rc ? jv[i].err : "no result");
@@ -353,13 +378,12 @@ static int xo_eval(struct xo *x, const double *xs, int n, double *diff)
             json_decref(j);
         }
     }
-    for (int i = 0; rc == 0 && i < n; i++)
-        diff[i] = ms[2 * i] - ms[2 * i + 1];
-    x->evals += 2 * n;
-    for (int i = 0; i < 2 * n; i++)
+    if (rc == 0)
+        xo_diffs(x, ms);
+    for (int i = 0; jv && i < 2 * x->n; i++)
         free(jv[i].output);
     free(jv);
-    free(ms);
+    free(ps);
     return rc;
 }
 
@@ -370,12 +394,129 @@ static int sign_of(double d, double scale)
     return d > tol ? 1 : d < -tol ? -1 : 0;
 }
 
+/* Takes in the evaluated round: the scan's bracket, or a narrower one. False if the scan found
+ * no crossing. */
+static bool xo_take_round(struct xo *x)
+{
+    if (!x->refining) {
+        int at = -1;
+        for (int i = 0; i + 1 < x->n && at < 0; i++) {
+            double scale = fabs(x->d[i]) + fabs(x->d[i + 1]);
+            if (sign_of(x->d[i], scale) * sign_of(x->d[i + 1], scale) < 0)
+                at = i;
+        }
+        if (at < 0)
+            return false;
+        x->lo = x->xs[at], x->hi = x->xs[at + 1], x->dlo = x->d[at], x->dhi = x->d[at + 1];
+        x->refining = true;
+        return true;
+    }
+    double prev = x->lo, dprev = x->dlo;
+    for (int k = 0; k <= x->n; k++) {
+        double cur = k < x->n ? x->xs[k] : x->hi, dcur = k < x->n ? x->d[k] : x->dhi;
+        if ((dprev < 0) != (dcur < 0)) {
+            x->lo = prev, x->dlo = dprev, x->hi = cur, x->dhi = dcur;
+            break;
+        }
+        prev = cur, dprev = dcur;
+    }
+    return true;
+}
+
+static int xo_push_answer(lua_State *L, const struct xo *x)
+{
+    /* Where the difference crosses zero, interpolated in log(data scaling). */
+    double t = x->dlo != x->dhi ? x->dlo / (x->dlo - x->dhi) : 0.5;
+    lua_pushnumber(L, x->lo * pow(x->hi / x->lo, t));
+    lua_createtable(L, 0, 6);
+    lua_pushnumber(L, x->lo);
+    lua_setfield(L, -2, "low");
+    lua_pushnumber(L, x->hi);
+    lua_setfield(L, -2, "high");
+    lua_pushstring(L, x->by_run ? "run" : "model");
+    lua_setfield(L, -2, "by");
+    lua_pushinteger(L, x->evals);
+    lua_setfield(L, -2, "evaluations");
+    lua_pushstring(L, x->dlo > 0 ? "intransit" : "insitu");
+    lua_setfield(L, -2, "below");
+    lua_pushstring(L, x->dlo > 0 ? "insitu" : "intransit");
+    lua_setfield(L, -2, "above");
+    return 2;
+}
+
+/* After an evaluated round: 1 or 2 results pushed when the search is over (nil: no crossing),
+ * or 0 with the next round's points in x->xs. */
+static int xo_advance(lua_State *L, struct xo *x)
+{
+    if (!xo_take_round(x)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (x->hi / x->lo <= 1 + x->tol)
+        return xo_push_answer(L, x);
+    x->n = x->per_round;
+    for (int k = 0; k < x->n; k++)
+        x->xs[k] = x->lo * pow(x->hi / x->lo, (double)(k + 1) / (x->n + 1));
+    return 0;
+}
+
+static int xo_cont(lua_State *L, int status, lua_KContext ctx);
+
+/* Evaluates the round in x->xs and goes on to the answer: each round here, or in the explorer
+ * by run as a sweep request the explorer simulates before resuming xo_cont. */
+static int xo_rounds(lua_State *L, struct xo *x)
+{
+    for (;;) {
+        if (x->by_run && script_async_can_yield(L, "situ.crossover")) {
+            double ms[2 * XO_SCAN_MODEL];
+            struct params *ps = script_async_request(L, SCRIPT_REQ_SWEEP, 2 * x->n);
+            if (!ps)
+                return luaL_error(L, "situ.crossover: out of memory");
+            if (xo_configs(x, ps, ms) < 0)
+                return luaL_error(L, "situ.crossover: %s", x->err);
+            return lua_yieldk(L, 0, 0, xo_cont);
+        }
+        if (xo_eval_here(x) < 0)
+            return luaL_error(L, "situ.crossover: %s", x->err);
+        int nres = xo_advance(L, x);
+        if (nres)
+            return nres;
+    }
+}
+
+/* The explorer resumed the crossover with a round's simulations. */
+static int xo_cont(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct script *s = script_of(L);
+    struct xo *x = lua_touserdata(L, XO_STATE);
+    double ms[2 * XO_SCAN_MODEL];
+    for (int i = 0; i < s->req.n; i++) {
+        json_t *mk = s->req.res[i] ? json_object_get(s->req.res[i], "makespan") : NULL;
+        if (!json_is_number(mk)) {
+            snprintf(x->err, sizeof x->err, "%s",
+                     s->req.err[i] ? s->req.err[i] : "a simulation printed no makespan");
+            script_async_clear(s);
+            s->sim_failed = true;
+            return luaL_error(L, "situ.crossover: %s", x->err);
+        }
+        ms[i] = json_number_value(mk);
+    }
+    script_async_clear(s);
+    xo_diffs(x, ms);
+    int nres = xo_advance(L, x);
+    return nres ? nres : xo_rounds(L, x);
+}
+
 static int l_crossover(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    struct xo x = {.evals = 0};
+    lua_settop(L, 1);
+    struct xo *x = lua_newuserdatauv(L, sizeof *x, 0); /* XO_STATE: kept across yields */
+    memset(x, 0, sizeof *x);
     lua_getfield(L, 1, "base");
-    get_params(L, lua_gettop(L), &x.base, "situ.crossover");
+    get_params(L, lua_gettop(L), &x->base, "situ.crossover");
     lua_getfield(L, 1, "from");
     double from = luaL_optnumber(L, -1, 1);
     lua_getfield(L, 1, "to");
@@ -383,77 +524,25 @@ static int l_crossover(lua_State *L)
     lua_getfield(L, 1, "by");
     const char *by = luaL_optstring(L, -1, "model");
     lua_getfield(L, 1, "tolerance");
-    x.by_run = !strcmp(by, "run");
-    double tol = luaL_optnumber(L, -1, x.by_run ? 0.05 : 1e-3);
+    x->by_run = !strcmp(by, "run");
+    x->tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);
     lua_getfield(L, 1, "jobs");
-    x.jobs = (int)luaL_optinteger(L, -1, cores());
-    if (!x.by_run && strcmp(by, "model"))
+    x->jobs = (int)luaL_optinteger(L, -1, cores());
+    if (!x->by_run && strcmp(by, "model"))
         return luaL_error(L, "situ.crossover: by must be \"model\" or \"run\", not \"%s\"", by);
-    if (x.by_run)
+    lua_settop(L, XO_STATE);
+    if (x->by_run)
         no_simulations(L, "situ.crossover by \"run\"");
-    if (x.by_run && script_of(L)->o.async)
-        return luaL_error(L, "situ.crossover: by = \"run\" runs headless only (situ script); in "
-                             "the explorer use by = \"model\", or a situ.sweep over "
-                             "data_scaling and mapping");
-    if (!(from > 0) || !(to > from) || !(tol > 0) || x.jobs < 1)
+    if (!(from > 0) || !(to > from) || !(x->tol > 0) || x->jobs < 1)
         return luaL_error(L, "situ.crossover: expected 0 < from < to, tolerance > 0, jobs >= 1");
+    int per_round = x->by_run ? (x->jobs / 2 > 1 ? x->jobs / 2 : 1) : 1;
+    x->per_round = per_round > XO_ROUND_MAX ? XO_ROUND_MAX : per_round;
 
-    /* A coarse log-spaced scan finds the first sign change; refinement narrows it down. */
-    enum { SCAN_MODEL = 33, SCAN_RUN = 5 };
-    int n = x.by_run ? SCAN_RUN : SCAN_MODEL;
-    double xs[SCAN_MODEL], d[SCAN_MODEL];
-    for (int i = 0; i < n; i++)
-        xs[i] = from * pow(to / from, (double)i / (n - 1));
-    if (xo_eval(&x, xs, n, d) < 0)
-        return luaL_error(L, "situ.crossover: %s", x.err);
-    int at = -1;
-    for (int i = 0; i + 1 < n && at < 0; i++) {
-        double scale = fabs(d[i]) + fabs(d[i + 1]);
-        if (sign_of(d[i], scale) * sign_of(d[i + 1], scale) < 0)
-            at = i;
-    }
-    if (at < 0) {
-        lua_pushnil(L);
-        return 1;
-    }
-    double lo = xs[at], hi = xs[at + 1], dlo = d[at], dhi = d[at + 1];
-    int per_round = x.by_run ? (x.jobs / 2 > 1 ? x.jobs / 2 : 1) : 1;
-    per_round = per_round > 16 ? 16 : per_round;
-    while (hi / lo > 1 + tol) {
-        double ys[16], e[16];
-        for (int k = 0; k < per_round; k++)
-            ys[k] = lo * pow(hi / lo, (double)(k + 1) / (per_round + 1));
-        if (xo_eval(&x, ys, per_round, e) < 0)
-            return luaL_error(L, "situ.crossover: %s", x.err);
-        double nlo = lo, nhi = hi, ndlo = dlo, ndhi = dhi;
-        double prev = lo, dprev = dlo;
-        for (int k = 0; k <= per_round; k++) {
-            double cur = k < per_round ? ys[k] : hi, dcur = k < per_round ? e[k] : dhi;
-            if ((dprev < 0) != (dcur < 0)) {
-                nlo = prev, ndlo = dprev, nhi = cur, ndhi = dcur;
-                break;
-            }
-            prev = cur, dprev = dcur;
-        }
-        lo = nlo, hi = nhi, dlo = ndlo, dhi = ndhi;
-    }
-    /* Where the difference crosses zero, interpolated in log(data scaling). */
-    double t = dlo != dhi ? dlo / (dlo - dhi) : 0.5;
-    lua_pushnumber(L, lo * pow(hi / lo, t));
-    lua_createtable(L, 0, 4);
-    lua_pushnumber(L, lo);
-    lua_setfield(L, -2, "low");
-    lua_pushnumber(L, hi);
-    lua_setfield(L, -2, "high");
-    lua_pushstring(L, x.by_run ? "run" : "model");
-    lua_setfield(L, -2, "by");
-    lua_pushinteger(L, x.evals);
-    lua_setfield(L, -2, "evaluations");
-    lua_pushstring(L, dlo > 0 ? "intransit" : "insitu");
-    lua_setfield(L, -2, "below");
-    lua_pushstring(L, dlo > 0 ? "insitu" : "intransit");
-    lua_setfield(L, -2, "above");
-    return 2;
+    /* The scan is the first round, with no bracket yet. */
+    x->n = x->by_run ? XO_SCAN_RUN : XO_SCAN_MODEL;
+    for (int i = 0; i < x->n; i++)
+        x->xs[i] = from * pow(to / from, (double)i / (x->n - 1));
+    return xo_rounds(L, x);
 }
 
 void script_open_situ(struct script *s)

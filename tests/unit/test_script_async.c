@@ -3,6 +3,7 @@
  * would) and resumes; output goes to a buffer; errors come back with file:line and a
  * traceback. Also the scenario panel's state (tui/app_script.c). Run from the repository root. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,17 +216,48 @@ Test(script_async, what_cannot_wait_says_so)
     cr_assert(strstr(s->err, "scenario.lua:1: situ.run: in the explorer"), "%s", s->err);
     script_free(s);
 
-    s = start("situ.crossover{by = 'run'}\n");
-    cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "scenario.lua:1: situ.crossover: by = \"run\" runs headless only"),
-              "%s", s->err);
-    script_free(s);
-
     /* The model needs no waiting: a model sweep and a crossover by model run straight on. */
     s = start("local rs = situ.sweep{ratio = {1, 3}, model = true}\n"
               "print(#rs, situ.crossover{base = {nodes = 16}} ~= false)\n");
     cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
     cr_assert_str_eq(output(s), "2\ttrue\n");
+    script_free(s);
+}
+
+/* A crossover by run in the explorer: each round is a sweep request; the search goes on when
+ * the results are fed. Fake makespans: in situ 10 * data_scaling, in transit 100, so the
+ * mappings cross at 10. */
+Test(script_async, crossover_by_run_waits_for_each_round)
+{
+    struct script *s = start("local x, info = situ.crossover{base = {nodes = 4}, by = 'run', "
+                             "jobs = 4}\n"
+                             "print(string.format('%.3f', x), info.by, info.below, "
+                             "info.evaluations)\n");
+    int rounds = 0, evaluations = 0;
+    enum script_status st;
+    while ((st = script_async_resume(s)) == SCRIPT_WAITING) {
+        cr_assert_eq(s->req.kind, SCRIPT_REQ_SWEEP);
+        cr_assert_eq(s->req.n, rounds ? 4 : 10, "round %d asks for %d", rounds, s->req.n);
+        for (int i = 0; i < s->req.n; i++) {
+            const struct params *p = &s->req.p[i];
+            char json[256];
+            snprintf(json, sizeof json, "{\"makespan\": %.17g}",
+                     p->mapping == MAPPING_INSITU ? 10 * p->data_scaling : 100.0);
+            cr_assert_eq(script_async_feed_json(s, i, json, NULL), 0);
+        }
+        evaluations += s->req.n;
+        cr_assert_lt(++rounds, 20, "the search does not end");
+    }
+    cr_assert_eq(st, SCRIPT_DONE, "%s", s->err);
+    double x;
+    char by[16], below[16];
+    int evals;
+    cr_assert_eq(sscanf(output(s), "%lf %15s %15s %d", &x, by, below, &evals), 4, "%s", output(s));
+    cr_assert(fabs(x - 10) < 0.5, "crossover at %g, expected 10", x);
+    cr_assert_str_eq(by, "run");
+    cr_assert_str_eq(below, "insitu");
+    cr_assert_eq(evals, evaluations);
+    cr_assert_gt(rounds, 1);
     script_free(s);
 }
 
