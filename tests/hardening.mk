@@ -93,12 +93,13 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
+PLATFORM_OBJ      = engine/platform engine/platform_prolog engine/platform_units
 FUZZ_OBJ_params   = engine/params
-FUZZ_OBJ_hostfile = engine/layout engine/platform engine/params
-FUZZ_OBJ_platform = engine/platform
+FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params
+FUZZ_OBJ_platform = $(PLATFORM_OBJ)
 FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params
 FUZZ_OBJ_result   = engine/result
-FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout engine/platform \
+FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout $(PLATFORM_OBJ) \
                     engine/datadir engine/cache engine/report tests/fuzz/stubs \
                     $(basename $(wildcard engine/analytics.c engine/script.c engine/script_convert.c))
 FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm

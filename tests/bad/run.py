@@ -47,7 +47,9 @@ GOOD_JSONL = os.path.join(FILES, "merge", "good.jsonl")
 
 
 def cluster(attrs):
-    return ('<?xml version="1.0"?>\n<platform version="4.1"><cluster id="c" prefix="dahu-" '
+    # A platform SimGrid 3.32 would read but for `attrs` (it requires the DOCTYPE).
+    return ('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+            '<platform version="4.1"><cluster id="c" prefix="dahu-" '
             'suffix=".grid5000.fr" radical="1-32" ' + attrs + '/></platform>\n')
 
 
@@ -110,7 +112,7 @@ def generate(gen):
     # Entity expansion that is quadratic, not exponential (libxml2 only stops the latter).
     big = "x" * 100000
     write("quadratic-blowup.xml", '<?xml version="1.0"?>\n<!DOCTYPE platform [<!ENTITY a "' + big +
-          '">]>\n' + cluster(base).split("\n", 1)[1].replace('id="c"', 'id="' + "&a;" * 2000 + '"'))
+          '">]>\n' + cluster(base).split("\n", 2)[2].replace('id="c"', 'id="' + "&a;" * 2000 + '"'))
     # JSON nested deeper than any parser should recurse.
     write("deep-nesting.jsonl", "[" * 100000 + "]" * 100000 + "\n")
     write("deep-object.jsonl", '{"a":' * 5000 + "1" + "}" * 5000 + "\n")

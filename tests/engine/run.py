@@ -201,7 +201,7 @@ def main():
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
-    check("platform SimGrid rejects: exit 3, one line", bad(["run", "--platform", rejected], 3, "bogus"))
+    check("platform SimGrid would reject: refused at load, exit 2", bad(["run", "--platform", rejected], 2, "bogus"))
     check("fewer nodes than asked: exit 2", bad(["run", "--nodes", "33"], 2, "nodes"))
     check("hostfile with unknown hosts: exit 2",
           bad(["run", "--mapping", "hostfile", "--hostfile", unknown], 2, "dahu-99"))
