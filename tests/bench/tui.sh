@@ -11,7 +11,7 @@ SITU=${1:-./situ}
 case $SITU in /*) ;; *) SITU=$(pwd)/$SITU ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-bench-tui.XXXXXX")
 sock=$tmp/tmux
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+trap 'tmux -S "$sock" kill-server 2>/dev/null || :; rm -rf "$tmp"' EXIT INT TERM
 
 # phase NAME KEYS GAP CYCLE ARGS...: KEYS presses GAP seconds apart, cycling through the keys of
 # CYCLE ("lh": right, left, so the ratio stays in range; "lj": right, then down to the next
