@@ -97,7 +97,7 @@ static int open_explorer(const char *name, int argc, char **argv)
     struct cli_opts o;
     if (cli_parse(n, rest, 1, &o) < 0)
         return EXIT_BAD_INPUT;
-    struct tui_opts t = {&o.p, o.preset, o.stats, name, 0};
+    struct tui_opts t = {.p = &o.p, .preset = o.preset, .stats = o.stats, .lesson = name};
     return tui_run(&t);
 }
 

@@ -14,8 +14,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U] [--script F.lua]   the "
-        "explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U]      the explorer\n"
+        "            [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -30,14 +30,18 @@ static void usage(FILE *out)
     params_print_help(out);
 }
 
-/* The explorer's own flags (--lesson NAME, --alert U, --script FILE), taken out of argv so that the
- * rest goes to the parameter parser every subcommand shares. -1 after an error message. */
-static int explorer_flags(int *argc, char **argv, const char **lesson, double *alert,
-                          const char **script)
+/* The explorer's own flags (--lesson NAME, --alert U, --script 'FILE [ARG ...]', --unsafe), taken
+ * out of argv so that the rest goes to the parameter parser every subcommand shares. -1 after an
+ * error message. */
+static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "--unsafe")) {
+            t->unsafe = true;
+            continue;
+        }
         bool is_lesson = !strcmp(a, "--lesson") || !strncmp(a, "--lesson=", 9);
         bool is_alert = !strcmp(a, "--alert") || !strncmp(a, "--alert=", 8);
         bool is_script = !strcmp(a, "--script") || !strncmp(a, "--script=", 9);
@@ -57,13 +61,13 @@ static int explorer_flags(int *argc, char **argv, const char **lesson, double *a
             return -1;
         }
         if (is_lesson) {
-            *lesson = v;
+            t->lesson = v;
         } else if (is_script) {
-            *script = v;
+            t->script = v;
         } else {
             char *end;
-            *alert = strtod(v, &end);
-            if (*end || !(*alert > 0 && *alert <= 1)) {
+            t->alert = strtod(v, &end);
+            if (*end || !(t->alert > 0 && t->alert <= 1)) {
                 cli_error("--alert: '%s' is not a utilisation in (0, 1]", v);
                 return -1;
             }
@@ -108,9 +112,8 @@ int main(int argc, char **argv)
                   "--json' or 'situ run --json'");
         return EXIT_BAD_INPUT;
     }
-    const char *lesson = NULL, *script = NULL;
-    double alert = 0;
-    if (explorer_flags(&argc, argv, &lesson, &alert, &script) < 0)
+    struct tui_opts t = {0};
+    if (explorer_flags(&argc, argv, &t) < 0)
         return EXIT_BAD_INPUT;
     struct cli_opts o;
     if (cli_parse(argc, argv, 1, &o) < 0)
@@ -119,7 +122,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    struct tui_opts t = {&o.p, o.preset, o.stats, lesson, alert};
-    tui_start_script(script);
+    t.p = &o.p;
+    t.preset = o.preset;
+    t.stats = o.stats;
     return tui_run(&t);
 }

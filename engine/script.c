@@ -251,7 +251,7 @@ int script_check_write(const char *path, char *err, size_t errlen)
         return 0;
     snprintf(err, errlen,
              "'%s': the sandbox only writes inside the current directory (%s); "
-             "situ script --unsafe lifts it",
+             "--unsafe lifts it",
              path, why);
     return -1;
 }
@@ -299,7 +299,7 @@ static const char sandbox_lua[] =
     "end\n"
     "local function denied(name)\n"
     "  return function() error(name .. ' is not available in the sandbox '\n"
-    "    .. '(situ script --unsafe lifts it)', 2) end\n"
+    "    .. '(--unsafe lifts it)', 2) end\n"
     "end\n"
     "for _, f in ipairs{'execute', 'exit', 'remove', 'rename', 'tmpname', 'getenv',\n"
     "                   'setlocale'} do\n"
@@ -311,7 +311,7 @@ static const char sandbox_lua[] =
     "package.cpath = ''\n"
     "local searchers = package.searchers\n"
     "local function no_c_module(name)\n"
-    "  return '\\n\\tno C modules in the sandbox (situ script --unsafe lifts it)'\n"
+    "  return '\\n\\tno C modules in the sandbox (--unsafe lifts it)'\n"
     "end\n"
     "searchers[3], searchers[4] = no_c_module, nil\n"
     "debug, package.loaded.debug = nil, nil\n"

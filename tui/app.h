@@ -80,6 +80,7 @@ struct app_lesson {
  * result is fed back here, and once all are in the loop resumes it. Its output lines (the last
  * APP_SCRIPT_LINES) and its status show in the scenario panel. */
 #define APP_SCRIPT_LINES 256
+#define APP_SCRIPT_ARGS  32 /* arguments after the scenario's file */
 #define APP_SCRIPT_COLS  160
 
 enum app_script_phase {
@@ -145,6 +146,7 @@ struct app_state {
     enum app_pane pane;
     struct app_lesson lesson;
     double alert;                    /* link utilisation threshold, 0..1 */
+    bool script_unsafe;              /* scenarios get the whole standard library */
     char analytics_err[APP_MSG_MAX]; /* the analytics file's Lua error, "" when it loads */
     struct scaling sc;               /* the static scaling view's curves */
     struct app_script script;        /* the scenario panel */
@@ -203,8 +205,10 @@ void app_lesson_check(struct app_state *s);
 
 /* ---- scenarios (app_script.c) ---- */
 
-/* Opens the scenario panel running path (a Lua error shows in the panel). APP_* flags. */
-unsigned app_script_open(struct app_state *s, const char *path);
+/* Opens the scenario panel running "FILE [ARG ...]" (words as a shell splits them; the whole
+ * line if it names a file), its arguments in the script's `arg` as `situ script` gives them.
+ * A Lua error shows in the panel. APP_* flags. */
+unsigned app_script_open(struct app_state *s, const char *cmdline);
 /* Closes the panel and frees the scenario; the flags ask the loop to cancel its runs. */
 unsigned app_script_close(struct app_state *s);
 /* Resumes the scenario if it can go on (started, or all its results in): runs it to its next

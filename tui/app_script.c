@@ -5,6 +5,7 @@
  * never put control sequences on the screen. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app.h"
 
@@ -105,24 +106,93 @@ unsigned app_script_close(struct app_state *s)
     return was ? APP_DIRTY | APP_SCRIPT_CANCEL : APP_DIRTY;
 }
 
-unsigned app_script_open(struct app_state *s, const char *path)
+/* "FILE [ARG ...]" as a shell splits words: blanks separate them, '...' and "..." keep blanks,
+ * a backslash keeps the next character. The whole line is one word if it names a file, so a
+ * path with blanks needs no quotes. The words point into buf. Returns how many, or -1 with the
+ * reason in err. */
+static int split_words(const char *line, char *buf, size_t buflen, char **words, int max, char *err,
+                       size_t errlen)
+{
+    struct stat st;
+    if (strlen(line) >= buflen) {
+        snprintf(err, errlen, "the scenario's command line is over %zu bytes", buflen - 1);
+        return -1;
+    }
+    if (stat(line, &st) == 0 && S_ISREG(st.st_mode)) {
+        snprintf(buf, buflen, "%s", line);
+        words[0] = buf;
+        return 1;
+    }
+    int n = 0;
+    char *o = buf, quote = 0;
+    bool in_word = false;
+    for (const char *c = line;; c++) {
+        if (!*c || (!quote && (*c == ' ' || *c == '\t'))) {
+            if (quote) {
+                snprintf(err, errlen, "%c is not closed in '%s'", quote, line);
+                return -1;
+            }
+            if (in_word) {
+                *o++ = 0;
+                in_word = false;
+            }
+            if (!*c)
+                return n;
+            continue;
+        }
+        if (!in_word) {
+            if (n == max) {
+                snprintf(err, errlen, "more than %d arguments", max - 1);
+                return -1;
+            }
+            words[n++] = o;
+            in_word = true;
+        }
+        if (quote ? *c == quote : *c == '\'' || *c == '"')
+            quote = quote ? 0 : *c;
+        else if (*c == '\\' && quote != '\'' && c[1])
+            *o++ = *++c;
+        else
+            *o++ = *c;
+    }
+}
+
+unsigned app_script_open(struct app_state *s, const char *cmdline)
 {
     unsigned flags = app_script_close(s);
     struct app_script *sp = &s->script;
     sp->gen++;
-    snprintf(sp->path, sizeof sp->path, "%s", path);
     sp->phase = APP_SCRIPT_RUNNING;
+    char buf[2 * PARAMS_PATH_MAX], *words[APP_SCRIPT_ARGS + 1];
+    int n =
+        split_words(cmdline, buf, sizeof buf, words, APP_SCRIPT_ARGS + 1, sp->err, sizeof sp->err);
+    if (n < 1) {
+        if (n == 0)
+            snprintf(sp->err, sizeof sp->err, "no scenario file given");
+        snprintf(sp->path, sizeof sp->path, "%s", cmdline);
+        sp->phase = APP_SCRIPT_FAILED;
+        return flags | APP_DIRTY;
+    }
+    const char *path = words[0];
+    if (strlen(path) >= sizeof sp->path) {
+        snprintf(sp->err, sizeof sp->err, "the scenario's path is over %zu bytes",
+                 sizeof sp->path - 1);
+        sp->phase = APP_SCRIPT_FAILED;
+        return flags | APP_DIRTY;
+    }
+    memcpy(sp->path, path, strlen(path) + 1);
     struct script_opts o = {.async = true,
+                            .unsafe = s->script_unsafe,
                             .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
                             .max_memory = SCRIPT_MAX_MEMORY};
     sp->sc = script_new(&o);
     if (!sp->sc) {
-        snprintf(sp->err, sizeof sp->err, "%s: out of memory starting Lua", path);
+        snprintf(sp->err, sizeof sp->err, "%s: out of memory starting Lua", sp->path);
         sp->phase = APP_SCRIPT_FAILED;
         return flags | APP_DIRTY;
     }
     script_open_situ(sp->sc);
-    if (script_async_start(sp->sc, path, 0, NULL) < 0) {
+    if (script_async_start(sp->sc, path, n - 1, words + 1) < 0) {
         failed(sp);
         return flags | APP_DIRTY;
     }
@@ -198,7 +268,8 @@ unsigned app_script_path_key(struct app_state *s, int key)
         return APP_DIRTY;
     case APP_KEY_ENTER:
         if (s->edit_len == 0) {
-            snprintf(s->edit_err, sizeof s->edit_err, "type the path of a .lua scenario");
+            snprintf(s->edit_err, sizeof s->edit_err,
+                     "type the path of a .lua scenario, then its arguments if any");
             return APP_DIRTY;
         }
         s->mode = APP_MAIN;

@@ -70,12 +70,6 @@ struct tui {
 };
 
 static struct tui T; /* one explorer per process, like the terminal it owns */
-static const char *start_script;
-
-void tui_start_script(const char *path)
-{
-    start_script = path;
-}
 
 static void act(struct tui *t, unsigned flags);
 
@@ -613,6 +607,7 @@ int tui_run(const struct tui_opts *o)
     }
     if (o->alert > 0)
         t->app.alert = o->alert;
+    t->app.script_unsafe = o->unsafe;
     if (o->lesson && o->lesson[0] && app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0) {
         fprintf(stderr, "situ: %s\n", err);
         app_free(&t->app);
@@ -646,8 +641,8 @@ int tui_run(const struct tui_opts *o)
     view_layout(t->scr.rows, t->scr.cols, &t->layout);
     t->dirty = true;
     config_changed(t);
-    if (start_script && start_script[0])
-        act(t, app_script_open(&t->app, start_script));
+    if (o->script && o->script[0])
+        act(t, app_script_open(&t->app, o->script));
     uv_run(&t->loop, UV_RUN_DEFAULT);
     rc = t->exit_code;
     if (saved_err >= 0) {

@@ -15,11 +15,9 @@ struct tui_opts {
     bool stats;             /* print key-to-frame latency percentiles on stderr at exit */
     const char *lesson;     /* a lesson to open (name or path), or NULL */
     double alert;           /* link utilisation alert threshold; <= 0: the default */
+    const char *script;     /* a scenario to open at start-up, "FILE [ARG ...]", or NULL */
+    bool unsafe;            /* scenarios get the whole standard library (situ script --unsafe) */
 };
-
-/* A Lua scenario for the next tui_run to open in its panel at start-up (situ --script FILE);
- * NULL: none. The string must outlive tui_run. */
-void tui_start_script(const char *path);
 
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */
 int tui_run(const struct tui_opts *o);

@@ -20,7 +20,7 @@ static void prompt_draw(const struct screen *s, const struct view_layout *l,
 {
     int y = l->xo_y, w = l->cols - 2;
     draw_text(s, y, 1, w, COL_HEADING, "RUN A SCENARIO");
-    int n = draw_text(s, y + 1, 1, w, COL_TEXT, "Lua file: ");
+    int n = draw_text(s, y + 1, 1, w, COL_TEXT, "Lua file [args]: ");
     n += draw_text(s, y + 1, 1 + n, w - n, COL_VALUE, a->edit);
     draw_text(s, y + 1, 1 + n, w - n, COL_KNOB, "_");
     if (a->edit_err[0])

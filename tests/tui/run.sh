@@ -363,8 +363,9 @@ finish "editing the analytics file re-runs the model ($before -> $after); a Lua 
 
 # ---- a Lua scenario in its panel ----------------------------------------------------------------
 scenario=$(cd "$(dirname "$0")" && pwd)/scenario.lua
-start C.UTF-8 --script "$scenario"
+start C.UTF-8 "--script='$scenario fromcli'"
 wait_for "SCENARIO scenario.lua" 10 || miss "no scenario panel"
+grep -q "argument: fromcli" "$screen" || miss "the scenario did not get its argument"
 wait_for "running: waiting for [12] simulation" 10 || miss "the panel does not say what it waits for"
 # The screen stays live while the scenario waits for its simulations: a key moves the ratio.
 keys Right
@@ -389,7 +390,7 @@ keys Escape
 wait_gone "SCENARIO" 10 || miss "Esc did not close the panel"
 keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
-finish "a scenario runs in its panel (keys still work), x prompts, a Lua error shows"
+finish "a scenario runs in its panel with its argument (keys still work), x prompts, a Lua error shows"
 
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1

@@ -3,6 +3,7 @@
 -- Full fidelity over 8000 iterations: each simulation takes about a second, long enough for the
 -- test to see the panel waiting and to move a slider meanwhile.
 local base = situ.params{ iterations = 8000, fidelity = "full", nodes = 4 }
+print("argument: " .. tostring(arg[1]))
 print("sweeping two ratios")
 local rs = situ.sweep{ base = base, ratio = {7, 15} }
 situ.table(rs, {"ratio", "efficiency"})

@@ -263,6 +263,44 @@ Test(script_async, crossover_by_run_waits_for_each_round)
 
 /* The panel's state: open, the request to submit, results fed (stale ones ignored), resumed,
  * output lines, done; an error with file:line and its traceback line; x closes. */
+/* "FILE [ARG ...]" in the panel (the x prompt, situ --script): arguments as a shell splits
+ * them reach `arg`; a file whose name has blanks needs no quotes; --unsafe lifts the sandbox. */
+Test(script_panel, arguments_and_unsafe)
+{
+    struct app_state *a = calloc(1, sizeof *a);
+    struct params p;
+    params_defaults(&p);
+    char err[1024] = "", line[1200];
+    cr_assert_eq(app_init(a, &p, "", err, sizeof err), 0, "%s", err);
+    const char *args = write_lua("args.lua", "print(#arg, arg[1], arg[2], arg[3])\n"
+                                             "print((pcall(os.execute)))\n");
+    snprintf(line, sizeof line, "%s one 'two words' three\\ x", args);
+    app_script_open(a, line);
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
+    cr_assert_str_eq(app_script_line(a, 0), "3       one     two words       three x");
+    cr_assert_str_eq(app_script_line(a, 1), "false", "the sandbox holds by default");
+
+    a->script_unsafe = true;
+    app_script_open(a, args);
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
+    cr_assert_str_eq(app_script_line(a, 0), "0       nil     nil     nil");
+    cr_assert_str_eq(app_script_line(a, 1), "true", "--unsafe: os.execute is there");
+
+    app_script_open(a, write_lua("with blanks.lua", "print(#arg)\n"));
+    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
+    cr_assert_str_eq(app_script_line(a, 0), "0");
+
+    snprintf(line, sizeof line, "%s 'open", args);
+    app_script_open(a, line);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_FAILED);
+    cr_assert(strstr(a->script.err, "' is not closed"), "%s", a->script.err);
+    app_free(a);
+    free(a);
+}
+
 Test(script_panel, request_results_output_and_close)
 {
     struct app_state *a = calloc(1, sizeof *a);
