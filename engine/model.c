@@ -143,13 +143,16 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
         }
-        double t = retrieval + chunks * chunk_compute + exchange;
+        /* The collector needs every host's metrics: the host whose chain ends last, its
+         * metrics message included, sets the pace. */
+        double w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        double t = retrieval + chunks * chunk_compute + exchange + w;
         if (t > worst) {
             worst = t;
             m->chunks = chunks;
             st->R = retrieval;
             st->A = chunks * chunk_compute + exchange;
-            st->W = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+            st->W = w;
         }
     }
     free(remote);
@@ -165,7 +168,10 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
 
     double sim_side = st->S + st->Ing;
     double ana_side = st->R + st->A + st->W + st->C;
-    double period = fmax(sim_side, ana_side);
+    /* A rank fetches its copy of the metrics when it needs them, before its next put (C_{i-1}
+     * -> Ing_i), and the fetch is a rendezvous: C is on the rank's path whichever side is
+     * slower, so it follows the max rather than joining the analytics side in it. */
+    double period = fmax(sim_side, st->R + st->A + st->W) + st->C;
     double tail = m->tail_iterations * iteration +
                   (double)m->tail_iterations / p->halo_period * (m->halo / exchanges);
     m->sim_active = m->steps * sim_side + tail;

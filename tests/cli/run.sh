@@ -120,9 +120,9 @@ json_check \
         + d["stage"]["A"] + d["stage"]["W"] + d["stage"]["C"])) / max(d["stage"]["S"]
         + d["stage"]["Ing"], d["stage"]["R"] + d["stage"]["A"] + d["stage"]["W"]
         + d["stage"]["C"]))) < 1e-9' \
-    'abs(d["makespan"] - d["steps"] * max(d["stage"]["S"] + d["stage"]["Ing"], d["stage"]["R"]
-        + d["stage"]["A"] + d["stage"]["W"] + d["stage"]["C"])) < 1e-6 * d["makespan"]'
-finish "situ model --json obeys eq. 5 and 6"
+    'abs(d["makespan"] - d["steps"] * (max(d["stage"]["S"] + d["stage"]["Ing"], d["stage"]["R"]
+        + d["stage"]["A"] + d["stage"]["W"]) + d["stage"]["C"])) < 1e-6 * d["makespan"]'
+finish "situ model --json obeys eq. 5 (C on the ranks' path) and 6"
 
 # The paper's Fig. 8 configuration, with every flag spelling: IA at R=15, IS at R=31.
 run model --json --stride=1000 --compute_scaling 50 --ratio=15
