@@ -514,7 +514,7 @@ double analytics_exchange_time(const struct platform *pf, const struct layout *l
         return 0;
     double B = v->exchange_bytes;
     if (v->pattern == ANALYTICS_ALLREDUCE)
-        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, 1);
+        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, NET_CROSSTRAFFIC);
     if (v->pattern == ANALYTICS_GATHER)
         return model_transfer_time(pf, a, b, (total - (root_k >= 0 ? root_k : first_k)) * B, 1);
     double worst = 0; /* allgather: the busiest link, up or down */
@@ -524,5 +524,5 @@ double analytics_exchange_time(const struct platform *pf, const struct layout *l
         long k = l->ana_per_host[h];
         worst = fmax(worst, fmax((double)(n - 1) * k, (double)(total - k)));
     }
-    return model_transfer_time(pf, a, b, worst * B, 1);
+    return model_transfer_time(pf, a, b, worst * B, NET_CROSSTRAFFIC); /* both ways at once */
 }

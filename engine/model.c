@@ -58,7 +58,8 @@ static double halo_exchange_time(const struct params *p, const struct platform *
     int host = l->sim_cores ? l->rank_host[0] : 0;
     for (long r = 0; r <= l->sim_cores; r++) {
         if (r == l->sim_cores || l->rank_host[r] != host) {
-            double off = host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, 1) : 0;
+            double off =
+                host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, NET_CROSSTRAFFIC) : 0;
             double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
             worst = fmax(worst, fmax(off, on));
             if (r == l->sim_cores)

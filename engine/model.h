@@ -11,6 +11,10 @@
  * factors; the model applies them too, so both predict the same transfer times. */
 #define NET_LATENCY_FACTOR   13.01
 #define NET_BANDWIDTH_FACTOR 0.97
+/* SimGrid's cross-traffic (network/crosstraffic, on by default): each flow also loads its reverse
+ * route with 5% of its rate (the acknowledgements), so traffic that crosses a link both ways at
+ * once moves at 1/1.05 of it: pass it as the sharers of such a transfer. */
+#define NET_CROSSTRAFFIC 1.05
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 

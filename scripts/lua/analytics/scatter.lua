@@ -10,9 +10,10 @@
 --                                                k * 3.5 MB to each of the n - 1 others
 --   bytes    = P * 8 * data_scaling              one double per particle reaches the analytics
 -- On one analytics node (in transit) the merge and the exchange vanish; on 16 nodes (in situ,
--- ratio 15: 2 actors per node) they add 66 ms + 88 ms (10 Gb/s links) to every analysis. In
--- transit pays instead for the states crossing the network, 9 ms per unit of data_scaling.
--- The two makespans cross near data_scaling = 17 (situ model: 16.4; situ run: 17.0):
+-- ratio 15: 2 actors per node) they add 66 ms + 92 ms (10 Gb/s links, crossed both ways at
+-- once) to every analysis. In transit pays instead for the states crossing the network, 9 ms
+-- per unit of data_scaling.
+-- The two makespans cross near data_scaling = 17 (situ model: 17.0; situ run: 17.0):
 --   situ model --nodes 16 --ratio 15 --analytics scatter --mapping insitu|intransit \
 --              --data-scaling 1|10|100|1000
 local G = 96
