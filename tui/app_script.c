@@ -187,7 +187,7 @@ unsigned app_script_open(struct app_state *s, const char *cmdline)
                             .max_memory = SCRIPT_MAX_MEMORY};
     sp->sc = script_new(&o);
     if (!sp->sc) {
-        snprintf(sp->err, sizeof sp->err, "%s: out of memory starting Lua", sp->path);
+        snprintf(sp->err, sizeof sp->err, "%.200s: out of memory starting Lua", sp->path);
         sp->phase = APP_SCRIPT_FAILED;
         return flags | APP_DIRTY;
     }
