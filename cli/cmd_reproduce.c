@@ -95,6 +95,8 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
         int styles[8];
         char labels[8][48];
         const char *lp[8];
+        double all_x[8 * 16], all_y[8 * 16];
+        int nall = 0;
         for (int k = 0; k < ns; k++) {
             double x[16], y[16];
             int n = 0;
@@ -108,6 +110,8 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
                 y[n++] = num(r, "efficiency");
             }
             chart_series(&p, k, x, y, n);
+            for (int i = 0; i < n; i++, nall++)
+                all_x[nall] = x[i], all_y[nall] = y[i];
             double cs = NAN;
             for (int i = 0; i < s->n; i++)
                 if (params_get_number(&s->configs[i], P_STRIDE) == strides[k])
@@ -116,7 +120,7 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
             styles[k] = k;
             lp[k] = labels[k];
         }
-        chart_legend(&p, 0, styles, lp, ns);
+        chart_legend(&p, chart_legend_corner(&p, lp, ns, all_x, all_y, nall), styles, lp, ns);
     }
 }
 
@@ -168,7 +172,8 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
             "differ by at most %.3f in efficiency: each pair keeps the same ratio of simulation "
             "to analysis work, so only halo and latency terms tell them apart. The paper's spread "
             "comes from per-analysis overheads of the real code that this analytics does not "
-            "model; a Lua analytics with a fixed cost per analysis shows it.\n",
+            "model; 'situ reproduce fig7 --analytics overhead' adds a fixed cost per analysed "
+            "state and shows it.\n",
             spread);
 }
 
@@ -528,14 +533,64 @@ static void usage(void)
 {
     printf(
         "usage: situ reproduce fig7|fig8|fig9|scaling|all [--out DIR] [--jobs N] [--alert U]\n"
-        "                      [--cache DIR | --no-cache]\n\n"
+        "                      [--cache DIR | --no-cache] [--PARAM VALUE ...]\n\n"
         "Runs the preset of a study of the Sim-Situ paper and writes into DIR (default\n"
         "./situ-reproduce): NAME.csv, NAME.png, NAME.svg and NAME.txt, a summary of the finding.\n"
         "  fig7     efficiency of four (stride, analytics cost) pairs against cores, R = 15, 31\n"
         "  fig8     active/idle time per component against the ratio, per node count\n"
         "  fig9     in situ vs in transit as the data grows, with the crossover and link load\n"
         "  scaling  static scaling: time-to-solution against rate, per node count\n"
-        "--alert U flags links whose mean utilisation is above U (default 0.75).\n");
+        "--alert U flags links whose mean utilisation is above U (default 0.75).\n"
+        "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
+        "  situ reproduce fig7 --analytics overhead   (a fixed cost per analysis: the paper's\n"
+        "                                              spread between the four pairs)\n");
+}
+
+/* Parameter flags given to reproduce, re-applied over each study's preset. */
+struct overrides {
+    int argc;
+    char **argv;
+    int n, at[PARAM_COUNT * 2]; /* where each flag starts in argv */
+    int id[PARAM_COUNT * 2];    /* and the parameter it sets */
+};
+
+/* The parameter of a "--key value" or "--key=value" flag. */
+static int flag_param(const char *arg)
+{
+    char key[64];
+    size_t n = strcspn(arg + 2, "=");
+    if (n >= sizeof key)
+        return -1;
+    memcpy(key, arg + 2, n);
+    key[n] = 0;
+    return params_find(key);
+}
+
+/* Applies the flags to the study's base; a key the study sweeps is refused (the axis would
+ * silently win). */
+static int apply_overrides(const struct overrides *o, struct study *s, char *err, size_t errlen)
+{
+    for (int k = 0; k < o->n; k++) {
+        int i = o->at[k];
+        char perr[PARAMS_ERR_MAX];
+        if (params_parse_flag(&s->base, o->argc, o->argv, &i, perr) != 1) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
+        for (int a = 0; a < s->naxes; a++)
+            for (int j = 0; j < s->axes[a].nids; j++)
+                if (o->id[k] == s->axes[a].ids[j]) {
+                    snprintf(err, errlen, "%s is one of this study's axes: it cannot be set",
+                             param_table[s->axes[a].ids[j]].key);
+                    return -1;
+                }
+    }
+    char verr[PARAMS_ERR_MAX];
+    if (params_validate(&s->base, verr) < 0) {
+        snprintf(err, errlen, "%s", verr);
+        return -1;
+    }
+    return 0;
 }
 
 static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
@@ -544,7 +599,7 @@ static int add_axis(void *ud, const char *keys, const char *list, char *err, siz
 }
 
 static int reproduce_one(const struct figure *f, const char *dir, int jobs, const char *cache,
-                         double alert)
+                         double alert, const struct overrides *o)
 {
     struct study s;
     study_init(&s);
@@ -554,7 +609,7 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
     if (cache)
         snprintf(s.cache, sizeof s.cache, "%s", cache);
     if (preset_read(f->preset, &s.base, add_axis, &s, err, sizeof err) < 0 ||
-        study_expand(&s, err, sizeof err) < 0) {
+        apply_overrides(o, &s, err, sizeof err) < 0 || study_expand(&s, err, sizeof err) < 0) {
         cli_error("reproduce %s: %s", f->name, err);
         goto done;
     }
@@ -604,8 +659,27 @@ int cmd_reproduce(int argc, char **argv)
     char nocache[1] = "";
     int jobs = 0;
     double alert = 0.75;
+    struct overrides o = {.argc = argc, .argv = argv};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
+        struct params probe;
+        char perr[PARAMS_ERR_MAX];
+        params_defaults(&probe);
+        int start = i, is_param = params_parse_flag(&probe, argc, argv, &i, perr);
+        if (is_param < 0) {
+            cli_error("reproduce: %s", perr);
+            return EXIT_BAD_INPUT;
+        }
+        if (is_param > 0) {
+            if (o.n == (int)(sizeof o.at / sizeof o.at[0])) {
+                cli_error("reproduce: too many parameter flags");
+                return EXIT_BAD_INPUT;
+            }
+            o.id[o.n] = flag_param(argv[start]);
+            o.at[o.n++] = start;
+            i--; /* the loop's i++ moves past the flag's value */
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 0;
@@ -672,7 +746,7 @@ int cmd_reproduce(int argc, char **argv)
     for (int k = 0; k < NFIGURES; k++) {
         if (!all && k != chosen)
             continue;
-        int rc = reproduce_one(&figures[k], dir, jobs, cache, alert);
+        int rc = reproduce_one(&figures[k], dir, jobs, cache, alert, &o);
         if (rc)
             return rc;
     }

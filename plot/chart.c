@@ -294,22 +294,55 @@ void chart_vline(const struct panel *p, double x, const char *label)
     chart_text(cr, px + 5, p->top + 16, label, 12, px > p->left + p->width * 0.7 ? 2 : 0);
 }
 
-void chart_legend(const struct panel *p, int corner, const int *styles, const char *const *labels,
-                  int n)
+#define LEGEND_LINE 17.0
+
+/* Where the legend box of these labels goes in a corner (0 top-left, 1 top-right, 2 bottom-left,
+ * 3 bottom-right): its top-left pixel and size. */
+static void legend_box(const struct panel *p, int corner, const char *const *labels, int n,
+                       double *x, double *y, double *w, double *h)
 {
     cairo_t *cr = p->cr;
-    double w = 0, lh = 17;
+    *w = 0;
     cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 11);
     for (int i = 0; i < n; i++) {
         cairo_text_extents_t e;
         cairo_text_extents(cr, labels[i] + (labels[i][0] == '~'), &e);
-        w = fmax(w, e.x_advance);
+        *w = fmax(*w, e.x_advance);
     }
-    w += 48;
-    double x = corner ? p->left + p->width - w - 8 : p->left + 8, y = p->top + 8;
+    *w += 48;
+    *h = n * LEGEND_LINE + 8;
+    *x = corner % 2 ? p->left + p->width - *w - 8 : p->left + 8;
+    *y = corner >= 2 ? p->top + p->height - *h - 8 : p->top + 8;
+}
+
+int chart_legend_corner(const struct panel *p, const char *const *labels, int n, const double *xs,
+                        const double *ys, int npoints)
+{
+    int best = 0, fewest = npoints + 1;
+    for (int corner = 0; corner < 4; corner++) {
+        double x, y, w, h;
+        legend_box(p, corner, labels, n, &x, &y, &w, &h);
+        int inside = 0;
+        for (int i = 0; i < npoints; i++) {
+            double px = chart_x(p, xs[i]), py = chart_y(p, ys[i]);
+            /* a marker's radius of margin */
+            inside += px > x - 6 && px < x + w + 6 && py > y - 6 && py < y + h + 6;
+        }
+        if (inside < fewest)
+            best = corner, fewest = inside;
+    }
+    return best;
+}
+
+void chart_legend(const struct panel *p, int corner, const int *styles, const char *const *labels,
+                  int n)
+{
+    cairo_t *cr = p->cr;
+    double x, y, w, h, lh = LEGEND_LINE;
+    legend_box(p, corner, labels, n, &x, &y, &w, &h);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-    cairo_rectangle(cr, x, y, w, n * lh + 8);
+    cairo_rectangle(cr, x, y, w, h);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
     cairo_set_line_width(cr, 0.8);

@@ -46,10 +46,16 @@ void chart_bar(const struct panel *p, double x, double w, double base, double va
 /* A vertical reference line with a label at its top. */
 void chart_vline(const struct panel *p, double x, const char *label);
 
-/* A legend box at the panel's top-left (corner 0) or top-right (1): n entries, each a series style
- * (style >= 0) or a bar swatch (style = -1 - shade*100, hatched if the label starts with '~'). */
+/* A legend box in a corner of the panel (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right):
+ * n entries, each a series style (style >= 0) or a bar swatch (style = -1 - shade*100, hatched if
+ * the label starts with '~'). */
 void chart_legend(const struct panel *p, int corner, const int *styles, const char *const *labels,
                   int n);
+
+/* The corner (first of the fewest, in the order above) whose legend box would hide the fewest of
+ * the npoints data points (xs, ys). */
+int chart_legend_corner(const struct panel *p, const char *const *labels, int n, const double *xs,
+                        const double *ys, int npoints);
 
 /* Text at pixel position (anchor 0 left, 1 centre, 2 right). */
 void chart_text(cairo_t *cr, double x, double y, const char *text, double size, int anchor);

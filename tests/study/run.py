@@ -205,8 +205,23 @@ def reproduce_figures():
     assert found and 5 < float(found.group(1)) < 50, fig9
     fig8 = open(os.path.join(out, "fig8.txt")).read()
     assert "tipping point at R = 31" in fig8, fig8  # the paper's Fig. 8 finding
+    fig7 = open(os.path.join(out, "fig7.txt")).read()
+    assert "the four pairs differ by at most" in fig7, fig7  # thermo: the pairs tie
+    # A fixed cost per analysed state parts them as in the paper: the best pair moves to rarer,
+    # heavier analyses as cores are added (R = 15: stride 20 on 32 cores, 200 from 64 on).
+    ov = os.path.join(TMP, "rep-overhead")
+    situ("reproduce", "fig7", "--analytics", "overhead", "--out", ov, "--no-cache")
+    fig7 = open(os.path.join(ov, "fig7.txt")).read()
+    assert "the best stride grows with the core count" in fig7, fig7
+    r15 = next(l for l in fig7.splitlines() if l.strip().startswith("R = 15"))
+    assert re.search(r"32 cores: stride 20 .*256 cores: stride 200 ", r15), r15
+    assert rows(os.path.join(ov, "fig7.csv"))[0]["analytics"] == "overhead"
     p = situ("reproduce", "fig10", expect=2)
     assert "fig10" in p.stderr
+    p = situ("reproduce", "fig7", "--ratio=15", "--out", ov, expect=2)
+    assert "ratio is one of this study's axes" in p.stderr, p.stderr
+    p = situ("reproduce", "fig9", "--cores-per-node", "30", "--out", ov, expect=2)
+    assert "nearest valid" in p.stderr, p.stderr
 
 
 def fault(kind, *extra, env_extra=""):
