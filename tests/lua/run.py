@@ -715,7 +715,7 @@ def main():
         check("--unsafe lifts the sandbox", unsafe)
         check("situ script usage errors", script_usage)
         check("lesson efficiency (Fig. 8) headless", lesson("efficiency", 4))
-        check("lesson frequency (Fig. 7) headless", lesson("frequency", 4))
+        check("lesson frequency (Fig. 7) headless", lesson("frequency", 5))
         check("lesson mapping (Fig. 9) headless", lesson("mapping", 4))
         check("lesson --list", lesson_list)
         check("lesson errors", lesson_errors)
