@@ -96,25 +96,31 @@ static void draw_sliders(const struct screen *s, const struct view_layout *l,
         if (l->track_w > 1)
             draw_track(s, y, l->track_x, l->track_w, app_position(a, id));
     }
-    /* What the sliders do not move, so the configuration on screen is complete. */
-    int fy = l->slider_y + a->nsliders;
-    if (fy < l->top_y + l->top_h) {
-        char fixed[256];
-        size_t used = (size_t)snprintf(fixed, sizeof fixed, "fixed:");
-        for (int id = 0; id < PARAM_COUNT && used < sizeof fixed; id++) {
-            char v[PARAMS_PATH_MAX];
-            /* The platform is in the header already. */
-            if (param_table[id].slider || id == P_PLATFORM)
-                continue;
-            params_format(&a->p, id, v, sizeof v);
-            if (!v[0]) /* an unset path (hostfile, analytics) says nothing */
-                continue;
-            const char *base = strrchr(v, '/');
-            used += (size_t)snprintf(fixed + used, sizeof fixed - used, " %s=%.40s",
-                                     param_table[id].key, base ? base + 1 : v);
+    /* What the sliders do not move, so the configuration on screen is complete: the files
+     * first (they change the numbers most), wrapped over the rows left. */
+    int fy = l->slider_y + a->nsliders, bottom = l->top_y + l->top_h, w = l->left_w - 2;
+    char line[256];
+    size_t used = (size_t)snprintf(line, sizeof line, "fixed:");
+    for (int k = -2; k < PARAM_COUNT && fy < bottom && w > 8; k++) {
+        int id = k == -2 ? P_ANALYTICS : k == -1 ? P_HOSTFILE : k;
+        char v[PARAMS_PATH_MAX], item[96];
+        /* The platform is in the header already. */
+        if (param_table[id].slider || id == P_PLATFORM ||
+            (k >= 0 && (id == P_ANALYTICS || id == P_HOSTFILE)))
+            continue;
+        params_format(&a->p, id, v, sizeof v);
+        if (!v[0]) /* an unset path (hostfile, analytics) says nothing */
+            continue;
+        const char *base = strrchr(v, '/');
+        int n = snprintf(item, sizeof item, " %s=%.40s", param_table[id].key, base ? base + 1 : v);
+        if (used + (size_t)n > (size_t)w && used > 6) {
+            draw_text(s, fy++, 2, w, COL_MUTED, line);
+            used = (size_t)snprintf(line, sizeof line, "      ");
         }
-        draw_text(s, fy, 2, l->left_w - 2, COL_MUTED, fixed);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s", item);
     }
+    if (fy < bottom)
+        draw_text(s, fy, 2, w, COL_MUTED, line);
     for (int y = l->top_y; y < l->top_y + l->top_h; y++)
         draw_text(s, y, l->left_w + 1, 1, COL_BORDER, s->g->vline);
 }
