@@ -340,10 +340,18 @@ static unsigned edit_commit(struct app_state *s)
     return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
 }
 
-/* Line editing, shared by every prompt: Backspace, Ctrl-U and printable characters. */
-unsigned app_edit_key(struct app_state *s, int key)
+/* Every prompt's keys: Ctrl-C quits, Esc cancels, Enter commits, the rest edits the line
+ * (Backspace, Ctrl-U and printable characters). */
+unsigned app_prompt_key(struct app_state *s, int key, unsigned (*commit)(struct app_state *s))
 {
     switch (key) {
+    case APP_KEY_CTRL_C:
+        return APP_QUIT;
+    case APP_KEY_ESC:
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    case APP_KEY_ENTER:
+        return commit(s);
     case APP_KEY_BACKSPACE:
         if (s->edit_len > 0)
             s->edit[--s->edit_len] = 0;
@@ -362,21 +370,6 @@ unsigned app_edit_key(struct app_state *s, int key)
             return APP_DIRTY;
         }
         return 0;
-    }
-}
-
-static unsigned edit_key(struct app_state *s, int key)
-{
-    switch (key) {
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_ESC:
-        s->mode = APP_MAIN;
-        return APP_DIRTY;
-    case APP_KEY_ENTER:
-        return edit_commit(s);
-    default:
-        return app_edit_key(s, key);
     }
 }
 
@@ -573,11 +566,11 @@ unsigned app_key(struct app_state *s, int key)
 {
     switch (s->mode) {
     case APP_EDIT:
-        return edit_key(s, key);
+        return app_prompt_key(s, key, edit_commit);
     case APP_PRESETS:
         return presets_key(s, key);
     case APP_SCRIPT_PATH:
-        return app_script_path_key(s, key);
+        return app_prompt_key(s, key, app_script_path_commit);
     case APP_HELP:
         if (key == 'q' || key == APP_KEY_CTRL_C)
             return APP_QUIT;

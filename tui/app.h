@@ -159,9 +159,9 @@ void app_free(struct app_state *s);
 
 unsigned app_key(struct app_state *s, int key);
 
-/* Line editing shared by every prompt (the value editor, the scenario path): Backspace, Ctrl-U
- * and printable characters into s->edit. */
-unsigned app_edit_key(struct app_state *s, int key);
+/* Keys of every prompt (the value editor, the scenario path): Ctrl-C quits, Esc cancels, Enter
+ * calls commit, Backspace, Ctrl-U and printable characters edit s->edit. */
+unsigned app_prompt_key(struct app_state *s, int key, unsigned (*commit)(struct app_state *s));
 
 /* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
 unsigned app_click(struct app_state *s, int index, double frac);
@@ -220,8 +220,8 @@ int app_script_request(struct app_state *s, const struct params **p);
 /* Result i of the request of scenario gen (one of r and error set). APP_SCRIPT when all are in. */
 unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
                               const char *error);
-/* Keys while the path is typed (APP_SCRIPT_PATH). */
-unsigned app_script_path_key(struct app_state *s, int key);
+/* Enter on the scenario prompt (APP_SCRIPT_PATH): opens "FILE [ARG ...]" as typed. */
+unsigned app_script_path_commit(struct app_state *s);
 /* Line k of the output, 0 the oldest of the nlines kept. */
 const char *app_script_line(const struct app_state *s, int k);
 

@@ -258,23 +258,13 @@ unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct 
     return APP_DIRTY | (script_async_ready(sp->sc) ? APP_SCRIPT : 0);
 }
 
-unsigned app_script_path_key(struct app_state *s, int key)
+unsigned app_script_path_commit(struct app_state *s)
 {
-    switch (key) {
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_ESC:
-        s->mode = APP_MAIN;
+    if (s->edit_len == 0) {
+        snprintf(s->edit_err, sizeof s->edit_err,
+                 "type the path of a .lua scenario, then its arguments if any");
         return APP_DIRTY;
-    case APP_KEY_ENTER:
-        if (s->edit_len == 0) {
-            snprintf(s->edit_err, sizeof s->edit_err,
-                     "type the path of a .lua scenario, then its arguments if any");
-            return APP_DIRTY;
-        }
-        s->mode = APP_MAIN;
-        return app_script_open(s, s->edit);
-    default:
-        return app_edit_key(s, key);
     }
+    s->mode = APP_MAIN;
+    return app_script_open(s, s->edit);
 }
