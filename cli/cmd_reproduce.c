@@ -179,6 +179,14 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
 
 /* ---- Fig. 8: active and idle time of each component against the ratio, per node count */
 
+/* The run of one (ratio, nodes) cell of a study, or NULL. */
+static json_t *at_ratio_nodes(const struct study *s, double ratio, double nodes)
+{
+    int ids[] = {P_RATIO, P_NODES};
+    double vals[] = {ratio, nodes};
+    return find(s, ids, vals, 2);
+}
+
 static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
@@ -209,9 +217,7 @@ static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
                  nodes[j] * 32);
         chart_axes(&p, "ratio R", j == 0 ? "time over the run (s)" : "", title, xt, xlp, nr);
         for (int k = 0; k < nr; k++) {
-            int ids[] = {P_RATIO, P_NODES};
-            double vals[] = {ratios[k], nodes[j]};
-            json_t *r = find(s, ids, vals, 2);
+            json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
             if (!r)
                 continue;
             double sa = num(r, "sim_active"), si = num(r, "sim_idle");
@@ -240,9 +246,7 @@ static void fig8_summary(const struct study *s, FILE *out, double alert)
         fprintf(out, "  %3.0f cores:", nodes[j] * 32);
         double tip = NAN, balanced = NAN, gap = INFINITY;
         for (int k = 0; k < nr; k++) {
-            int ids[] = {P_RATIO, P_NODES};
-            double vals[] = {ratios[k], nodes[j]};
-            json_t *r = find(s, ids, vals, 2);
+            json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
             if (!r)
                 continue;
             const char *sc = json_string_value(json_object_get(r, "scenario"));
