@@ -12,7 +12,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "watchdog.h"
+
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
+
+static double time_limit_override; /* --time-limit; 0: each interpreter's own default */
+
+void script_set_time_limit(double seconds)
+{
+    time_limit_override = seconds > 0 ? seconds : 0;
+}
+
+double script_time_limit(void)
+{
+    return time_limit_override;
+}
 
 struct script *script_of(lua_State *L)
 {
@@ -73,12 +87,37 @@ static void expand_source(struct script *s)
     memcpy(s->err, out, o + 1);
 }
 
+/* The wall clock of an outermost call: the hook reads it in Lua code, the watchdog's thread
+ * holds it everywhere else. The collector only runs inside such calls: a finalizer is user
+ * code, and outside them any allocation of ours (a string pushed from C) could run one with
+ * no deadline. */
+static void script_clock_start(struct script *s)
+{
+    s->watch = watchdog_arm(s->o.time_limit, s->path[0] ? s->path : s->where);
+    lua_gc(s->L, LUA_GCRESTART);
+}
+
+static void script_clock_stop(struct script *s)
+{
+    lua_gc(s->L, LUA_GCSTOP);
+    watchdog_disarm(s->watch);
+    s->watch = -1;
+}
+
 static void script_hook(lua_State *L, lua_Debug *ar)
 {
     struct script *s = script_of(L);
     s->count += HOOK_EVERY;
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         snprintf(s->where, sizeof s->where, "%s:%d", script_source(ar), ar->currentline);
+    if (watchdog_expired(s->watch)) {
+        lua_sethook(L, script_hook, LUA_MASKCOUNT, 1); /* as below: no escape through pcall */
+        lua_pushfstring(L,
+                        "%s: stopped after %f s, the time limit: an endless loop? "
+                        "(--time-limit raises it)",
+                        s->where[0] ? s->where : "?", (lua_Number)s->o.time_limit);
+        lua_error(L);
+    }
     if (s->o.max_instructions && s->count > s->o.max_instructions) {
         /* From now on at every instruction: a script that catches the error with pcall is
          * stopped at its next instruction outside the pcall, and so on up to the top. */
@@ -174,18 +213,23 @@ int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
         else
             snprintf(s->where, sizeof s->where, "%s", ar.source[0] == '@' ? ar.source + 1 : "?");
     }
+    bool outermost = s->depth == 0;
+    if (outermost)
+        script_clock_start(s);
     s->depth++;
     s->mem_hit = false;
     int status = lua_pcall(L, nargs, nresults, base);
-    s->depth--;
     lua_remove(L, base);
-    if (status == LUA_OK)
-        return 0;
-    set_error(s, status, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    s->mem_hit = false;
-    lua_gc(L, LUA_GCCOLLECT);
-    return -1;
+    if (status != LUA_OK) {
+        set_error(s, status, lua_tostring(L, -1));
+        lua_pop(L, 1);
+        s->mem_hit = false;
+        lua_gc(L, LUA_GCCOLLECT); /* finalizers run here: still under the limits */
+    }
+    s->depth--;
+    if (outermost)
+        script_clock_stop(s);
+    return status == LUA_OK ? 0 : -1;
 }
 
 void script_budget_reset(struct script *s)
@@ -363,6 +407,9 @@ struct script *script_new(const struct script_opts *o)
         return NULL;
     s->o = *o;
     s->co_ref = LUA_NOREF;
+    s->watch = -1;
+    if (time_limit_override > 0)
+        s->o.time_limit = time_limit_override;
     if (o->async) {
         s->mem = open_memstream(&s->mem_buf, &s->mem_size);
         if (!s->mem) {
@@ -391,8 +438,15 @@ void script_free(struct script *s)
     if (!s)
         return;
     script_async_clear(s);
-    if (s->L)
+    if (s->L) {
+        /* Finalizers run at close: under the memory limit and the wall clock too (the count
+         * hook is off inside finalizers, so only the watchdog stops an endless one). */
+        script_clock_start(s);
+        s->depth++;
         lua_close(s->L);
+        s->depth--;
+        script_clock_stop(s);
+    }
     if (s->mem)
         fclose(s->mem);
     free(s->mem_buf);
@@ -543,10 +597,12 @@ enum script_status script_async_resume(struct script *s)
     if (!script_async_ready(s))
         return s->status = SCRIPT_WAITING;
     int nres = 0;
+    script_clock_start(s);
     s->depth++;
     s->mem_hit = false;
     int status = lua_resume(s->co, s->L, 0, &nres);
     s->depth--;
+    script_clock_stop(s);
     if (s->mem)
         fflush(s->mem);
     if (status == LUA_YIELD && s->req.kind != SCRIPT_REQ_NONE) {
@@ -570,7 +626,11 @@ enum script_status script_async_resume(struct script *s)
     }
     script_async_clear(s);
     s->mem_hit = false;
+    script_clock_start(s); /* finalizers: under the limits */
+    s->depth++;
     lua_gc(s->L, LUA_GCCOLLECT);
+    s->depth--;
+    script_clock_stop(s);
     return s->status;
 }
 
