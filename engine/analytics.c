@@ -187,7 +187,8 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
                             .out = print_out_set ? print_out : stderr,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
                             .max_memory = ANALYTICS_MAX_MEMORY,
-                            .time_limit = time_limit};
+                            .time_limit = time_limit,
+                            .self_contained = true};
     memset(a, 0, sizeof *a);
     snprintf(a->path, sizeof a->path, "%s", path);
     a->st = *st;

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <lualib.h>
@@ -300,14 +301,60 @@ int script_check_write(const char *path, char *err, size_t errlen)
     return -1;
 }
 
-/* true, or false and the reason: the Lua side raises it at the caller's line. */
-static int l_check_write(lua_State *L)
+static int close_written(lua_State *L)
 {
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+}
+
+/* io.open for writing in the sandbox: the path is checked, then opened with O_NOFOLLOW, so that
+ * a symbolic link in the directory (one a downloaded bundle shipped, say) cannot send the write
+ * elsewhere. A file handle as io.open's, or nil and a message; a link is a sandbox error. */
+static int l_open_write(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1), *mode = luaL_checkstring(L, 2);
     char err[PATH_MAX + 200];
-    bool ok = script_check_write(luaL_checkstring(L, 1), err, sizeof err) == 0;
-    lua_pushboolean(L, ok);
-    lua_pushstring(L, ok ? "" : err);
-    return 2;
+    if (script_check_write(path, err, sizeof err) < 0) {
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    size_t n = strspn(mode + (mode[0] ? 1 : 0), "+b") + (mode[0] ? 1 : 0);
+    if (!strchr("rwa", mode[0]) || !mode[0] || mode[n]) {
+        lua_pushboolean(L, 0);
+        lua_pushliteral(L, "bad argument #2 to 'open' (invalid mode)");
+        return 2;
+    }
+    bool plus = strchr(mode, '+') != NULL;
+    int flags = plus ? O_RDWR : O_WRONLY;
+    if (mode[0] == 'w')
+        flags |= O_CREAT | O_TRUNC;
+    else if (mode[0] == 'a')
+        flags |= O_CREAT | O_APPEND;
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == ELOOP) {
+        snprintf(err, sizeof err,
+                 "'%s': the sandbox does not write through a symbolic link (--unsafe lifts it)",
+                 path);
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    luaL_Stream *p = lua_newuserdatauv(L, sizeof *p, 0);
+    p->closef = NULL; /* not open until fdopen succeeds */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    p->f = fd >= 0 ? fdopen(fd, mode) : NULL;
+    if (!p->f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(e));
+        lua_pushinteger(L, e);
+        return 3;
+    }
+    p->closef = close_written;
+    return 1;
 }
 
 static int l_print(lua_State *L)
@@ -335,12 +382,7 @@ static int l_print(lua_State *L)
  * the debug machinery or write outside the current directory is replaced by a function that
  * says so. Reading files stays allowed. */
 static const char sandbox_lua[] =
-    "local check = ...\n"
-    "local function check_write(path)\n"
-    "  if type(path) ~= 'string' then return end\n"
-    "  local ok, why = check(path)\n"
-    "  if not ok then error(why, 3) end\n"
-    "end\n"
+    "local open_write, self_contained = ...\n"
     "local function denied(name)\n"
     "  return function() error(name .. ' is not available in the sandbox '\n"
     "    .. '(--unsafe lifts it)', 2) end\n"
@@ -364,11 +406,19 @@ static const char sandbox_lua[] =
     "  if mode ~= nil and type(mode) ~= 'string' then\n"
     "    error(\"bad argument #2 to 'open' (string expected)\", 2)\n"
     "  end\n"
-    "  if mode and mode:find('[wa+]') then check_write(path) end\n"
+    "  if mode and mode:find('[wa+]') and type(path) == 'string' then\n"
+    "    local f, why, code = open_write(path, mode)\n"
+    "    if f == false then error(why, 2) end\n"
+    "    return f, why, code\n"
+    "  end\n"
     "  return open(path, mode)\n"
     "end\n"
     "function io.output(file)\n"
-    "  if type(file) == 'string' then check_write(file) end\n"
+    "  if type(file) == 'string' then\n"
+    "    local f, why = open_write(file, 'w')\n"
+    "    if not f then error(why, 2) end\n"
+    "    return output(f)\n"
+    "  end\n"
     "  return output(file)\n"
     "end\n"
     "function load(chunk, name, mode, env)\n"
@@ -383,7 +433,16 @@ static const char sandbox_lua[] =
     "  local f = assert(loadfile(name))\n"
     "  return f()\n"
     "end\n"
-    "string.dump = denied('string.dump')\n";
+    "string.dump = denied('string.dump')\n"
+    "if self_contained then\n"
+    "  local why = ' is refused in an analytics file: it must be self-contained, so that '\n"
+    "    .. 'results cached for its content cannot go stale through another file'\n"
+    "  local function refused(name)\n"
+    "    return function() error(name .. why, 2) end\n"
+    "  end\n"
+    "  dofile, loadfile, require = refused('dofile'), refused('loadfile'), refused('require')\n"
+    "  package.loaded._G.dofile = dofile\n"
+    "end\n";
 
 static int open_state(lua_State *L)
 {
@@ -395,8 +454,9 @@ static int open_state(lua_State *L)
         return 0;
     if (luaL_loadbuffer(L, sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
         return lua_error(L);
-    lua_pushcfunction(L, l_check_write);
-    lua_call(L, 1, 0);
+    lua_pushcfunction(L, l_open_write);
+    lua_pushboolean(L, s->o.self_contained);
+    lua_call(L, 2, 0);
     return 0;
 }
 

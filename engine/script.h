@@ -34,6 +34,9 @@ struct script_opts {
     size_t max_memory;          /* bytes; 0: no limit */
     double time_limit;          /* wall-clock seconds of one call (watchdog.h); 0: no limit */
     bool cli_limits;            /* the limits come from situ script's options: say which */
+    /* dofile, loadfile and require are refused (analytics files): a result cached by the
+     * file's content cannot go stale through another file. */
+    bool self_contained;
     /* The explorer's mode: the scenario runs as a coroutine (script_async_*), situ.run and
      * situ.sweep yield requests instead of blocking, and print, situ.table and io.write go to a
      * buffer the host reads (script_take_output) whatever `out` says; io.read reads nothing. */
@@ -208,8 +211,9 @@ int script_push_model(lua_State *L, const struct params *p, char *err, size_t er
 int script_table(lua_State *L);
 int script_csv(lua_State *L);
 
-/* The sandbox's rule for writing: a relative path without "..", inside the current directory
- * (symbolic links followed). 0 if allowed, -1 with a reason. */
+/* The sandbox's rule for writing: a relative path without "..", whose directory is inside the
+ * current directory (symbolic links followed); the file itself is then opened without following
+ * a link (O_NOFOLLOW). 0 if allowed, -1 with a reason. */
 int script_check_write(const char *path, char *err, size_t errlen);
 
 #endif

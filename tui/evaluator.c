@@ -26,6 +26,7 @@ struct child {
 struct evaluator {
     uv_loop_t *loop;
     double time_limit;
+    int nice;
     evaluator_cb cb;
     void *ud;
     struct child *child;
@@ -198,9 +199,10 @@ static struct child *spawn(struct evaluator *ev, char *why, size_t len)
     uv_pipe_init(ev->loop, &c->err, 0);
     c->in.data = c->out.data = c->err.data = c->proc.data = c;
     c->open = 4;
-    char limit[32];
+    char limit[32], nice[16];
     snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
-    char *args[] = {"/proc/self/exe", "__evaluate", "--time-limit", limit, NULL};
+    snprintf(nice, sizeof nice, "%d", ev->nice);
+    char *args[] = {"/proc/self/exe", "__evaluate", "--time-limit", limit, "--nice", nice, NULL};
     uv_stdio_container_t stdio[3] = {
         {.flags = UV_CREATE_PIPE | UV_READABLE_PIPE, .data.stream = (uv_stream_t *)&c->in},
         {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&c->out},
@@ -276,13 +278,15 @@ static void start(struct evaluator *ev)
                        (uint64_t)((ev->time_limit + WATCHDOG_GRACE) * 1000) + 1000, 0);
 }
 
-struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, evaluator_cb cb, void *ud)
+struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, int nice, evaluator_cb cb,
+                                void *ud)
 {
     struct evaluator *ev = calloc(1, sizeof *ev);
     if (!ev)
         return NULL;
     ev->loop = loop;
     ev->time_limit = time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT;
+    ev->nice = nice;
     ev->cb = cb;
     ev->ud = ud;
     uv_timer_init(loop, &ev->deadline);

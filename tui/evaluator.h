@@ -47,8 +47,10 @@ typedef void (*evaluator_cb)(void *ud, const struct evaluator_reply *r);
 
 struct evaluator;
 
-/* time_limit: seconds each configuration's evaluation may take (<= 0: the default). */
-struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, evaluator_cb cb, void *ud);
+/* time_limit: seconds each configuration's evaluation may take (<= 0: the default); nice: the
+ * child's scheduling priority (0: the explorer's; 10: background). */
+struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, int nice, evaluator_cb cb,
+                                void *ud);
 
 /* Asks for kind of p. One request runs at a time; a request not yet sent is replaced by a newer
  * one (the explorer only wants the latest). Returns its sequence number (> 0), which the reply

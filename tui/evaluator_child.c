@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../engine/analytics.h"
@@ -68,9 +69,12 @@ static void eval_model(const struct evaluator_request *q, const struct platform 
 int evaluator_child_main(int argc, char **argv)
 {
     double limit = 0;
-    for (int i = 1; i + 1 < argc; i++)
+    for (int i = 1; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--time-limit"))
             limit = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--nice"))
+            (void)!setpriority(PRIO_PROCESS, 0, atoi(argv[i + 1]));
+    }
     if (!(limit > 0))
         limit = ANALYTICS_TIME_LIMIT;
     /* An explorer killed with SIGKILL cannot kill us: the kernel does. */

@@ -65,9 +65,10 @@ struct tui {
     long model_gen_sent; /* app.model_gen it was made for */
     long curves_seq;
     bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
-    uint64_t model_key_at;                 /* the first key whose model is not on screen yet */
-    bool model_landed;                     /* ...and its model came in: the next frame shows it */
-    struct stats model_latency;            /* key to the frame showing its Lua model */
+    uint64_t model_keys[PENDING_MAX];      /* keys whose Lua model is not on screen yet */
+    int nmodel_keys;
+    bool model_landed;          /* the model came in: the next frame shows it */
+    struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
     bool want_stats;
     struct stats latency;
     struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
@@ -314,8 +315,7 @@ static void on_model_reply(void *ud, const struct evaluator_reply *r)
     struct tui *t = ud;
     if (r->seq != t->model_seq)
         return; /* superseded: a newer request is on its way */
-    if (t->model_key_at)
-        t->model_landed = true;
+    t->model_landed = true;
     act(t, app_on_model(&t->app, t->model_gen_sent, r->ok ? &r->u.m : NULL, r->ok ? NULL : r->err));
 }
 
@@ -555,8 +555,8 @@ static void on_input(uv_poll_t *h, int status, int events)
         act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
-        if (t->app.model_pending && !t->model_key_at)
-            t->model_key_at = at;
+        if (t->app.model_pending && t->nmodel_keys < PENDING_MAX)
+            t->model_keys[t->nmodel_keys++] = at;
     }
     /* Readable again and again with nothing to read: the terminal has hung up. */
     t->idle_polls = keys ? 0 : t->idle_polls + 1;
@@ -608,8 +608,9 @@ static void draw(struct tui *t)
         t->result_at = 0;
     }
     if (t->model_landed && !t->app.model_pending) {
-        stats_add(&t->model_latency, (double)(now - t->model_key_at) / 1e6);
-        t->model_key_at = 0;
+        for (int i = 0; i < t->nmodel_keys; i++)
+            stats_add(&t->model_latency, (double)(now - t->model_keys[i]) / 1e6);
+        t->nmodel_keys = 0;
     }
     t->model_landed = false;
 }
@@ -743,8 +744,9 @@ int tui_run(const struct tui_opts *o)
         close(devnull);
     view_layout(t->scr.rows, t->scr.cols, &t->layout);
     t->dirty = true;
-    t->model_ev = evaluator_new(&t->loop, script_time_limit(), on_model_reply, t);
-    t->curves_ev = evaluator_new(&t->loop, script_time_limit(), on_curves_reply, t);
+    t->model_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_model_reply, t);
+    /* The curves are background work: behind the model and the simulations on screen. */
+    t->curves_ev = evaluator_new(&t->loop, script_time_limit(), 10, on_curves_reply, t);
     if (!t->model_ev || !t->curves_ev) {
         begin_quit(t, 1);
     } else {
