@@ -18,6 +18,7 @@
 #include "../engine/analytics.h"
 #include "../engine/cache.h"
 #include "../engine/script.h"
+#include "../engine/watchdog.h"
 #include "app.h"
 #include "evaluator.h"
 #include "screen.h"
@@ -683,6 +684,17 @@ static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
     return runner_new(&t->loop, &o, err, errlen);
 }
 
+static int saved_stderr = -1; /* the user's stderr while the screen is ours */
+
+/* The watchdog's hard stop (async-signal-safe): the terminal, the children, and stderr back for
+ * its one line. */
+static void emergency_exit(void)
+{
+    screen_emergency_restore();
+    if (saved_stderr >= 0)
+        dup2(saved_stderr, STDERR_FILENO);
+}
+
 static void close_any(uv_handle_t *h, void *arg)
 {
     (void)arg;
@@ -729,6 +741,9 @@ int tui_run(const struct tui_opts *o)
     }
     t->screen_on = true;
     screen_on_fatal(runner_kill_all_signal_safe);
+    /* A scenario or a lesson's goal stuck past its time limit where Lua cannot be interrupted
+     * ends the explorer with one line: the terminal and the children first. */
+    watchdog_on_fire(emergency_exit);
     if (start_handles(t) < 0) {
         screen_close(&t->scr);
         t->screen_on = false;
@@ -737,7 +752,7 @@ int tui_run(const struct tui_opts *o)
     }
     /* Nothing may write over the screen (a library's warning, say): stderr goes nowhere until
      * the terminal is ours no more. The children's stderr is piped by the runner. */
-    int saved_err = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
+    int saved_err = saved_stderr = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
     if (saved_err >= 0 && devnull >= 0)
         dup2(devnull, STDERR_FILENO);
     if (devnull >= 0)
@@ -760,6 +775,7 @@ int tui_run(const struct tui_opts *o)
     if (saved_err >= 0) {
         dup2(saved_err, STDERR_FILENO);
         close(saved_err);
+        saved_stderr = -1;
     }
 out:
     if (t->screen_on)
