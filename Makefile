@@ -72,6 +72,7 @@ test: deps
 	sh tests/tui/signals.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
+	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ
 
 # The paper's figures and their summaries, regenerated from the code (never edited by hand).
