@@ -65,6 +65,7 @@ cli-test: all
 test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory tsan
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
