@@ -162,6 +162,17 @@ unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c)
     return APP_DIRTY;
 }
 
+/* The analytics file's name without directory or .lua, for notices. */
+static const char *analytics_file_name(const struct app_state *s, char *buf, size_t len)
+{
+    const char *slash = strrchr(s->p.analytics, '/');
+    snprintf(buf, len, "%s", slash ? slash + 1 : s->p.analytics);
+    size_t n = strlen(buf);
+    if (n > 4 && !strcmp(buf + n - 4, ".lua"))
+        buf[n - 4] = 0;
+    return buf;
+}
+
 unsigned app_on_analytics_changed(struct app_state *s)
 {
     /* Same parameters, new content: every result of the old content is stale. */
@@ -175,8 +186,10 @@ unsigned app_on_analytics_changed(struct app_state *s)
     memset(s->xo.pstate, 0, sizeof s->xo.pstate);
     s->xo.c.key[0] = 0;
     s->sc.c.key[0] = 0;
-    const char *slash = strrchr(s->p.analytics, '/');
-    notice(s, false, "analytics %s changed: evaluating it", slash ? slash + 1 : s->p.analytics);
+    s->reloading = true;
+    char name[PARAMS_PATH_MAX];
+    notice(s, false, "analytics %s changed: evaluating it",
+           analytics_file_name(s, name, sizeof name));
     return APP_DIRTY | APP_CONFIG | APP_RERUN;
 }
 
@@ -185,10 +198,16 @@ unsigned app_on_model(struct app_state *s, long gen, const struct model_result *
     if (gen != s->model_gen || !s->model_pending)
         return 0; /* for a configuration the user has already left */
     s->model_pending = false;
+    bool reloaded = s->reloading;
+    s->reloading = false;
     if (err) {
         snprintf(s->analytics_err, sizeof s->analytics_err, "%s", err);
         s->model_valid = false;
         return APP_DIRTY;
+    }
+    if (reloaded) {
+        char name[PARAMS_PATH_MAX];
+        notice(s, false, "analytics %s reloaded", analytics_file_name(s, name, sizeof name));
     }
     s->analytics_err[0] = 0;
     s->model = *m;

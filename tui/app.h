@@ -133,6 +133,7 @@ struct app_state {
     bool model_valid;          /* model holds numbers (false: none yet, or the analytics failed) */
     bool model_pending;        /* a Lua analytics is being evaluated for p (evaluator.h) */
     long model_gen;            /* bumped whenever p's model must be evaluated anew */
+    bool reloading;            /* ...because the analytics file changed: say so when it lands */
 
     enum sim_phase sim_phase;
     struct sim_result sim; /* valid when has_sim; owned */
