@@ -83,6 +83,7 @@ figures: all
 bench: all
 	sh tests/bench/run.sh ./situ
 	sh tests/bench/tui.sh ./situ
+	sh tests/bench/lua.sh ./situ
 
 install: situ
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
