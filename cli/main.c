@@ -5,6 +5,7 @@
 
 #include "../engine/script.h"
 #include "../tui/evaluator.h"
+#include "../tui/scenario_host.h"
 #include "../tui/tui.h"
 #include "cli.h"
 
@@ -119,8 +120,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper process */
+    if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__scenario"))
+        return scenario_host_main(argc, argv);
     if (time_limit_flag(&argc, argv) < 0)
         return 2;
     if (argc >= 2 && !strcmp(argv[1], "model"))

@@ -238,6 +238,50 @@ def explorer_hang(kind, how):
     return test
 
 
+def explorer_scenario_hang(kind):
+    """A scenario runs in its own process: the panel shows its error at the limit while keys
+    keep working, and q ends the explorer at once, even mid-hang."""
+    def test():
+        scen = write(f"panel-{kind}.lua", 'print("started")\n' + HANGS[kind] + "\n")
+        t = Pane("--script", scen, "--time-limit", str(LIMIT))
+        try:
+            t.wait_for("SCENARIO")
+            t.tmux("send-keys", "Right")  # mid-hang
+            t.wait_for("31 sim/ana")
+            t.wait_for("stopped after", timeout=LIMIT + 10)
+            assert "started" in t.screen(), "what it printed before it hung is lost"
+            t.tmux("send-keys", "Left")
+            t.wait_for("15 sim/ana")
+            seconds = t.quit_time("q")
+            assert seconds < 0.5, f"exit after {seconds:.2f} s"
+        finally:
+            t.close()
+        scen2 = write(f"panel-{kind}-q.lua", HANGS[kind] + "\n")
+        t = Pane("--script", scen2, "--time-limit", "30")
+        try:
+            t.wait_for("SCENARIO")
+            time.sleep(0.3)  # well inside the hang
+            seconds = t.quit_time("q")
+            assert seconds < 0.5, f"exit mid-hang after {seconds:.2f} s"
+        finally:
+            t.close()
+        time.sleep(0.2)
+        left = subprocess.run(["pgrep", "-f", scen2], capture_output=True, text=True).stdout
+        assert not left.strip(), f"processes left: {left}"
+    return test
+
+
+def explorer_scenario_unsafe():
+    """The panel's scenario gets the sandbox, or the whole library with situ --unsafe."""
+    scen = write("unsafe.lua", 'print("execute: " .. tostring((pcall(os.execute))))\n')
+    for flags, want in (((), "execute: false"), (("--unsafe",), "execute: true")):
+        t = Pane(*flags, "--script", scen)
+        try:
+            t.wait_for(want)
+        finally:
+            t.close()
+
+
 def explorer_recovers():
     """A broken file shows its error; fixing it brings the numbers back and a simulation."""
     path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
@@ -272,6 +316,10 @@ def main():
     check("explorer pattern hang: SIGTERM exits < 0.5 s",
           explorer_hang("pattern", signal.SIGTERM))
     check("explorer recovers when the file is fixed", explorer_recovers)
+    for kind in ("pattern", "finalizer"):
+        check(f"explorer scenario {kind}: in its process, keys answered, q exits < 0.5 s",
+              explorer_scenario_hang(kind))
+    check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
     shutil.rmtree(TMP, ignore_errors=True)
     print(f"isolation: {passed} passed, {failed} failed")
     return 1 if failed else 0
