@@ -73,6 +73,8 @@ struct app_lesson {
     bool show_hint;
     enum lesson_goal goal;
     bool goal_sim;         /* the check saw a simulated result of this configuration */
+    bool goal_pending;     /* the goal is user code: the evaluator process checks it */
+    long goal_gen;         /* bumped for every check asked for */
     char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
     struct params start;   /* the configuration before step 1: `b` replays the steps from it */
 };
@@ -221,6 +223,13 @@ void app_lesson_close(struct app_state *s);
 unsigned app_lesson_goto(struct app_state *s, int i);
 /* Re-evaluates the current step's goal against the configuration, model and simulation. */
 void app_lesson_check(struct app_state *s);
+/* The goal check the loop must have the evaluator process make (the goal is user code, never run
+ * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
+ * due (no goal, or the model is not in yet). */
+long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
+                         const struct sim_result **sim);
+/* The evaluator's answer for check gen (goal: enum lesson_goal; msg its message or error). */
+unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char *msg);
 
 /* ---- scenarios (app_script.c) ---- */
 

@@ -60,8 +60,11 @@ static void fail(struct evaluator *ev, const char *fmt, ...)
     free(r);
 }
 
+/* The file whose code runs: what an error names. */
 static const char *analytics_name(const struct evaluator *ev)
 {
+    if (ev->running.kind == EVAL_GOAL)
+        return ev->running.goal.lesson;
     return ev->running.p.analytics[0] ? ev->running.p.analytics : "analytics";
 }
 
@@ -148,7 +151,7 @@ static void start(struct evaluator *ev)
     /* The model of one configuration has the time limit, and the grace of the child's own
      * watchdog, which should answer first with a better message; curves evaluate many
      * configurations, each under the child's watchdog. */
-    if (ev->running.kind == EVAL_MODEL)
+    if (ev->running.kind == EVAL_MODEL || ev->running.kind == EVAL_GOAL)
         uv_timer_start(&ev->deadline, on_deadline,
                        (uint64_t)((ev->time_limit + WATCHDOG_GRACE) * 1000) + 1000, 0);
 }
@@ -169,8 +172,8 @@ struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, int nice, ev
     return ev;
 }
 
-long evaluator_submit(struct evaluator *ev, enum evaluator_kind kind, const struct params *p,
-                      const char *key)
+static long submit(struct evaluator *ev, enum evaluator_kind kind, const struct params *p,
+                   const char *key, const struct evaluator_goal *goal)
 {
     if (ev->closing)
         return 0;
@@ -181,11 +184,25 @@ long evaluator_submit(struct evaluator *ev, enum evaluator_kind kind, const stru
     r->seq = ++ev->seq;
     r->p = *p;
     snprintf(r->key, sizeof r->key, "%s", key ? key : "");
+    if (goal)
+        r->goal = *goal;
     if (ev->has_running)
         ev->has_queued = true;
     else
         start(ev);
     return r->seq;
+}
+
+long evaluator_submit(struct evaluator *ev, enum evaluator_kind kind, const struct params *p,
+                      const char *key)
+{
+    return submit(ev, kind, p, key, NULL);
+}
+
+long evaluator_submit_goal(struct evaluator *ev, const struct params *p,
+                           const struct evaluator_goal *goal)
+{
+    return submit(ev, EVAL_GOAL, p, NULL, goal);
 }
 
 bool evaluator_busy(const struct evaluator *ev)

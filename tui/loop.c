@@ -62,7 +62,8 @@ struct tui {
     bool curves_busy;            /* a model computation (crossover, scaling) is on its way */
     /* A Lua analytics is evaluated in child processes (evaluator.h): one for the model of the
      * configuration on screen, one for the curves, so that neither waits for the other. */
-    struct evaluator *model_ev, *curves_ev;
+    struct evaluator *model_ev, *curves_ev, *goal_ev; /* goal_ev: the lesson's goals */
+    long goal_seq, goal_gen_sent;
     struct scenario_host *scenario; /* the scenario panel's process (scenario_host.h), or NULL */
     long model_seq;                 /* the latest model request; older replies are dropped */
     long model_gen_sent;            /* app.model_gen it was made for */
@@ -362,6 +363,38 @@ static void sync_model(struct tui *t)
     t->model_seq = evaluator_submit(t->model_ev, EVAL_MODEL, &t->app.p, NULL);
 }
 
+/* ---- a lesson's goal, checked by its evaluator process ----------------------------------------
+ */
+
+static void on_goal_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->goal_seq)
+        return;
+    /* A dead or timed-out evaluator is the goal's error, as a failing goal is. */
+    act(t, app_lesson_on_goal(&t->app, t->goal_gen_sent, r->ok ? r->u.goal : LESSON_GOAL_ERROR,
+                              r->err));
+}
+
+static void sync_goal(struct tui *t)
+{
+    const char *lesson;
+    int step;
+    const struct sim_result *sim;
+    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim);
+    if (!gen || gen == t->goal_gen_sent || !t->goal_ev)
+        return;
+    struct evaluator_goal g = {.step = step, .model = t->app.model, .has_sim = sim != NULL};
+    snprintf(g.lesson, sizeof g.lesson, "%s", lesson);
+    if (sim) {
+        g.sim = sim->m;
+        g.sim_wall = sim->wall_seconds;
+        snprintf(g.sim_fidelity, sizeof g.sim_fidelity, "%s", sim->fidelity);
+    }
+    t->goal_gen_sent = gen;
+    t->goal_seq = evaluator_submit_goal(t->goal_ev, &t->app.p, &g);
+}
+
 /* ---- the analytics file ---------------------------------------------------------------------- */
 
 static void on_reload(uv_timer_t *h)
@@ -464,7 +497,8 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->frame_io, NULL);
     evaluator_close(t->model_ev);
     evaluator_close(t->curves_ev);
-    t->model_ev = t->curves_ev = NULL;
+    evaluator_close(t->goal_ev);
+    t->model_ev = t->curves_ev = t->goal_ev = NULL;
     scenario_host_close(t->scenario);
     t->scenario = NULL;
     runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
@@ -501,6 +535,7 @@ static void act(struct tui *t, unsigned flags)
         t->sim_deferred_force = false;
     }
     sync_model(t);
+    sync_goal(t);
     if (flags & APP_DIRTY) {
         t->dirty = true;
         start_curves(t); /* a view may have opened that needs its curves */
@@ -800,10 +835,12 @@ int tui_run(const struct tui_opts *o)
     t->model_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_model_reply, t);
     /* The curves are background work: behind the model and the simulations on screen. */
     t->curves_ev = evaluator_new(&t->loop, script_time_limit(), 10, on_curves_reply, t);
-    if (!t->model_ev || !t->curves_ev) {
+    t->goal_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_goal_reply, t);
+    if (!t->model_ev || !t->curves_ev || !t->goal_ev) {
         begin_quit(t, 1);
     } else {
         sync_model(t);
+        sync_goal(t);
         config_changed(t);
     }
     if (o->script && o->script[0])

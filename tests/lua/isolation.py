@@ -282,6 +282,25 @@ def explorer_scenario_unsafe():
             t.close()
 
 
+def explorer_goal_hang():
+    """A lesson's goal is checked by the evaluator process: a goal that hangs shows as the
+    goal's error at the limit, the panel and the keys keep working, q exits at once."""
+    lesson = write("hang-goal.lua", "return { title = 'hang', steps = {\n"
+                   "  { text = 'Move the ratio.', goal = function(r) %s return true end } } }\n"
+                   % HANGS["pattern"])
+    t = Pane("--lesson", lesson, "--time-limit", str(LIMIT))
+    try:
+        t.wait_for("Move the ratio.")
+        t.tmux("send-keys", "Right")
+        t.wait_for("31 sim/ana")
+        t.wait_for("goal error", timeout=LIMIT + 10)
+        assert "stopped" in t.screen(), t.screen()
+        seconds = t.quit_time("q")
+        assert seconds < 0.5, f"exit after {seconds:.2f} s"
+    finally:
+        t.close()
+
+
 def explorer_recovers():
     """A broken file shows its error; fixing it brings the numbers back and a simulation."""
     path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
@@ -320,6 +339,8 @@ def main():
         check(f"explorer scenario {kind}: in its process, keys answered, q exits < 0.5 s",
               explorer_scenario_hang(kind))
     check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
+    check("explorer lesson goal hang: shown as the goal's error, q exits < 0.5 s",
+          explorer_goal_hang)
     shutil.rmtree(TMP, ignore_errors=True)
     print(f"isolation: {passed} passed, {failed} failed")
     return 1 if failed else 0
