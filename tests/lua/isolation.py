@@ -158,9 +158,11 @@ def self_contained():
 class Pane:
     def __init__(self, *args, cols=100, rows=30):
         self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
+        # A private server that ignores the user's tmux.conf; exec at each level, so that the
+        # pane's process is the explorer whatever the user's shell.
         self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c",
-                  "exec " + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err")
+                  "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
+                  + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
         self.tmux("set-option", "-g", "remain-on-exit", "on")
         self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
         # exec: the pane's process becomes the explorer itself, whatever the shell.
@@ -228,6 +230,7 @@ def explorer_hang(kind, how):
             runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
+            print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
             assert seconds < 0.5, f"{how}: exit after {seconds:.2f} s"
             assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
         finally:
@@ -262,6 +265,7 @@ def explorer_scenario_hang(kind):
             t.wait_for("SCENARIO")
             time.sleep(0.3)  # well inside the hang
             seconds = t.quit_time("q")
+            print(f"     scenario {kind}: q mid-hang -> exit in {seconds * 1000:.0f} ms")
             assert seconds < 0.5, f"exit mid-hang after {seconds:.2f} s"
         finally:
             t.close()
