@@ -27,9 +27,10 @@ static void usage(FILE *out)
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
         "       situ lesson NAME [--headless] | --list      a workshop lesson (explorer panel)\n"
         "       situ --help | --version\n\n"
-        "every command: --time-limit S   seconds user Lua may run at once (default: %g for an\n"
-        "                 analytics evaluation or a goal check, %g for a scenario's code between\n"
-        "                 two simulations)\n\n"
+        "every command but sweep (whose --time-limit bounds each simulation):\n"
+        "       --time-limit S   seconds user Lua may run at once (default: %g for an analytics\n"
+        "                        evaluation or a goal check, %g for a scenario's code between\n"
+        "                        two simulations)\n\n"
         "Situ explores in-situ HPC workflows: a simulation (an MD code), its analytics, and the\n"
         "data transport layer between them, after the Sim-Situ paper.\n\n"
         "parameters (each subcommand takes them; --key=value also works):\n",
@@ -37,8 +38,8 @@ static void usage(FILE *out)
     params_print_help(out);
 }
 
-/* --time-limit SECONDS, for every command: how long user Lua may run at once. Taken out of argv
- * wherever it stands. -1 after an error message. */
+/* --time-limit SECONDS, for every command but sweep: how long user Lua may run at once. Taken
+ * out of argv wherever it stands. -1 after an error message. */
 static int time_limit_flag(int *argc, char **argv)
 {
     int out = 1;
@@ -124,7 +125,9 @@ int main(int argc, char **argv)
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
-    if (time_limit_flag(&argc, argv) < 0)
+    /* situ sweep has a --time-limit of its own: each simulation's (its Lua keeps the default). */
+    bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
+    if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
     if (argc >= 2 && !strcmp(argv[1], "model"))
         return cmd_model(argc, argv);

@@ -83,16 +83,10 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
         return;
     }
     /* The child's own last word: the watchdog's "situ: FILE: stopped after ..." */
-    const char *line = err_tail, *nl;
-    while ((nl = strchr(line, '\n')) && nl[1])
-        line = nl + 1;
-    int n = (nl = strchr(line, '\n')) ? (int)(nl - line) : (int)strlen(line);
-    if (!strncmp(line, "situ: ", 6)) {
-        line += 6;
-        n -= 6;
-    }
-    if (n > 0)
-        fail(ev, "%.*s", n, line);
+    char line[PROC_ERR_TAIL];
+    proc_last_line(err_tail, line, sizeof line);
+    if (line[0])
+        fail(ev, "%s", line);
     else
         fail(ev, "%s: the evaluator process ended (status %d)", analytics_name(ev), status);
 }

@@ -152,6 +152,19 @@ int proc_write(struct proc *p, const void *buf, size_t n)
     return 0;
 }
 
+void proc_last_line(const char *err_tail, char *out, size_t len)
+{
+    const char *line = err_tail, *nl;
+    while ((nl = strchr(line, '\n')) && nl[1])
+        line = nl + 1;
+    int n = (nl = strchr(line, '\n')) ? (int)(nl - line) : (int)strlen(line);
+    if (!strncmp(line, "situ: ", 6)) {
+        line += 6;
+        n -= 6;
+    }
+    snprintf(out, len, "%.*s", n, line);
+}
+
 void proc_kill(struct proc *p)
 {
     if (!p->exited)

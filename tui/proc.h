@@ -30,6 +30,10 @@ int proc_write(struct proc *p, const void *buf, size_t n);
 /* SIGKILL (to its process group); on_exit follows. */
 void proc_kill(struct proc *p);
 
+/* The last line of err_tail without its "situ: " (the child's one-line reason, as the watchdog
+ * writes it) into out; "" if it said nothing. */
+void proc_last_line(const char *err_tail, char *out, size_t len);
+
 /* Forgets p: kills it if it runs, no more callbacks, freed when its handles are closed. */
 void proc_close(struct proc *p);
 

@@ -95,17 +95,8 @@ static void on_exit_cb(void *ud, int status, const char *err_tail)
     sc->child = NULL; /* proc.h: gone after on_exit */
     char why[PROC_ERR_TAIL + 64];
     /* The child's last stderr line: the watchdog's "situ: FILE: stopped after ...". */
-    const char *line = err_tail, *nl;
-    while ((nl = strchr(line, '\n')) && nl[1])
-        line = nl + 1;
-    int n = (nl = strchr(line, '\n')) ? (int)(nl - line) : (int)strlen(line);
-    if (!strncmp(line, "situ: ", 6)) {
-        line += 6;
-        n -= 6;
-    }
-    if (n > 0)
-        snprintf(why, sizeof why, "%.*s", n, line);
-    else
+    proc_last_line(err_tail, why, sizeof why);
+    if (!why[0])
         snprintf(why, sizeof why, "the scenario's process ended (status %d)", status);
     end_with(sc, SCENARIO_FAILED, why);
 }
