@@ -182,6 +182,10 @@ int cmd_merge(int argc, char **argv)
                 cli_error("merge: missing file after --out");
                 goto done;
             }
+            if (study_check_out(out, err, sizeof err) < 0) {
+                cli_error("merge: --out %s", err);
+                goto done;
+            }
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
@@ -200,6 +204,7 @@ int cmd_merge(int argc, char **argv)
     }
     if (study_write(&s, out, err, sizeof err) < 0) {
         cli_error("merge: %s", err);
+        rc = 1;
         goto done;
     }
     rc = 0;

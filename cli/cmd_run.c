@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../engine/model.h"
+#include "../engine/outfile.h"
 #include "../engine/sim.h"
 #include "cli.h"
 
@@ -55,11 +56,18 @@ int cmd_run(int argc, char **argv)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
     char err[512];
     char *output = NULL;
-    if (sim_run_isolated(&o.p, o.json, &output, err, sizeof err) < 0) {
+    int run = sim_run_isolated(&o.p, o.json, &output, err, sizeof err);
+    if (run < 0) {
         cli_error("run: %s", err);
-        return EXIT_SIM_FAILED;
+        return run == -2 ? 128 + (int)sim_pool_stop : EXIT_SIM_FAILED;
     }
-    fputs(output, stdout);
+    struct outfile out;
+    outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
+    outfile_write(&out, output, strlen(output));
     free(output);
-    return fflush(stdout) == 0 ? 0 : 1;
+    if (outfile_commit(&out, err, sizeof err) < 0) {
+        cli_error("run: %s", err);
+        return 1;
+    }
+    return 0;
 }

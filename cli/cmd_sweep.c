@@ -153,19 +153,11 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
     }
-    if (out && !strstr(out, ".csv") && !strstr(out, ".jsonl")) {
-        cli_error("sweep: --out %s: expected a .csv or .jsonl file name", out);
+    /* Before any simulation: a destination that cannot be written is bad input now, not a
+     * failure after hours of work. */
+    if (out && study_check_out(out, err, sizeof err) < 0) {
+        cli_error("sweep: --out %s", err);
         goto done;
-    }
-    if (out && access(out, F_OK) != 0) {
-        /* Fail on an unwritable destination now, not after the simulations. */
-        FILE *probe = fopen(out, "w");
-        if (!probe) {
-            cli_error("sweep: --out %s: cannot write", out);
-            goto done;
-        }
-        fclose(probe);
-        unlink(out);
     }
     if (study_expand(&s, err, sizeof err) < 0) {
         cli_error("sweep: %s", err);
@@ -173,7 +165,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (emit) {
         emit_commands(&s);
-        rc = fflush(stdout) == 0 ? 0 : 1;
+        rc = 0; /* main checks that stdout took them */
         goto done;
     }
     if (study_run(&s) < 0) {
@@ -184,7 +176,7 @@ int cmd_sweep(int argc, char **argv)
     if (s.interrupted) {
         cli_error("sweep: interrupted; %d of %d results are cached, run again to finish",
                   s.ran + s.cached, s.n);
-        rc = 130;
+        rc = 128 + s.interrupted;
         goto done;
     }
     for (int i = 0; i < s.n; i++)
@@ -195,6 +187,7 @@ int cmd_sweep(int argc, char **argv)
         }
     if (study_write(&s, out, err, sizeof err) < 0) {
         cli_error("sweep: %s", err);
+        rc = 1;
         goto done;
     }
     if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))

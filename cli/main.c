@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/outfile.h"
 #include "../tui/tui.h"
 #include "cli.h"
 
@@ -78,7 +79,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("situ %s\n", SITU_VERSION);
@@ -126,4 +127,17 @@ int main(int argc, char **argv)
     t.preset = o.preset;
     t.stats = o.stats;
     return tui_run(&t);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Whatever went to stdout must have arrived: `situ model > /dev/full` is a failure. A command
+     * that already failed has said why; its status stands. */
+    char err[OUTFILE_ERR_MAX];
+    if (outfile_close_stdout(err, sizeof err) < 0 && rc == 0) {
+        cli_error("%s", err);
+        rc = 1;
+    }
+    return rc;
 }

@@ -12,6 +12,7 @@
 #include "../engine/cache.h"
 #include "../engine/datadir.h"
 #include "../engine/model.h"
+#include "../engine/outfile.h"
 #include "../engine/report.h"
 #include "../engine/sim.h"
 
@@ -284,8 +285,7 @@ static void progress(void *ud, struct sim_job *job, int done, int total)
 
 static void on_interrupt(int sig)
 {
-    (void)sig;
-    sim_pool_stop = 1;
+    sim_pool_stop = sig;
 }
 
 int study_run(struct study *s)
@@ -367,7 +367,7 @@ int study_run(struct study *s)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
-    s->interrupted = rc == -2;
+    s->interrupted = rc == -2 ? (int)sim_pool_stop : 0;
     for (int k = 0; k < todo && rc < 0; k++)
         free(jobs[k].output);
     free(jobs);
@@ -440,41 +440,41 @@ static bool ends_with(const char *s, const char *suffix)
     return n > m && !strcmp(s + n - m, suffix);
 }
 
-int study_write(const struct study *s, const char *path, char *err, size_t errlen)
+int study_check_out(const char *path, char *err, size_t errlen)
 {
-    bool jsonl = path && ends_with(path, ".jsonl");
-    if (path && !jsonl && !ends_with(path, ".csv")) {
+    if (!ends_with(path, ".jsonl") && !ends_with(path, ".csv")) {
         snprintf(err, errlen, "%s: expected a .csv or .jsonl file name", path);
         return -1;
     }
-    char tmp[PARAMS_PATH_MAX + 32] = "";
-    FILE *out = stdout;
-    if (path) {
-        /* Written beside the destination and renamed over it: complete or absent. */
-        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-            return -1;
-        }
-    }
+    return outfile_check(path, err, errlen);
+}
+
+int study_write(const struct study *s, const char *path, char *err, size_t errlen)
+{
+    bool jsonl = path && ends_with(path, ".jsonl");
+    struct outfile out;
+    if (outfile_open(&out, path, err, errlen) < 0)
+        return -1;
     if (!jsonl)
-        study_csv_header(out);
+        study_csv_header(out.f);
     for (int i = 0; i < s->n; i++) {
         if (!s->results[i])
             continue;
-        if (jsonl)
-            report_print_json(out, s->results[i]);
-        else
-            study_csv_row(out, &s->configs[i], s->results[i]);
+        if (!jsonl) {
+            study_csv_row(out.f, &s->configs[i], s->results[i]);
+            continue;
+        }
+        char *line = json_dumps(s->results[i], JSON_COMPACT | JSON_REAL_PRECISION(12));
+        if (!line) {
+            outfile_abort(&out);
+            snprintf(err, errlen, "%s: cannot write: a result cannot be written as JSON",
+                     path ? path : "standard output");
+            return -1;
+        }
+        size_t len = strlen(line);
+        line[len] = '\n'; /* over the NUL: one write for the line and its end */
+        outfile_write(&out, line, len + 1);
+        free(line);
     }
-    if (!path)
-        return fflush(out) == 0 ? 0 : -1;
-    bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
-    ok = fclose(out) == 0 && ok;
-    if (!ok || rename(tmp, path) < 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&out, err, errlen);
 }

@@ -230,8 +230,9 @@ def check_case(situ, case, gen, root, nobody):
             if not existed[o] and os.path.lexists(o):
                 why.append(f"--out {os.fsdecode(o)} was written")
             if os.path.isdir(d):
-                left = [n for n in os.listdir(d) if n.startswith(os.path.basename(o)) and
-                        n != os.path.basename(o)]
+                base = os.path.basename(o)
+                left = [n for n in os.listdir(d) if n != base and
+                        (n.startswith(base) or n.startswith(b"." + base + b"."))]
                 if left:
                     why.append(f"left beside --out: {[os.fsdecode(n) for n in left]}")
         cores = [n for n in os.listdir(tmp) if n == "core" or n.startswith("core.")]

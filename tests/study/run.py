@@ -110,11 +110,12 @@ def interrupted_by(sig):
         time.sleep(0.05)
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, f"{sig.name}: exit {p.returncode}: {err[-200:]}"
+    assert p.returncode == 128 + int(sig), f"{sig.name}: exit {p.returncode}: {err[-200:]}"
     for entry in glob.glob(os.path.join(cache, "*.json")):  # every entry whole and usable
         assert json.load(open(entry))["result"]["makespan"] > 0
     assert not os.path.exists(out), "a partial output file was left"
-    assert not glob.glob(out + "*"), f"temp files left: {glob.glob(out + '*')}"
+    left = glob.glob(out + "*") + glob.glob(os.path.join(TMP, ".int.csv*"))
+    assert not left, f"temp files left: {left}"
     done = len(glob.glob(os.path.join(cache, "*.json")))
     assert 2 <= done < 80, f"{done} results cached"
     leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout

@@ -1,0 +1,156 @@
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The directory part of path ("." for a bare name), in dir. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+int outfile_check(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    char dir[PATH_MAX];
+    if (!path[0]) {
+        snprintf(err, errlen, "empty file name");
+        return -1;
+    }
+    if (strlen(path) + 16 >= PATH_MAX) {
+        snprintf(err, errlen, "%.64s...: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    /* lstat, never stat: a link is the user's, and rename would replace it, not its target. */
+    if (lstat(path, &st) == 0) {
+        const char *why = S_ISLNK(st.st_mode)    ? "is a symbolic link; give the file it points to"
+                          : S_ISDIR(st.st_mode)  ? "is a directory"
+                          : !S_ISREG(st.st_mode) ? "is not a regular file"
+                                                 : NULL;
+        if (why) {
+            snprintf(err, errlen, "%s: %s", path, why);
+            return -1;
+        }
+    } else if (errno != ENOENT) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    dir_of(path, dir, sizeof dir);
+    int e = 0;
+    if (stat(dir, &st) < 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (access(dir, W_OK | X_OK) < 0)
+        e = errno;
+    if (e) {
+        snprintf(err, errlen, "%s: cannot write in %s: %s", path, dir, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    if (!path) {
+        o->f = stdout;
+        return 0;
+    }
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    dir_of(path, dir, sizeof dir);
+    int n = snprintf(o->tmp, sizeof o->tmp, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path);
+    if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path ||
+        n >= (int)sizeof o->tmp) {
+        snprintf(err, errlen, "%.64s...: cannot write: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    /* mkstemp opens with O_CREAT | O_EXCL: never someone else's file, never a link's target. */
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    /* mkstemp makes it 0600; a result file is as readable as any the user creates. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w"))) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int outfile_write(struct outfile *o, const void *data, size_t len)
+{
+    errno = 0;
+    if (fwrite(data, 1, len, o->f) == len)
+        return 0;
+    if (!o->error)
+        o->error = errno ? errno : EIO;
+    return -1;
+}
+
+int outfile_commit(struct outfile *o, char *err, size_t errlen)
+{
+    /* The first failure's errno is the one worth reporting: save it before cleaning up. */
+    int e = o->error;
+    errno = 0;
+    if (!o->path[0]) {
+        if (fflush(o->f) == 0 && !ferror(o->f) && !e)
+            return 0;
+        e = e ? e : errno;
+        snprintf(err, errlen, "standard output: cannot write: %s",
+                 e ? strerror(e) : "a write failed");
+        return -1;
+    }
+    if ((fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) && !e)
+        e = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && !e)
+        e = errno;
+    o->f = NULL;
+    if (!e && rename(o->tmp, o->path) != 0)
+        e = errno;
+    if (e) {
+        unlink(o->tmp);
+        snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+    if (!o->path[0])
+        return;
+    if (o->f)
+        fclose(o->f);
+    o->f = NULL;
+    unlink(o->tmp);
+}
+
+int outfile_close_stdout(char *err, size_t errlen)
+{
+    /* A failed write sets the error flag and may lose errno long before exit: the flag is the
+     * evidence, and fflush gives the reason when the failure is still pending. */
+    errno = 0;
+    bool lost = fflush(stdout) != 0;
+    int e = errno;
+    if (!lost && !ferror(stdout))
+        return 0;
+    snprintf(err, errlen, "standard output: cannot write: %s",
+             e ? strerror(e) : "a write failed, the output is incomplete");
+    return -1;
+}
