@@ -273,7 +273,99 @@ def run_rejects_a_garbled_child():
         assert len(p.stderr.strip().splitlines()) == 1
 
 
-TESTS = [faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+def live_in_group(pgid):
+    """Processes of group pgid that are not zombies (a reparented zombie waits for init)."""
+    found = []
+    for d in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{d}/stat").read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(d))
+    return found
+
+
+def alive(pid):
+    """pid itself or anything in its group, zombies aside."""
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+        if stat[stat.rindex(")") + 2] != "Z":
+            return True
+    except OSError:
+        pass
+    return bool(live_in_group(pid))
+
+
+def children_of(pid, deadline=30):
+    end = time.time() + deadline
+    while time.time() < end:
+        kids = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+        if kids:
+            return [int(k) for k in kids]
+        time.sleep(0.05)
+    raise AssertionError("no child started")
+
+
+HANG_SCRIPT = """
+local base = {iterations = 400}
+if arg[1] == "sweep" then situ.sweep{base = base, ratio = {1, 3}, jobs = 2}
+else situ.run(base) end
+"""
+
+
+def signals_kill_the_children():
+    """TERM, INT, HUP to run, script (situ.run, situ.sweep) and sweep: every child's group is gone
+    when the parent has exited, and the parent reports 128+N (or dies of N: the same status)."""
+    lua = os.path.join(TMP, "hang.lua")
+    open(lua, "w").write(HANG_SCRIPT)
+    commands = {"run": ["run", "--iterations", "400"], "script run": ["script", lua, "run"],
+                "script sweep": ["script", lua, "sweep"],
+                "sweep": ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"]}
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    for name, args in commands.items():
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            p = subprocess.Popen([SITU, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 env=env, start_new_session=True)
+            kids = children_of(p.pid)
+            time.sleep(0.2)  # past fork: the children are in their groups
+            p.send_signal(sig)
+            try:
+                _, err = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # a child holds the pipes open: it outlived p
+                for k in kids:
+                    os.kill(k, signal.SIGKILL)
+                raise
+            assert p.returncode in (128 + int(sig), -int(sig)), \
+                f"{name} {sig.name}: exit {p.returncode}: {err[-200:]!r}"
+            left = [k for k in kids if alive(k)]
+            for k in left:
+                os.kill(k, signal.SIGKILL)  # ours: do not leave them to the next test
+            assert not left, f"{name} {sig.name}: children left running: {left}"
+
+
+def killed_parent_takes_its_children():
+    """SIGKILL cannot be caught: PR_SET_PDEATHSIG ends the children."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    for args in (["run", "--iterations", "400"],
+                 ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"]):
+        p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env, start_new_session=True)
+        kids = children_of(p.pid)
+        time.sleep(0.2)
+        p.kill()
+        p.wait(timeout=30)
+        end = time.time() + 5
+        while time.time() < end and any(alive(k) for k in kids):
+            time.sleep(0.05)
+        left = [k for k in kids if alive(k)]
+        for k in left:
+            os.kill(k, signal.SIGKILL)  # ours: do not leave them to the next test
+        assert not left, f"{args[0]}: children outlived a SIGKILLed parent: {left}"
+
+
+TESTS = [signals_kill_the_children, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
