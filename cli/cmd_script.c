@@ -107,7 +107,8 @@ int cmd_script(int argc, char **argv)
         cli_error("%s", s->err);
         if (nl)
             fprintf(stderr, "%s\n", nl + 1);
-        rc = s->sim_failed ? EXIT_SIM_FAILED : EXIT_BAD_INPUT;
+        /* The status of the error that ended the script: one caught earlier does not count. */
+        rc = s->failure[0] && strstr(s->err, s->failure) ? s->failure_status : EXIT_BAD_INPUT;
     }
     script_free(s);
     if (fflush(stdout) != 0 && rc == 0)

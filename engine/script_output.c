@@ -243,7 +243,7 @@ int script_csv(lua_State *L)
     }
     struct outfile out;
     if (outfile_open(&out, path, err, sizeof err) < 0)
-        return luaL_error(L, "situ.csv: %s", err);
+        return script_fail(L, 1, "situ.csv: %s", err);
     FILE *f = out.f;
     for (int c = 0; c < nc; c++) {
         report_csv_field(f, cols[c]);
@@ -261,7 +261,7 @@ int script_csv(lua_State *L)
         lua_pop(L, 1);
     }
     if (outfile_commit(&out, err, sizeof err) < 0)
-        return luaL_error(L, "situ.csv: %s", err);
+        return script_fail(L, 1, "situ.csv: %s", err);
     lua_pushinteger(L, n);
     return 1;
 }

@@ -4,6 +4,7 @@
  * stops where it went wrong; a failed simulation inside a sweep is a result with `error` set. */
 #include <lauxlib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,6 +49,18 @@ static void push_json_text(lua_State *L, const char *text, const char *fn)
         luaL_error(L, "%s: the simulation printed no JSON: %s", fn, jerr.text);
     script_push_json(L, j);
     json_decref(j);
+}
+
+int script_fail(lua_State *L, int status, const char *fmt, ...)
+{
+    struct script *s = script_of(L);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->failure, sizeof s->failure, fmt, ap);
+    va_end(ap);
+    s->failure_status = status;
+    s->sim_failed = s->sim_failed || status == 3;
+    return luaL_error(L, "%s", s->failure);
 }
 
 static int l_params(lua_State *L)
@@ -98,8 +111,7 @@ static int run_cont(lua_State *L, int status, lua_KContext ctx)
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", why);
         script_async_clear(s);
-        s->sim_failed = true;
-        return luaL_error(L, "situ.run: %s", msg);
+        return script_fail(L, 3, "situ.run: %s", msg);
     }
     script_async_clear(s);
     return 1;
@@ -124,8 +136,7 @@ static int l_run(lua_State *L)
     }
     char *out = NULL;
     if (sim_run_isolated(&p, true, &out, err, sizeof err) < 0) {
-        script_of(L)->sim_failed = true;
-        return luaL_error(L, "situ.run: %s", err);
+        return script_fail(L, 3, "situ.run: %s", err);
     }
     lua_pushstring(L, out);
     free(out);
@@ -498,8 +509,7 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
             snprintf(x->err, sizeof x->err, "%s",
                      s->req.err[i] ? s->req.err[i] : "a simulation printed no makespan");
             script_async_clear(s);
-            s->sim_failed = true;
-            return luaL_error(L, "situ.crossover: %s", x->err);
+            return script_fail(L, 3, "situ.crossover: %s", x->err);
         }
         ms[i] = json_number_value(mk);
     }

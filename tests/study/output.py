@@ -106,6 +106,17 @@ def full_disk_reproduce():
             assert os.path.getsize(os.path.join(d, "new", n)) == sizes[n], f"{n} is partial"
 
 
+def full_disk_situ_csv():
+    d = fresh("lua")
+    open(os.path.join(d, "csv.lua"), "w").write(
+        "local r = situ.model{ratio = 7}\nlocal rs = {}\nfor i = 1, 400 do rs[i] = r end\n"
+        "situ.csv('out.csv', rs)\n")
+    p = run(["script", "csv.lua"], cwd=d, limit_kib=8)
+    assert p.returncode == 1, f"exit {p.returncode}: {p.stderr[-300:]}"
+    assert "out.csv" in p.stderr and os.strerror(27) in p.stderr, p.stderr
+    nothing_beside(d, "out.csv")
+
+
 def small_tmpfs():
     """A real full file system: ENOSPC rather than EFBIG. Needs root and a mount namespace that
     allows it; skipped otherwise."""
@@ -190,7 +201,7 @@ def written_files_are_readable_as_usual():
     assert os.stat(os.path.join(d, "m.csv")).st_mode & 0o777 == 0o644
 
 
-TESTS = [full_disk_sweep_and_merge, full_disk_reproduce, small_tmpfs,
+TESTS = [full_disk_sweep_and_merge, full_disk_reproduce, full_disk_situ_csv, small_tmpfs,
          dev_full_on_stdout, out_is_checked_before_running,
          reproduce_bad_input_leaves_no_directory, written_files_are_readable_as_usual]
 for t in TESTS:
