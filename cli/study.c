@@ -15,6 +15,7 @@
 #include "../engine/outfile.h"
 #include "../engine/report.h"
 #include "../engine/sim.h"
+#include "cli.h"
 
 void study_init(struct study *s)
 {
@@ -234,7 +235,8 @@ int study_expand(struct study *s, char *err, size_t errlen)
         if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
             snprintf(p.platform, sizeof p.platform, "%s", resolved);
         struct model_result m;
-        if (model_run(&p, &m, perr, sizeof perr) < 0) {
+        if (model_run(&p, &m, perr, sizeof perr) < 0 ||
+            cli_model_check(&p, &m, perr, sizeof perr) < 0) {
             char cfg[256];
             describe(s, &p, cfg, sizeof cfg);
             snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", perr);
