@@ -142,9 +142,8 @@ static int read_file(struct study *s, const char *path, int *cap, char *err, siz
             break;
         }
         if (config_of(r, &s->configs[s->n], why, sizeof why) < 0 ||
-            !json_is_number(json_object_get(r, "makespan"))) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno,
-                     json_object_get(r, "makespan") ? why : "no 'makespan': not a result");
+            study_result_check(r, why, sizeof why) < 0) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             json_decref(r);
             rc = -1;
             break;

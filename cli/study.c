@@ -311,12 +311,17 @@ int study_run(struct study *s)
         }
         if (s->cache[0] && cache_get(s->cache, &s->configs[i], &hit) == 0) {
             json_error_t jerr;
+            char why[256];
             s->results[i] = json_loads(hit, 0, &jerr);
             free(hit);
-            if (s->results[i]) {
+            /* An entry that is not a whole result (edited, written by another version) is run
+             * again, and the run replaces it. */
+            if (s->results[i] && study_result_check(s->results[i], why, sizeof why) == 0) {
                 s->cached++;
                 continue;
             }
+            json_decref(s->results[i]);
+            s->results[i] = NULL;
         }
         jobs[todo].p = s->configs[i];
         index[todo++] = i;
@@ -434,6 +439,48 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
             fprintf(f, "%.12g", json_number_value(v));
         fputc(result_keys[k + 1] ? ',' : '\n', f);
     }
+}
+
+int study_result_check(json_t *r, char *why, size_t len)
+{
+    /* Every key a row is made of: a result without one would write a row with holes. */
+    static const char *const numbers[] = {
+        "particles", "sim_cores",        "analytics_cores", "steps",    "sim_active",
+        "sim_idle",  "analytics_active", "analytics_idle",  "makespan", "efficiency"};
+    static const char *const stages[] = {"S", "Ing", "R", "A", "W", "C"};
+    json_t *stage = json_object_get(r, "stage");
+    for (size_t k = 0; k < sizeof numbers / sizeof numbers[0] + sizeof stages / sizeof stages[0];
+         k++) {
+        bool in_stage = k >= sizeof numbers / sizeof numbers[0];
+        const char *key = in_stage ? stages[k - sizeof numbers / sizeof numbers[0]] : numbers[k];
+        json_t *v = json_object_get(in_stage ? stage : r, key);
+        if (!json_is_number(v)) {
+            snprintf(why, len, "'%s%s' %s: not a complete result", in_stage ? "stage." : "", key,
+                     v ? "is not a number" : "missing");
+            return -1;
+        }
+        double x = json_number_value(v);
+        if (!isfinite(x) || x < 0) {
+            snprintf(why, len, "'%s%s' is %g: expected a finite number >= 0",
+                     in_stage ? "stage." : "", key, x);
+            return -1;
+        }
+    }
+    double makespan = json_number_value(json_object_get(r, "makespan"));
+    double eff = json_number_value(json_object_get(r, "efficiency"));
+    if (!(makespan > 0)) {
+        snprintf(why, len, "'makespan' is %g: expected > 0", makespan);
+        return -1;
+    }
+    if (!(eff <= 1)) {
+        snprintf(why, len, "'efficiency' is %g: expected 0 <= efficiency <= 1", eff);
+        return -1;
+    }
+    if (!json_is_string(json_object_get(r, "scenario"))) {
+        snprintf(why, len, "'scenario' missing: not a complete result");
+        return -1;
+    }
+    return 0;
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -55,6 +55,10 @@ int study_expand(struct study *s, char *err, size_t errlen);
  * what finished is cached, the rest is dropped. */
 int study_run(struct study *s);
 
+/* Checks a result (a cache entry, a merged line) against what a row needs: every result key,
+ * finite and >= 0, makespan > 0, efficiency <= 1, a scenario. -1 with why. */
+int study_result_check(json_t *r, char *why, size_t len);
+
 /* "ratio=3 nodes=2": the axis values of configuration i, for messages. */
 void study_describe(const struct study *s, int i, char *out, size_t len);
 

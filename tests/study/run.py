@@ -88,6 +88,30 @@ def cache_corrupt_entry_is_rerun():
     assert "result" in entry and entry["result"]["makespan"] > 0
 
 
+def cache_incomplete_entry_is_rerun():
+    """An entry that parses but is not a whole result (only a makespan, a negative one, an
+    efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
+    cache = os.path.join(TMP, "cache-i")
+    out = os.path.join(TMP, "i.csv")
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    entries = sorted(glob.glob(os.path.join(cache, "*.json")))
+    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "efficiency")):
+        entry = json.load(open(victim))
+        if broken == "negative":
+            entry["result"]["makespan"] = -entry["result"]["makespan"]
+        elif broken == "efficiency":
+            entry["result"]["efficiency"] = 7
+        else:
+            entry["result"] = broken
+        json.dump(entry, open(victim, "w"))
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    for row in rows(out):
+        assert row["sim_active"] and float(row["makespan"]) > 0 and float(row["efficiency"]) <= 1, row
+    for victim in entries:
+        r = json.load(open(victim))["result"]
+        assert "stage" in r and r["makespan"] > 0 and r["efficiency"] <= 1, r
+
+
 def unwritable_destination():
     out = os.path.join(TMP, "no-such-dir", "x.csv")
     p = situ("sweep", *SMALL, "--out", out, "--no-cache", expect=2)
@@ -366,7 +390,7 @@ def killed_parent_takes_its_children():
 
 
 TESTS = [signals_kill_the_children, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
-         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
+         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
