@@ -1,6 +1,7 @@
 /* `situ sweep`: a study from the command line (or a preset), written as CSV or JSON lines, or
  * emitted as self-contained `situ run` commands for GNU parallel or a Slurm job array. */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static int add_axis(void *ud, const char *keys, const char *list, char *err, siz
 /* Prints `value` quoted for a POSIX shell. */
 static void shell_quote(FILE *out, const char *value)
 {
-    if (value[0] && !strpbrk(value, " \t\n'\"\\$`*?[]{}()<>|&;#~!")) {
+    if (value[0] && !strpbrk(value, " \t\n'\"\\$`*?[]{}()<>|&;#~!^")) {
         fputs(value, out);
         return;
     }
@@ -53,12 +54,40 @@ static void shell_quote(FILE *out, const char *value)
     fputc('\'', out);
 }
 
-static void emit_commands(const struct study *s)
+static bool has_control(const char *text)
 {
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
-             n > 0 ? "" : "situ");
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return true;
+    return false;
+}
+
+/* One line per configuration is the contract with parallel and sbatch --array: a newline in a
+ * path would split a command in two, and no quoting keeps a line-based reader from splitting
+ * it. So a control character anywhere is refused, before anything is printed. -1 with why. */
+static int emit_check(const struct study *s, const char *self, char *err, size_t errlen)
+{
+    if (has_control(self)) {
+        snprintf(err, errlen, "the path of situ itself holds a control character");
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++)
+        for (int id = 0; id < PARAM_COUNT; id++) {
+            char v[PATH_MAX];
+            params_format(&s->configs[i], id, v, sizeof v);
+            if (has_control(v)) {
+                snprintf(err, errlen,
+                         "%s: the path holds a control character (a newline?): it cannot be "
+                         "one line of --emit-commands",
+                         param_table[id].key);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+static void emit_commands(const struct study *s, const char *self)
+{
     for (int i = 0; i < s->n; i++) {
         shell_quote(stdout, self);
         fputs(" run --json", stdout);
@@ -164,7 +193,15 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (emit) {
-        emit_commands(&s);
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
+                 n > 0 ? "" : "situ");
+        if (emit_check(&s, self, err, sizeof err) < 0) {
+            cli_error("sweep: --emit-commands: %s", err);
+            goto done;
+        }
+        emit_commands(&s, self);
         rc = 0; /* main checks that stdout took them */
         goto done;
     }

@@ -108,6 +108,12 @@ int study_add_axis(struct study *s, const char *keys, const char *list, char *er
             snprintf(err, errlen, "unknown parameter '%s'; see 'situ --help'", k);
             return -1;
         }
+        /* "ratio:ratio 7:15" would set ratio twice per row and keep only the last value. */
+        for (int j = 0; j < fresh.nids; j++)
+            if (fresh.ids[j] == id) {
+                snprintf(err, errlen, "%s: given twice in '%s'", param_table[id].key, keys);
+                return -1;
+            }
         fresh.ids[fresh.nids++] = id;
     }
     if (!fresh.nids) {

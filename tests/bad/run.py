@@ -109,6 +109,12 @@ def generate(gen):
     write("file", "not a directory\n")
     made["notdir.xml"] = os.path.join(gen, "file", "x.xml")
     made["notdir.csv"] = os.path.join(gen, "file", "x.csv")
+    # A valid analytics file whose name holds a newline (for --emit-commands).
+    write("nl\nname.lua", 'return {name = "x", cost = function(ctx) return 1e-9 end}\n')
+    made["newline.lua"] = os.path.join(gen, "nl\nname.lua")
+    # A dangling link where --out points: refused, and left as it is.
+    os.symlink(os.path.join(gen, "nowhere", "t.csv"), os.path.join(gen, "dangling.csv"))
+    made["dangling.csv"] = os.path.join(gen, "dangling.csv")
     # Entity expansion that is quadratic, not exponential (libxml2 only stops the latter).
     big = "x" * 100000
     write("quadratic-blowup.xml", '<?xml version="1.0"?>\n<!DOCTYPE platform [<!ENTITY a "' + big +
