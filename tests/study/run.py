@@ -389,7 +389,28 @@ def killed_parent_takes_its_children():
         assert not left, f"{args[0]}: children outlived a SIGKILLed parent: {left}"
 
 
-TESTS = [signals_kill_the_children, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+def killed_runner_takes_its_situ_run():
+    """The explorer's runner tells its `situ run` children its pid (SITU_PARENT_PID): SIGKILL
+    to that parent ends the situ run and, through it, the simulation's group."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    sh = subprocess.Popen(["sh", "-c", f'SITU_PARENT_PID=$$ "{SITU}" run --iterations 400 & wait'],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                          start_new_session=True)
+    run = children_of(sh.pid)
+    kids = run + children_of(run[0])
+    time.sleep(0.2)
+    sh.kill()
+    sh.wait(timeout=30)
+    end = time.time() + 5
+    while time.time() < end and any(alive(k) for k in kids):
+        time.sleep(0.05)
+    left = [k for k in kids if alive(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert not left, f"outlived the runner: {left}"
+
+
+TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
