@@ -75,10 +75,17 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%.64s...: cannot write: %s", path, strerror(ENAMETOOLONG));
         return -1;
     }
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGHUP);
+    sigprocmask(SIG_BLOCK, &held, &o->saved);
     /* mkstemp opens with O_CREAT | O_EXCL: never someone else's file, never a link's target. */
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        sigprocmask(SIG_SETMASK, &o->saved, NULL);
         return -1;
     }
     /* mkstemp makes it 0600; a result file is as readable as any the user creates. */
@@ -88,6 +95,7 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
         unlink(o->tmp);
+        sigprocmask(SIG_SETMASK, &o->saved, NULL);
         return -1;
     }
     return 0;
@@ -123,8 +131,10 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
     o->f = NULL;
     if (!e && rename(o->tmp, o->path) != 0)
         e = errno;
-    if (e) {
+    if (e)
         unlink(o->tmp);
+    sigprocmask(SIG_SETMASK, &o->saved, NULL); /* a signal held back acts now */
+    if (e) {
         snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
         return -1;
     }
@@ -139,6 +149,7 @@ void outfile_abort(struct outfile *o)
         fclose(o->f);
     o->f = NULL;
     unlink(o->tmp);
+    sigprocmask(SIG_SETMASK, &o->saved, NULL);
 }
 
 int outfile_close_stdout(char *err, size_t errlen)

@@ -6,6 +6,7 @@
 #define SITU_OUTFILE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ struct outfile {
     char path[PATH_MAX]; /* the destination; "" for stdout */
     char tmp[PATH_MAX];  /* the temporary beside it */
     int error;           /* errno of the first failed outfile_write; 0: none */
+    sigset_t saved;      /* the signal mask before open: TERM, INT, HUP wait until commit */
 };
 
 /* Checks a destination before any work is done, without creating, following or deleting
@@ -25,7 +27,9 @@ struct outfile {
  * user's link). -1 with "PATH: reason". */
 int outfile_check(const char *path, char *err, size_t errlen);
 
-/* Starts writing `path` (NULL: standard output). -1 with "PATH: cannot write: strerror". */
+/* Starts writing `path` (NULL: standard output). -1 with "PATH: cannot write: strerror".
+ * Until the commit or the abort, TERM, INT and HUP are held back: a signal then ends the process
+ * after the file is whole or gone, never with a temporary left behind. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
 
 /* fwrite that keeps the errno of the first failure for the commit's message: a large write
