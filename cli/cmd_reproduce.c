@@ -599,54 +599,6 @@ static int apply_overrides(const struct overrides *o, struct study *s, char *err
     return 0;
 }
 
-/* --out DIR before anything is created: an existing directory we may write in, or a name whose
- * parent directory we may write in. Nothing is created here. */
-static int dir_check(const char *dir, char *err, size_t errlen)
-{
-    struct stat st;
-    if (!dir[0]) {
-        snprintf(err, errlen, "empty directory name");
-        return -1;
-    }
-    if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "%s: not a directory", dir);
-            return -1;
-        }
-        if (access(dir, W_OK | X_OK) < 0) {
-            snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    if (errno != ENOENT) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    /* Absent: it will be made in its parent, which must exist (no mkdir -p of a typo). */
-    char probe[PATH_MAX];
-    if (snprintf(probe, sizeof probe, "%s/x", dir) >= (int)sizeof probe) {
-        snprintf(err, errlen, "%.64s...: %s", dir, strerror(ENAMETOOLONG));
-        return -1;
-    }
-    char parent[PATH_MAX];
-    const char *slash = strrchr(dir, '/');
-    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1,
-             slash ? dir : ".");
-    int e = 0;
-    if (stat(parent, &st) < 0)
-        e = errno;
-    else if (!S_ISDIR(st.st_mode))
-        e = ENOTDIR;
-    else if (access(parent, W_OK | X_OK) < 0)
-        e = errno;
-    if (e) {
-        snprintf(err, errlen, "%s: cannot create in %s: %s", dir, parent, strerror(e));
-        return -1;
-    }
-    return 0;
-}
-
 static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
 {
     return study_add_axis(ud, keys, list, err, errlen);
@@ -794,7 +746,7 @@ int cmd_reproduce(int argc, char **argv)
     }
     /* Everything that is bad input first, so that exit 2 leaves nothing behind. */
     char err[OUTFILE_ERR_MAX];
-    if (dir_check(dir, err, sizeof err) < 0) {
+    if (outfile_check_dir(dir, err, sizeof err) < 0) {
         cli_error("reproduce: --out %s", err);
         return EXIT_BAD_INPUT;
     }

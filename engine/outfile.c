@@ -18,6 +18,48 @@ static void dir_of(const char *path, char *dir, size_t len)
         snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
+/* 0 if dir is a directory we may create files in, or the errno that says why not. */
+static int writable_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) < 0)
+        return errno;
+    if (!S_ISDIR(st.st_mode))
+        return ENOTDIR;
+    return access(dir, W_OK | X_OK) < 0 ? errno : 0;
+}
+
+int outfile_check_dir(const char *dir, char *err, size_t errlen)
+{
+    char d[PATH_MAX], parent[PATH_MAX];
+    struct stat st;
+    if (!dir[0]) {
+        snprintf(err, errlen, "empty directory name");
+        return -1;
+    }
+    if (strlen(dir) + 64 >= PATH_MAX) {
+        snprintf(err, errlen, "%.64s...: %s", dir, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    snprintf(d, sizeof d, "%s", dir);
+    for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
+        d[n - 1] = 0; /* "out/" is "out": its parent is ".", not "out" */
+    int e = 0;
+    if (stat(d, &st) == 0 || errno != ENOENT) {
+        e = writable_dir(d);
+        if (e)
+            snprintf(err, errlen, "%s: %s", dir, e == ENOTDIR ? "not a directory" : strerror(e));
+        return e ? -1 : 0;
+    }
+    /* Absent: it will be made in its parent, which must exist (no mkdir -p of a typo). */
+    dir_of(d, parent, sizeof parent);
+    if ((e = writable_dir(parent)) != 0) {
+        snprintf(err, errlen, "%s: cannot create in %s: %s", dir, parent, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
 int outfile_check(const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -45,13 +87,7 @@ int outfile_check(const char *path, char *err, size_t errlen)
         return -1;
     }
     dir_of(path, dir, sizeof dir);
-    int e = 0;
-    if (stat(dir, &st) < 0)
-        e = errno;
-    else if (!S_ISDIR(st.st_mode))
-        e = ENOTDIR;
-    else if (access(dir, W_OK | X_OK) < 0)
-        e = errno;
+    int e = writable_dir(dir);
     if (e) {
         snprintf(err, errlen, "%s: cannot write in %s: %s", path, dir, strerror(e));
         return -1;
