@@ -209,11 +209,15 @@ static int child_start(struct sim_child *c, const struct params *p, bool json, c
     }
     if (c->pid == 0) {
         /* Its own group, so that one kill(-pid) takes whatever it starts; the parent's signal
-         * handlers are not its own; and it dies with the parent, even a SIGKILLed one (the
-         * parent may have died before prctl: then getppid() is no longer it). */
+         * handlers are not its own (an ignored one stays ignored: nohup); and it dies with the
+         * parent, even a SIGKILLed one (the parent may have died before prctl: then getppid()
+         * is no longer it). */
         setpgid(0, 0);
-        for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
-            signal(caught[i], SIG_DFL);
+        for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+            struct sigaction cur;
+            if (sigaction(caught[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+                signal(caught[i], SIG_DFL);
+        }
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
             _exit(3);
         close(out[0]);

@@ -369,6 +369,24 @@ def signals_kill_the_children():
             assert not left, f"{name} {sig.name}: children left running: {left}"
 
 
+def nohup_keeps_hup_ignored():
+    """A HUP that was ignored when situ started (nohup) stays ignored, in the children too."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    p = subprocess.Popen([SITU, "run", "--iterations", "400"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    kids = children_of(p.pid)
+    time.sleep(0.2)
+    for pid in [p.pid] + kids:
+        os.kill(pid, signal.SIGHUP)
+    time.sleep(0.5)
+    still = p.poll() is None and all(alive(k) for k in kids)
+    p.terminate()
+    p.wait(timeout=30)
+    assert still, "a HUP ignored by nohup ended the run"
+    assert not [k for k in kids if alive(k)], "children left after TERM"
+
+
 def killed_parent_takes_its_children():
     """SIGKILL cannot be caught: PR_SET_PDEATHSIG ends the children."""
     env = dict(os.environ, SITU_TEST_FAULT="hang")
@@ -410,7 +428,7 @@ def killed_runner_takes_its_situ_run():
     assert not left, f"outlived the runner: {left}"
 
 
-TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
