@@ -68,7 +68,9 @@ int outfile_check(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "empty file name");
         return -1;
     }
-    if (strlen(path) + 16 >= PATH_MAX) {
+    /* The temporary is ".NAME.XXXXXX": 8 bytes longer than the name, which must still fit. */
+    const char *slash = strrchr(path, '/');
+    if (strlen(path) + 16 >= PATH_MAX || strlen(slash ? slash + 1 : path) + 8 > NAME_MAX) {
         snprintf(err, errlen, "%.64s...: %s", path, strerror(ENAMETOOLONG));
         return -1;
     }
