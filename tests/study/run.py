@@ -346,7 +346,9 @@ def signals_kill_the_children():
     open(lua, "w").write(HANG_SCRIPT)
     commands = {"run": ["run", "--iterations", "400"], "script run": ["script", lua, "run"],
                 "script sweep": ["script", lua, "sweep"],
-                "sweep": ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"]}
+                "sweep": ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"],
+                "reproduce": ["reproduce", "fig8", "--iterations", "2000", "--no-cache", "--jobs",
+                              "2", "--out", os.path.join(TMP, "rep-signal")]}
     env = dict(os.environ, SITU_TEST_FAULT="hang")
     for name, args in commands.items():
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -367,6 +369,8 @@ def signals_kill_the_children():
             for k in left:
                 os.kill(k, signal.SIGKILL)  # ours: do not leave them to the next test
             assert not left, f"{name} {sig.name}: children left running: {left}"
+            assert not os.path.exists(os.path.join(TMP, "rep-signal")), \
+                f"{name} {sig.name}: reproduce left the directory it made"
 
 
 def nohup_keeps_hup_ignored():
