@@ -65,6 +65,7 @@ cli-test: all
 test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory tsan
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
@@ -72,6 +73,7 @@ test: deps
 	sh tests/tui/signals.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
+	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ
 	python3 tests/study/output.py ./situ
 
@@ -82,6 +84,7 @@ figures: all
 bench: all
 	sh tests/bench/run.sh ./situ
 	sh tests/bench/tui.sh ./situ
+	sh tests/bench/lua.sh ./situ
 
 install: situ
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1

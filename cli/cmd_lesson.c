@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/evaluate.h"
 #include "../engine/datadir.h"
 #include "../engine/lesson.h"
 #include "../engine/model.h"
@@ -66,7 +67,7 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
 {
     struct model_result m;
     char err[1024], msg[1024];
-    if (model_run(p, &m, err, sizeof err) < 0) {
+    if (evaluate_model(p, &m, err, sizeof err) < 0) {
         cli_error("%s", err);
         return -1;
     }

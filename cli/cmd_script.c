@@ -70,6 +70,7 @@ int cmd_script(int argc, char **argv)
                             .out = stdout,
                             .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
                             .max_memory = SCRIPT_MAX_MEMORY,
+                            .time_limit = SCRIPT_TIME_LIMIT,
                             .cli_limits = true};
     int i = 2;
     for (; i < argc && argv[i][0] == '-'; i++) {

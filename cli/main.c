@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "../engine/outfile.h"
+#include "../engine/script.h"
+#include "../tui/evaluator.h"
 #include "../tui/tui.h"
 #include "cli.h"
 
@@ -25,10 +27,39 @@ static void usage(FILE *out)
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
         "       situ lesson NAME [--headless] | --list      a workshop lesson (explorer panel)\n"
         "       situ --help | --version\n\n"
+        "every command: --time-limit S   seconds user Lua may run at once (default: %g for an\n"
+        "                 analytics evaluation or a goal check, %g for a scenario's code between\n"
+        "                 two simulations)\n\n"
         "Situ explores in-situ HPC workflows: a simulation (an MD code), its analytics, and the\n"
         "data transport layer between them, after the Sim-Situ paper.\n\n"
-        "parameters (each subcommand takes them; --key=value also works):\n");
+        "parameters (each subcommand takes them; --key=value also works):\n",
+        ANALYTICS_TIME_LIMIT, SCRIPT_TIME_LIMIT);
     params_print_help(out);
+}
+
+/* --time-limit SECONDS, for every command: how long user Lua may run at once. Taken out of argv
+ * wherever it stands. -1 after an error message. */
+static int time_limit_flag(int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--time-limit") && strncmp(a, "--time-limit=", 13)) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        v = a[12] == '=' ? a + 13 : i + 1 < *argc ? argv[++i] : "";
+        char *end;
+        double s = strtod(v, &end);
+        if (!*v || *end || !(s > 0 && s <= 86400)) {
+            cli_error("--time-limit: '%s' is not a number of seconds in (0, 86400]", v);
+            return -1;
+        }
+        script_set_time_limit(s);
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return 0;
 }
 
 /* The explorer's own flags (--lesson NAME, --alert U, --script 'FILE [ARG ...]', --unsafe), taken
@@ -89,6 +120,10 @@ static int dispatch(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper process */
+        return evaluator_child_main(argc, argv);
+    if (time_limit_flag(&argc, argv) < 0)
+        return 2;
     if (argc >= 2 && !strcmp(argv[1], "model"))
         return cmd_model(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "run"))

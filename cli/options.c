@@ -1,3 +1,4 @@
+#include "../engine/evaluate.h"
 #include "cli.h"
 
 #include <math.h>
@@ -144,7 +145,7 @@ int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cl
         return 1;
     }
     char err[512];
-    if (model_run(&opts->p, m, err, sizeof err) < 0 ||
+    if (evaluate_model(&opts->p, m, err, sizeof err) < 0 ||
         cli_model_check(&opts->p, m, err, sizeof err) < 0) {
         cli_error("%s", err);
         return -1;

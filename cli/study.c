@@ -1,3 +1,4 @@
+#include "../engine/evaluate.h"
 #include "study.h"
 
 #include <errno.h>
@@ -241,7 +242,7 @@ int study_expand(struct study *s, char *err, size_t errlen)
         if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
             snprintf(p.platform, sizeof p.platform, "%s", resolved);
         struct model_result m;
-        if (model_run(&p, &m, perr, sizeof perr) < 0 ||
+        if (evaluate_model(&p, &m, perr, sizeof perr) < 0 ||
             cli_model_check(&p, &m, perr, sizeof perr) < 0) {
             char cfg[256];
             describe(s, &p, cfg, sizeof cfg);
@@ -311,7 +312,7 @@ int study_run(struct study *s)
         char *hit = NULL;
         if (s->model_only) {
             struct model_result m;
-            model_run(&s->configs[i], &m, err, sizeof err);
+            evaluate_model(&s->configs[i], &m, err, sizeof err);
             s->results[i] = report_result_json(&s->configs[i], &m);
             continue;
         }

@@ -18,7 +18,6 @@
 
 enum { FN_COST, FN_BYTES, FN_EXCHANGE, FN_COUNT };
 static const char *const fn_names[FN_COUNT] = {"cost", "bytes", "exchange"};
-static const char *const pattern_names[] = {"none", "allreduce", "allgather", "gather", NULL};
 
 struct loaded {
     char path[PATH_MAX];
@@ -39,6 +38,7 @@ static unsigned long ticks;
 static FILE *print_out;
 static bool print_out_set;
 static struct loaded *current; /* the entry being evaluated, for ctx's __index */
+static double time_limit = ANALYTICS_TIME_LIMIT;
 static long current_step;
 
 /* Checks what the file returned and fills in the defaults, which are the built-in's formulas,
@@ -93,9 +93,9 @@ static const char spec_lua[] =
     "end\n"
     "return out\n";
 
-const char *analytics_pattern_name(enum analytics_pattern pattern)
+void analytics_set_time_limit(double seconds)
 {
-    return pattern_names[pattern];
+    time_limit = seconds > 0 ? seconds : ANALYTICS_TIME_LIMIT;
 }
 
 void analytics_set_output(FILE *out)
@@ -186,7 +186,9 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
     struct script_opts o = {.unsafe = false,
                             .out = print_out_set ? print_out : stderr,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
-                            .max_memory = ANALYTICS_MAX_MEMORY};
+                            .max_memory = ANALYTICS_MAX_MEMORY,
+                            .time_limit = time_limit,
+                            .self_contained = true};
     memset(a, 0, sizeof *a);
     snprintf(a->path, sizeof a->path, "%s", path);
     a->st = *st;
@@ -405,10 +407,7 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
     }
     lua_getfield(L, t, "pattern");
     const char *pat = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    int found = -1;
-    for (int i = 0; pat && pattern_names[i]; i++)
-        if (!strcmp(pat, pattern_names[i]))
-            found = i;
+    int found = analytics_pattern_find(pat);
     if (found < 0) {
         char got[80];
         describe(L, -1, got, sizeof got);
@@ -465,64 +464,40 @@ done:
     return rc;
 }
 
-int analytics_eval_steps(const struct params *p, const struct layout *l, long steps,
-                         struct analytics_value *out, char *err, size_t errlen)
+int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
+                      char *err, size_t errlen)
 {
+    profile_init(out, p->iterations / p->stride);
+    if (!p->analytics[0]) {
+        if (profile_builtin(p, out) == 0)
+            return 0;
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    struct loaded *a = get(p->analytics, err, errlen);
+    if (!a)
+        return -1;
+    a->step_used = false;
     struct analytics_ctx c;
     analytics_ctx_init(&c, p, l, 0);
-    struct loaded *a = NULL;
-    if (p->analytics[0] && !(a = get(p->analytics, err, errlen)))
+    struct analytics_value v;
+    if (analytics_eval(p, &c, &v, err, errlen) < 0)
         return -1;
-    if (a)
-        a->step_used = false;
-    struct analytics_value first;
-    if (analytics_eval(p, &c, &first, err, errlen) < 0)
-        return -1;
-    bool varies = a && a->step_used;
-    for (long i = 0; i < steps; i++) {
-        if (!varies || i == 0) {
-            out[i] = first;
-            continue;
-        }
-        c.step = i;
-        if (analytics_eval(p, &c, &out[i], err, errlen) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-double analytics_exchange_time(const struct platform *pf, const struct layout *l,
-                               const struct analytics_value *v)
-{
-    int n = 0, a = -1, b = -1;
-    long total = 0, root_k = -1, first_k = 0;
-    for (int h = 0; h < l->hosts; h++) {
-        if (!l->ana_per_host[h] || !l->dtl_load[h])
-            continue;
-        if (n == 0) {
-            a = h;
-            first_k = l->ana_per_host[h];
-        } else if (n == 1) {
-            b = h;
-        }
-        if (h == l->collector_host)
-            root_k = l->ana_per_host[h];
-        total += l->ana_per_host[h];
-        n++;
-    }
-    if (v->pattern == ANALYTICS_NONE || n < 2)
+    if (profile_add_step(out, 0, &v) < 0)
+        goto oom;
+    if (!a->step_used) { /* no function read ctx.step: every step is step 0 */
+        out->classes[0].count = out->steps;
         return 0;
-    double B = v->exchange_bytes;
-    if (v->pattern == ANALYTICS_ALLREDUCE)
-        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, NET_CROSSTRAFFIC);
-    if (v->pattern == ANALYTICS_GATHER)
-        return model_transfer_time(pf, a, b, (total - (root_k >= 0 ? root_k : first_k)) * B, 1);
-    double worst = 0; /* allgather: the busiest link, up or down */
-    for (int h = 0; h < l->hosts; h++) {
-        if (!l->ana_per_host[h] || !l->dtl_load[h])
-            continue;
-        long k = l->ana_per_host[h];
-        worst = fmax(worst, fmax((double)(n - 1) * k, (double)(total - k)));
     }
-    return model_transfer_time(pf, a, b, worst * B, NET_CROSSTRAFFIC); /* both ways at once */
+    for (c.step = 1; c.step < out->steps; c.step++)
+        if (analytics_eval(p, &c, &v, err, errlen) < 0) {
+            profile_free(out);
+            return -1;
+        } else if (profile_add_step(out, c.step, &v) < 0)
+            goto oom;
+    return 0;
+oom:
+    profile_free(out);
+    snprintf(err, errlen, "%s: out of memory for the analytics' profile", p->analytics);
+    return -1;
 }

@@ -19,16 +19,9 @@
 #include "layout.h"
 #include "datadir.h"
 #include "params.h"
-#include "platform.h"
+#include "profile.h"
 
 #define ANALYTICS_NAME_MAX DATADIR_NAME_MAX
-
-enum analytics_pattern {
-    ANALYTICS_NONE,
-    ANALYTICS_ALLREDUCE,
-    ANALYTICS_ALLGATHER,
-    ANALYTICS_GATHER,
-};
 
 /* What the functions see besides every parameter: the placement and the step. */
 struct analytics_ctx {
@@ -39,13 +32,6 @@ struct analytics_ctx {
     long step;  /* 0-based analysis index */
 };
 
-struct analytics_value {
-    double cost;  /* reference-core seconds, one analysis of every particle */
-    double bytes; /* simulation -> analytics, one analysis, in total */
-    enum analytics_pattern pattern;
-    double exchange_bytes; /* contributed by each analytics actor */
-};
-
 void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const struct layout *l,
                         long step);
 
@@ -54,10 +40,15 @@ void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const s
 int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct analytics_value *v,
                    char *err, size_t errlen);
 
-/* Every step's values into out[steps] (the engine: a function that reads ctx.step may vary).
- * Functions that never read ctx.step are evaluated once. -1 with err. */
-int analytics_eval_steps(const struct params *p, const struct layout *l, long steps,
-                         struct analytics_value *out, char *err, size_t errlen);
+/* The profile of p's analytics over the run: the built-in's formulas, or the Lua file
+ * evaluated at every step (once when no function reads ctx.step). Runs user Lua under the
+ * limits (script.h): call it where a hang can be killed, never on a UI thread. -1 with err. */
+int analytics_profile(const struct params *p, const struct layout *l,
+                      struct analytics_profile *out, char *err, size_t errlen);
+
+/* The wall-clock limit of each evaluation, in seconds (the --time-limit option); <= 0 keeps
+ * the default, SCRIPT_TIME_LIMIT. */
+void analytics_set_time_limit(double seconds);
 
 /* The file behind a name: a path (anything with '/' or ending in .lua) or
  * scripts/lua/analytics/NAME.lua in the data directories. -1 with a message listing the names. */
@@ -74,19 +65,6 @@ int analytics_fingerprint(const char *analytics, char *out, size_t len);
 
 /* Names of the shipped analytics (scripts/lua/analytics/ *.lua), sorted; returns how many. */
 int analytics_list(char names[][ANALYTICS_NAME_MAX], int max);
-
-const char *analytics_pattern_name(enum analytics_pattern pattern);
-
-/* The exchange's time per step, as the model counts it in the A stage. Among the n analytics
- * hosts that receive states (k_h actors on host h; the actors of a host combine their parts in
- * shared memory first, for free), with T(b) = model_transfer_time of b bytes between two nodes:
- *   none or n < 2   0
- *   allreduce       ceil(log2 n) * T(B)                   recursive doubling between hosts
- *   allgather       T(max_h max((n-1) k_h, K - k_h) * B)  every host to every other, K = sum k_h
- *   gather          T((K - k_root) * B)                   to the metric collector's host
- * The engine simulates the same messages (sim_actors.c). */
-double analytics_exchange_time(const struct platform *pf, const struct layout *l,
-                               const struct analytics_value *v);
 
 /* Where print() in analytics files goes: stderr by default, NULL discards (the explorer). */
 void analytics_set_output(FILE *out);

@@ -225,7 +225,8 @@ struct lesson *lesson_load(const char *name, char *err, size_t errlen)
     struct script_opts o = {.unsafe = false,
                             .out = NULL,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
-                            .max_memory = ANALYTICS_MAX_MEMORY};
+                            .max_memory = ANALYTICS_MAX_MEMORY,
+                            .time_limit = ANALYTICS_TIME_LIMIT};
     if (!(l->s = script_new(&o))) {
         snprintf(err, errlen, "out of memory starting Lua");
         goto fail;

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analytics.h"
-
 const char *model_scenario_name(enum scenario s)
 {
     return s == SCENARIO_IS ? "IS" : s == SCENARIO_IA ? "IA" : "balanced";
@@ -81,51 +79,72 @@ static double halo_exchange_time(const struct params *p, const struct platform *
     return worst;
 }
 
-/* The model for given analytics values (the built-in's or a Lua file's, at step 0: the model
- * assumes every step costs the same, as the paper's section 5.1 does). */
-static void model_eval_values(const struct params *p, const struct platform *pf,
-                              const struct layout *l, const struct analytics_value *av,
-                              struct model_result *m)
+double model_exchange_time(const struct platform *pf, const struct layout *l,
+                           const struct analytics_value *v)
+{
+    int n = 0, a = -1, b = -1;
+    long total = 0, root_k = -1, first_k = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        if (n == 0) {
+            a = h;
+            first_k = l->ana_per_host[h];
+        } else if (n == 1) {
+            b = h;
+        }
+        if (h == l->collector_host)
+            root_k = l->ana_per_host[h];
+        total += l->ana_per_host[h];
+        n++;
+    }
+    if (v->pattern == ANALYTICS_NONE || n < 2)
+        return 0;
+    double B = v->exchange_bytes;
+    if (v->pattern == ANALYTICS_ALLREDUCE)
+        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, NET_CROSSTRAFFIC);
+    if (v->pattern == ANALYTICS_GATHER)
+        return model_transfer_time(pf, a, b, (total - (root_k >= 0 ? root_k : first_k)) * B, 1);
+    double worst = 0; /* allgather: the busiest link, up or down */
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        long k = l->ana_per_host[h];
+        worst = fmax(worst, fmax((double)(n - 1) * k, (double)(total - k)));
+    }
+    return model_transfer_time(pf, a, b, worst * B, NET_CROSSTRAFFIC); /* both ways at once */
+}
+
+/* The analytics side of one step whose analysis is av: R, A and W of the critical host. */
+struct ana_step {
+    double R, A, W, chunks;
+};
+
+static void analytics_step(const struct params *p, const struct platform *pf,
+                           const struct layout *l, const struct analytics_value *av,
+                           struct ana_step *out)
 {
     double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     bool queue = p->dtl == DTL_QUEUE;
-
-    m->particles = layout_particles(p);
-    m->sim_cores = l->sim_cores;
-    m->ana_cores = l->ana_cores;
-    m->sim_nodes = l->sim_nodes;
-    m->ana_nodes = l->ana_nodes;
-    m->nodes_used = l->nodes_used;
-    m->steps = p->iterations / p->stride;
-    m->tail_iterations = p->iterations - m->steps * p->stride;
-
-    double per_rank = m->particles / l->sim_cores;
-    double iteration = per_rank * p->sim_cost * f;
-    double exchanges = (double)p->stride / p->halo_period;
-    m->halo = exchanges * halo_exchange_time(p, pf, l);
-
-    struct stages *st = &m->stage;
-    st->S = p->stride * iteration + m->halo;
-    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
-
     /* The critical analytics host: the one whose actors take longest per step. */
     double chunk_bytes = av->bytes / l->sim_cores;
     double chunk_compute = av->cost / l->sim_cores * f;
-    /* The analytics actors' exchange follows each analysis: part of A (law in analytics.h). */
-    double exchange = analytics_exchange_time(pf, l, av);
+    /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
+    double exchange = model_exchange_time(pf, l, av);
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
     int *remote = calloc(3 * (size_t)l->hosts, sizeof(int));
-    int *out = remote ? remote + l->hosts : NULL, *feed = remote ? out + l->hosts : NULL;
+    int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
-            out[l->rank_host[r]]++;
+            sent[l->rank_host[r]]++;
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
-        if (l->rank_host[r] != l->dtl_host[r] && out[l->rank_host[r]] > feed[l->dtl_host[r]])
-            feed[l->dtl_host[r]] = out[l->rank_host[r]];
+        if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
+            feed[l->dtl_host[r]] = sent[l->rank_host[r]];
     double worst = -1;
+    *out = (struct ana_step){0};
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
@@ -150,15 +169,38 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
         double t = retrieval + chunks * chunk_compute + exchange + w;
         if (t > worst) {
             worst = t;
-            m->chunks = chunks;
-            st->R = retrieval;
-            st->A = chunks * chunk_compute + exchange;
-            st->W = w;
+            *out = (struct ana_step){
+                .R = retrieval, .A = chunks * chunk_compute + exchange, .W = w, .chunks = chunks};
         }
     }
     free(remote);
+}
+
+void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
+                const struct analytics_profile *prof, struct model_result *m)
+{
+    double f = REFERENCE_SPEED / pf->speed;
+    bool queue = p->dtl == DTL_QUEUE;
+
+    memset(m, 0, sizeof *m);
+    m->particles = layout_particles(p);
+    m->sim_cores = l->sim_cores;
+    m->ana_cores = l->ana_cores;
+    m->sim_nodes = l->sim_nodes;
+    m->ana_nodes = l->ana_nodes;
+    m->nodes_used = l->nodes_used;
+    m->steps = p->iterations / p->stride;
+    m->tail_iterations = p->iterations - m->steps * p->stride;
+
+    double per_rank = m->particles / l->sim_cores;
+    double iteration = per_rank * p->sim_cost * f;
+    double exchanges = (double)p->stride / p->halo_period;
+    m->halo = exchanges * halo_exchange_time(p, pf, l);
+
+    struct stages *st = &m->stage;
+    st->S = p->stride * iteration + m->halo;
+    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
-    st->C = 0;
     if (!queue) {
         int far = l->collector_host;
         for (int h = 0; h < l->hosts; h++)
@@ -166,59 +208,42 @@ static void model_eval_values(const struct params *p, const struct platform *pf,
                 far = h;
         st->C = model_transfer_time(pf, l->collector_host, far, METRIC_BYTES, 1);
     }
-
     double sim_side = st->S + st->Ing;
+
+    /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
+     * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
+     * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
+     * the max rather than joining the analytics side in it. */
+    double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        struct ana_step a;
+        analytics_step(p, pf, l, &prof->classes[k].v, &a);
+        double n = (double)prof->classes[k].count;
+        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
+        busy_ana += n * (a.R + a.A);
+        R += n * a.R;
+        A += n * a.A;
+        W += n * a.W;
+        steps_total += n;
+        m->chunks = fmax(m->chunks, a.chunks);
+        if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
+            last_ana = a.R + a.A + a.W + st->C;
+    }
+    if (steps_total > 0) {
+        st->R = R / steps_total;
+        st->A = A / steps_total;
+        st->W = W / steps_total;
+    }
     double ana_side = st->R + st->A + st->W + st->C;
-    /* A rank fetches its copy of the metrics when it needs them, before its next put (C_{i-1}
-     * -> Ing_i), and the fetch is a rendezvous: C is on the rank's path whichever side is
-     * slower, so it follows the max rather than joining the analytics side in it. */
-    double period = fmax(sim_side, st->R + st->A + st->W) + st->C;
     double tail = m->tail_iterations * iteration +
                   (double)m->tail_iterations / p->halo_period * (m->halo / exchanges);
     m->sim_active = m->steps * sim_side + tail;
-    m->sim_idle = m->steps * (period - sim_side);
-    m->ana_active = m->steps * (st->R + st->A);
-    m->ana_idle = m->steps * (period - st->R - st->A);
-    m->makespan = m->steps * period + tail;
-    m->makespan_pipeline = m->makespan + (m->steps ? fmin(sim_side, ana_side) : 0);
+    m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
+    m->ana_active = busy_ana;
+    m->ana_idle = fmax(0, period_sum - busy_ana);
+    m->makespan = period_sum + tail;
+    /* The pipeline's drain: the last step's shorter side is not overlapped by anything. */
+    m->makespan_pipeline = m->makespan + (m->steps ? fmin(sim_side, last_ana) : 0);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
-}
-
-void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
-                struct model_result *m)
-{
-    struct analytics_ctx c;
-    struct analytics_value av;
-    char err[512];
-    analytics_ctx_init(&c, p, l, 0);
-    if (analytics_eval(p, &c, &av, err, sizeof err) == 0) {
-        model_eval_values(p, pf, l, &av, m);
-        return;
-    }
-    /* No error channel here: a broken analytics file gives no numbers (model_run says why). */
-    memset(m, 0, sizeof *m);
-    m->makespan = m->makespan_pipeline = m->efficiency = NAN;
-}
-
-int model_run(const struct params *p, struct model_result *m, char *err, size_t errlen)
-{
-    struct platform pf;
-    struct layout l;
-    if (params_validate(p, err) < 0)
-        return -1;
-    if (platform_load(p->platform, &pf, err, errlen) < 0)
-        return -1;
-    int rc = layout_build(p, &pf, &l, err, errlen);
-    if (rc == 0) {
-        struct analytics_ctx c;
-        struct analytics_value av;
-        analytics_ctx_init(&c, p, &l, 0);
-        rc = analytics_eval(p, &c, &av, err, errlen);
-        if (rc == 0)
-            model_eval_values(p, &pf, &l, &av, m);
-        layout_free(&l);
-    }
-    platform_free(&pf);
-    return rc;
 }

@@ -6,6 +6,7 @@
 #include "layout.h"
 #include "params.h"
 #include "platform.h"
+#include "profile.h"
 
 /* SimGrid's default network model (LV08) stretches latencies and shrinks bandwidths by these
  * factors; the model applies them too, so both predict the same transfer times. */
@@ -40,18 +41,29 @@ struct model_result {
     double chunks;        /* rank states one analytics actor handles per step (critical host) */
     double sim_active, sim_idle; /* over the run, one simulation core */
     double ana_active, ana_idle; /* over the run, one analytics core */
-    double makespan;             /* eq. 5: steps * max(S + Ing, R + A + W + C) (+ tail) */
+    double makespan;             /* eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+ tail) */
     double makespan_pipeline;    /* eq. 5 plus pipeline fill/drain: + min(S + Ing, R + A + W + C) */
     double efficiency;           /* eq. 6 */
     enum scenario scenario;
 };
 
-/* Evaluates the model. p must be valid (params_validate), l built from p and pf. */
+/* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
+ * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l
+ * (profile_builtin or analytics_profile). Steps whose analyses differ are summed: the makespan
+ * is the sum of the per-step periods, and the stages are per-step means. */
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
-                struct model_result *m);
+                const struct analytics_profile *prof, struct model_result *m);
 
-/* Convenience: loads the platform, builds the layout and evaluates. -1 with err on bad input. */
-int model_run(const struct params *p, struct model_result *m, char *err, size_t errlen);
+/* The exchange's time per step, as the model counts it in the A stage. Among the n analytics
+ * hosts that receive states (k_h actors on host h; the actors of a host combine their parts in
+ * shared memory first, for free), with T(b) = model_transfer_time of b bytes between two nodes:
+ *   none or n < 2   0
+ *   allreduce       ceil(log2 n) * T(B)                   recursive doubling between hosts
+ *   allgather       T(max_h max((n-1) k_h, K - k_h) * B)  every host to every other, K = sum k_h
+ *   gather          T((K - k_root) * B)                   to the metric collector's host
+ * The engine simulates the same messages (sim_actors.c). */
+double model_exchange_time(const struct platform *pf, const struct layout *l,
+                           const struct analytics_value *v);
 
 /* Time for one message of `bytes` from host a to host b under the platform's (LV08) model, when
  * `sharers` transfers share the bottleneck link. */

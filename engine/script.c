@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <lualib.h>
@@ -12,7 +13,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "watchdog.h"
+
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
+
+static double time_limit_override; /* --time-limit; 0: each interpreter's own default */
+
+void script_set_time_limit(double seconds)
+{
+    time_limit_override = seconds > 0 ? seconds : 0;
+}
+
+double script_time_limit(void)
+{
+    return time_limit_override;
+}
 
 struct script *script_of(lua_State *L)
 {
@@ -73,12 +88,37 @@ static void expand_source(struct script *s)
     memcpy(s->err, out, o + 1);
 }
 
+/* The wall clock of an outermost call: the hook reads it in Lua code, the watchdog's thread
+ * holds it everywhere else. The collector only runs inside such calls: a finalizer is user
+ * code, and outside them any allocation of ours (a string pushed from C) could run one with
+ * no deadline. */
+static void script_clock_start(struct script *s)
+{
+    s->watch = watchdog_arm(s->o.time_limit, s->path[0] ? s->path : s->where);
+    lua_gc(s->L, LUA_GCRESTART);
+}
+
+static void script_clock_stop(struct script *s)
+{
+    lua_gc(s->L, LUA_GCSTOP);
+    watchdog_disarm(s->watch);
+    s->watch = -1;
+}
+
 static void script_hook(lua_State *L, lua_Debug *ar)
 {
     struct script *s = script_of(L);
     s->count += HOOK_EVERY;
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         snprintf(s->where, sizeof s->where, "%s:%d", script_source(ar), ar->currentline);
+    if (watchdog_expired(s->watch)) {
+        lua_sethook(L, script_hook, LUA_MASKCOUNT, 1); /* as below: no escape through pcall */
+        lua_pushfstring(L,
+                        "%s: stopped after %f s, the time limit: an endless loop? "
+                        "(--time-limit raises it)",
+                        s->where[0] ? s->where : "?", (lua_Number)s->o.time_limit);
+        lua_error(L);
+    }
     if (s->o.max_instructions && s->count > s->o.max_instructions) {
         /* From now on at every instruction: a script that catches the error with pcall is
          * stopped at its next instruction outside the pcall, and so on up to the top. */
@@ -174,18 +214,23 @@ int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
         else
             snprintf(s->where, sizeof s->where, "%s", ar.source[0] == '@' ? ar.source + 1 : "?");
     }
+    bool outermost = s->depth == 0;
+    if (outermost)
+        script_clock_start(s);
     s->depth++;
     s->mem_hit = false;
     int status = lua_pcall(L, nargs, nresults, base);
-    s->depth--;
     lua_remove(L, base);
-    if (status == LUA_OK)
-        return 0;
-    set_error(s, status, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    s->mem_hit = false;
-    lua_gc(L, LUA_GCCOLLECT);
-    return -1;
+    if (status != LUA_OK) {
+        set_error(s, status, lua_tostring(L, -1));
+        lua_pop(L, 1);
+        s->mem_hit = false;
+        lua_gc(L, LUA_GCCOLLECT); /* finalizers run here: still under the limits */
+    }
+    s->depth--;
+    if (outermost)
+        script_clock_stop(s);
+    return status == LUA_OK ? 0 : -1;
 }
 
 void script_budget_reset(struct script *s)
@@ -256,14 +301,60 @@ int script_check_write(const char *path, char *err, size_t errlen)
     return -1;
 }
 
-/* true, or false and the reason: the Lua side raises it at the caller's line. */
-static int l_check_write(lua_State *L)
+static int close_written(lua_State *L)
 {
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+}
+
+/* io.open for writing in the sandbox: the path is checked, then opened with O_NOFOLLOW, so that
+ * a symbolic link in the directory (one a downloaded bundle shipped, say) cannot send the write
+ * elsewhere. A file handle as io.open's, or nil and a message; a link is a sandbox error. */
+static int l_open_write(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1), *mode = luaL_checkstring(L, 2);
     char err[PATH_MAX + 200];
-    bool ok = script_check_write(luaL_checkstring(L, 1), err, sizeof err) == 0;
-    lua_pushboolean(L, ok);
-    lua_pushstring(L, ok ? "" : err);
-    return 2;
+    if (script_check_write(path, err, sizeof err) < 0) {
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    size_t n = strspn(mode + (mode[0] ? 1 : 0), "+b") + (mode[0] ? 1 : 0);
+    if (!strchr("rwa", mode[0]) || !mode[0] || mode[n]) {
+        lua_pushboolean(L, 0);
+        lua_pushliteral(L, "bad argument #2 to 'open' (invalid mode)");
+        return 2;
+    }
+    bool plus = strchr(mode, '+') != NULL;
+    int flags = plus ? O_RDWR : O_WRONLY;
+    if (mode[0] == 'w')
+        flags |= O_CREAT | O_TRUNC;
+    else if (mode[0] == 'a')
+        flags |= O_CREAT | O_APPEND;
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == ELOOP) {
+        snprintf(err, sizeof err,
+                 "'%s': the sandbox does not write through a symbolic link (--unsafe lifts it)",
+                 path);
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    luaL_Stream *p = lua_newuserdatauv(L, sizeof *p, 0);
+    p->closef = NULL; /* not open until fdopen succeeds */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    p->f = fd >= 0 ? fdopen(fd, mode) : NULL;
+    if (!p->f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(e));
+        lua_pushinteger(L, e);
+        return 3;
+    }
+    p->closef = close_written;
+    return 1;
 }
 
 static int l_print(lua_State *L)
@@ -291,12 +382,7 @@ static int l_print(lua_State *L)
  * the debug machinery or write outside the current directory is replaced by a function that
  * says so. Reading files stays allowed. */
 static const char sandbox_lua[] =
-    "local check = ...\n"
-    "local function check_write(path)\n"
-    "  if type(path) ~= 'string' then return end\n"
-    "  local ok, why = check(path)\n"
-    "  if not ok then error(why, 3) end\n"
-    "end\n"
+    "local open_write, self_contained = ...\n"
     "local function denied(name)\n"
     "  return function() error(name .. ' is not available in the sandbox '\n"
     "    .. '(--unsafe lifts it)', 2) end\n"
@@ -320,11 +406,19 @@ static const char sandbox_lua[] =
     "  if mode ~= nil and type(mode) ~= 'string' then\n"
     "    error(\"bad argument #2 to 'open' (string expected)\", 2)\n"
     "  end\n"
-    "  if mode and mode:find('[wa+]') then check_write(path) end\n"
+    "  if mode and mode:find('[wa+]') and type(path) == 'string' then\n"
+    "    local f, why, code = open_write(path, mode)\n"
+    "    if f == false then error(why, 2) end\n"
+    "    return f, why, code\n"
+    "  end\n"
     "  return open(path, mode)\n"
     "end\n"
     "function io.output(file)\n"
-    "  if type(file) == 'string' then check_write(file) end\n"
+    "  if type(file) == 'string' then\n"
+    "    local f, why = open_write(file, 'w')\n"
+    "    if not f then error(why, 2) end\n"
+    "    return output(f)\n"
+    "  end\n"
     "  return output(file)\n"
     "end\n"
     "function load(chunk, name, mode, env)\n"
@@ -339,7 +433,16 @@ static const char sandbox_lua[] =
     "  local f = assert(loadfile(name))\n"
     "  return f()\n"
     "end\n"
-    "string.dump = denied('string.dump')\n";
+    "string.dump = denied('string.dump')\n"
+    "if self_contained then\n"
+    "  local why = ' is refused in an analytics file: it must be self-contained, so that '\n"
+    "    .. 'results cached for its content cannot go stale through another file'\n"
+    "  local function refused(name)\n"
+    "    return function() error(name .. why, 2) end\n"
+    "  end\n"
+    "  dofile, loadfile, require = refused('dofile'), refused('loadfile'), refused('require')\n"
+    "  package.loaded._G.dofile = dofile\n"
+    "end\n";
 
 static int open_state(lua_State *L)
 {
@@ -351,8 +454,9 @@ static int open_state(lua_State *L)
         return 0;
     if (luaL_loadbuffer(L, sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
         return lua_error(L);
-    lua_pushcfunction(L, l_check_write);
-    lua_call(L, 1, 0);
+    lua_pushcfunction(L, l_open_write);
+    lua_pushboolean(L, s->o.self_contained);
+    lua_call(L, 2, 0);
     return 0;
 }
 
@@ -363,6 +467,9 @@ struct script *script_new(const struct script_opts *o)
         return NULL;
     s->o = *o;
     s->co_ref = LUA_NOREF;
+    s->watch = -1;
+    if (time_limit_override > 0)
+        s->o.time_limit = time_limit_override;
     if (o->async) {
         s->mem = open_memstream(&s->mem_buf, &s->mem_size);
         if (!s->mem) {
@@ -391,8 +498,15 @@ void script_free(struct script *s)
     if (!s)
         return;
     script_async_clear(s);
-    if (s->L)
+    if (s->L) {
+        /* Finalizers run at close: under the memory limit and the wall clock too (the count
+         * hook is off inside finalizers, so only the watchdog stops an endless one). */
+        script_clock_start(s);
+        s->depth++;
         lua_close(s->L);
+        s->depth--;
+        script_clock_stop(s);
+    }
     if (s->mem)
         fclose(s->mem);
     free(s->mem_buf);
@@ -543,10 +657,12 @@ enum script_status script_async_resume(struct script *s)
     if (!script_async_ready(s))
         return s->status = SCRIPT_WAITING;
     int nres = 0;
+    script_clock_start(s);
     s->depth++;
     s->mem_hit = false;
     int status = lua_resume(s->co, s->L, 0, &nres);
     s->depth--;
+    script_clock_stop(s);
     if (s->mem)
         fflush(s->mem);
     if (status == LUA_YIELD && s->req.kind != SCRIPT_REQ_NONE) {
@@ -570,7 +686,11 @@ enum script_status script_async_resume(struct script *s)
     }
     script_async_clear(s);
     s->mem_hit = false;
+    script_clock_start(s); /* finalizers: under the limits */
+    s->depth++;
     lua_gc(s->L, LUA_GCCOLLECT);
+    s->depth--;
+    script_clock_stop(s);
     return s->status;
 }
 

@@ -23,13 +23,20 @@
 #define SCRIPT_MAX_MEMORY          (256u << 20)
 #define ANALYTICS_MAX_INSTRUCTIONS 100000000LL /* per analytics or goal call */
 #define ANALYTICS_MAX_MEMORY       (64u << 20)
+/* Wall-clock seconds of one call into Lua (a scenario: between two waits for simulations). */
+#define SCRIPT_TIME_LIMIT    60.0
+#define ANALYTICS_TIME_LIMIT 10.0 /* an analytics evaluation, a lesson's goal check */
 
 struct script_opts {
     bool unsafe;                /* the whole standard library: os.execute, io.popen, debug... */
     FILE *out;                  /* where print() and situ.table() write; NULL: discarded */
     long long max_instructions; /* 0: no limit */
     size_t max_memory;          /* bytes; 0: no limit */
+    double time_limit;          /* wall-clock seconds of one call (watchdog.h); 0: no limit */
     bool cli_limits;            /* the limits come from situ script's options: say which */
+    /* dofile, loadfile and require are refused (analytics files): a result cached by the
+     * file's content cannot go stale through another file. */
+    bool self_contained;
     /* The explorer's mode: the scenario runs as a coroutine (script_async_*), situ.run and
      * situ.sweep yield requests instead of blocking, and print, situ.table and io.write go to a
      * buffer the host reads (script_take_output) whatever `out` says; io.read reads nothing. */
@@ -57,6 +64,7 @@ struct script {
     long long count;           /* instructions since the last script_budget_reset */
     int depth;                 /* protected calls in progress: limits only apply inside one */
     bool mem_hit;              /* the allocator refused a block since the last call */
+    int watch;                 /* the watchdog's handle of the call in progress, or -1 */
     char where[PATH_MAX + 16]; /* "FILE:LINE" the hook last saw running, for memory errors */
     char err[SCRIPT_ERR_MAX];
     char path[PATH_MAX]; /* the file script_load read last: Lua's messages shorten it, s->err not */
@@ -94,7 +102,14 @@ int script_load(struct script *s, const char *path);
  * success nresults values are pushed. */
 int script_pcall(struct script *s, int nargs, int nresults, bool traceback);
 
-/* Restarts the instruction budget (each analytics call gets its own). */
+/* The --time-limit option: replaces every interpreter's default wall-clock limit (the
+ * scenarios' and the analytics'); <= 0 restores the defaults. */
+void script_set_time_limit(double seconds);
+/* The override, or 0 when the defaults hold. */
+double script_time_limit(void);
+
+/* Restarts the instruction budget (each analytics call gets its own; the wall clock starts
+ * with each outermost call). */
 void script_budget_reset(struct script *s);
 
 /* The first line of s->err. */
@@ -205,8 +220,9 @@ int script_push_model(lua_State *L, const struct params *p, char *err, size_t er
 int script_table(lua_State *L);
 int script_csv(lua_State *L);
 
-/* The sandbox's rule for writing: a relative path without "..", inside the current directory
- * (symbolic links followed). 0 if allowed, -1 with a reason. */
+/* The sandbox's rule for writing: a relative path without "..", whose directory is inside the
+ * current directory (symbolic links followed); the file itself is then opened without following
+ * a link (O_NOFOLLOW). 0 if allowed, -1 with a reason. */
 int script_check_write(const char *path, char *err, size_t errlen);
 
 #endif

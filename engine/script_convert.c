@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evaluate.h"
 #include "analytics.h"
 #include "datadir.h"
 #include "model.h"
@@ -149,7 +150,7 @@ void script_push_json(lua_State *L, json_t *v)
 int script_push_model(lua_State *L, const struct params *p, char *err, size_t errlen)
 {
     struct model_result m;
-    if (model_run(p, &m, err, errlen) < 0)
+    if (evaluate_model(p, &m, err, errlen) < 0)
         return -1;
     json_t *j = report_result_json(p, &m);
     if (!j) {

@@ -9,11 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evaluate.h"
 #include "analytics.h"
 #include "model.h"
 #include "report.h"
 #include "script.h"
 #include "sim.h"
+#include "watchdog.h"
 
 #define SWEEP_MAX 20000 /* configurations in one sweep */
 
@@ -25,6 +27,15 @@ static int cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+/* Simulations in parallel; waiting for them is not the scenario's time (watchdog.h). */
+static int pool_run(struct sim_job *jobs, int n, int parallel)
+{
+    watchdog_pause();
+    int rc = sim_pool_run(jobs, n, parallel, NULL, NULL);
+    watchdog_resume();
+    return rc;
 }
 
 /* The configuration at idx (nil: the defaults), or a Lua error naming fn. */
@@ -125,7 +136,7 @@ static int l_run(lua_State *L)
     no_simulations(L, "situ.run");
     get_params(L, 1, &p, "situ.run");
     /* Bad input is found by the model's own checks before anything is forked. */
-    if (model_run(&p, &m, err, sizeof err) < 0)
+    if (evaluate_model(&p, &m, err, sizeof err) < 0)
         return luaL_error(L, "situ.run: %s", err);
     if (script_async_can_yield(L, "situ.run")) {
         struct params *req = script_async_request(L, SCRIPT_REQ_RUN, 1);
@@ -135,9 +146,11 @@ static int l_run(lua_State *L)
         return lua_yieldk(L, 0, 0, run_cont); /* the explorer simulates, then run_cont */
     }
     char *out = NULL;
-    if (sim_run_isolated(&p, true, &out, err, sizeof err) < 0) {
+    watchdog_pause(); /* waiting for a simulation is not the scenario's time */
+    int rc = sim_run_isolated(&p, true, &out, err, sizeof err);
+    watchdog_resume();
+    if (rc < 0)
         return script_fail(L, 3, "situ.run: %s", err);
-    }
     lua_pushstring(L, out);
     free(out);
     push_json_text(L, lua_tostring(L, -1), "situ.run");
@@ -161,7 +174,7 @@ static int l_analytics(lua_State *L)
     struct analytics_value v;
     analytics_ctx_init(&c, &p, &l, (long)luaL_optinteger(L, 2, 0));
     int rc = analytics_eval(&p, &c, &v, err, sizeof err);
-    double xtime = rc == 0 ? analytics_exchange_time(&pf, &l, &v) : 0;
+    double xtime = rc == 0 ? model_exchange_time(&pf, &l, &v) : 0;
     layout_free(&l);
     platform_free(&pf);
     if (rc < 0 || analytics_check(p.analytics, name, sizeof name, err, sizeof err) < 0)
@@ -280,7 +293,8 @@ static int l_sweep(lua_State *L)
                 goto bad;
         }
         struct model_result m;
-        if (script_finish_params(p, err, sizeof err) < 0 || model_run(p, &m, err, sizeof err) < 0)
+        if (script_finish_params(p, err, sizeof err) < 0 ||
+            evaluate_model(p, &m, err, sizeof err) < 0)
             goto bad;
     }
     if (!model_only && script_async_can_yield(L, "situ.sweep")) {
@@ -292,8 +306,7 @@ static int l_sweep(lua_State *L)
             return luaL_error(L, "situ.sweep: out of memory");
         return lua_yieldk(L, 0, 0, sweep_cont); /* the explorer simulates, then sweep_cont */
     }
-    if (!model_only &&
-        sim_pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total, NULL, NULL) < 0) {
+    if (!model_only && pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total) < 0) {
         free(jobsv);
         return luaL_error(L, "situ.sweep: cannot start simulations");
     }
@@ -351,7 +364,7 @@ static int xo_configs(struct xo *x, struct params *ps, double *ms)
         ps[i].mapping = i % 2 ? MAPPING_INTRANSIT : MAPPING_INSITU;
         ps[i].data_scaling = x->xs[i / 2];
         struct model_result m;
-        if (model_run(&ps[i], &m, x->err, sizeof x->err) < 0)
+        if (evaluate_model(&ps[i], &m, x->err, sizeof x->err) < 0)
             return -1;
         ms[i] = m.makespan;
     }
@@ -377,7 +390,7 @@ static int xo_eval_here(struct xo *x)
     if (rc == 0 && x->by_run) {
         for (int i = 0; i < 2 * x->n; i++)
             jv[i].p = ps[i];
-        sim_pool_run(jv, 2 * x->n, x->jobs, NULL, NULL);
+        pool_run(jv, 2 * x->n, x->jobs);
         for (int i = 0; rc == 0 && i < 2 * x->n; i++) {
             json_t *j = jv[i].rc == 0 ? json_loads(jv[i].output, 0, NULL) : NULL;
             if (!j) {

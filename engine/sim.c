@@ -253,8 +253,12 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (analytics_eval_steps(&e->p, &e->l, e->steps, e->av, err, errlen) < 0)
+    struct analytics_profile prof;
+    if (analytics_profile(&e->p, &e->l, &prof, err, errlen) < 0)
         return -1;
+    for (long i = 0; i < e->steps; i++)
+        e->av[i] = *profile_step(&prof, i);
+    profile_free(&prof);
     for (long i = 0; i < e->steps; i++) {
         e->chunk_flops[i] = e->av[i].cost / e->l.sim_cores * REFERENCE_SPEED;
         e->chunk_bytes[i] = e->av[i].bytes / e->l.sim_cores;

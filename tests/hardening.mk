@@ -133,18 +133,39 @@ fuzz-replay: fuzz-build
 
 test-slow: fuzz-smoke
 
+# ---- ThreadSanitizer: the model and the explorer's curves from two threads ----
+
+TSAN_DIR = build-tsan
+TSAN_CFLAGS = $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
+# What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
+TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
+           engine/platform_prolog.c engine/platform_units.c engine/datadir.c tui/xover.c \
+           tui/scaling.c tests/hardening/tsan_model.c
+TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
+
+$(TSAN_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TSAN_CFLAGS) -c -o $@ $<
+
+$(TSAN_DIR)/tsan_model: $(TSAN_OBJ)
+	$(CC) -fsanitize=thread -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs libxml-2.0) -lm -lpthread
+
+# Any report fails (exitcode 66), as does a run that computed nothing.
+tsan: $(TSAN_DIR)/tsan_model
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(TSAN_DIR)/tsan_model platforms/dahu.xml
+
 # ---- the bad-input corpus ----
 
 bad: situ
 	python3 tests/bad/run.py ./situ
 
 clean-hardening:
-	rm -rf $(ASAN_DIR) $(FUZZ_DIR)
+	rm -rf $(ASAN_DIR) $(FUZZ_DIR) $(TSAN_DIR)
 
 clean: clean-hardening
 
-.PHONY: asan asan-build valgrind fuzz fuzz-build fuzz-smoke fuzz-replay test-slow bad clean-hardening
+.PHONY: tsan asan asan-build valgrind fuzz fuzz-build fuzz-smoke fuzz-replay test-slow bad clean-hardening
 
--include $(shell find $(ASAN_DIR) $(FUZZ_DIR) -name '*.d' 2>/dev/null)
+-include $(shell find $(ASAN_DIR) $(FUZZ_DIR) $(TSAN_DIR) -name '*.d' 2>/dev/null)
 
 .DEFAULT_GOAL := $(HARDEN_SAVED_GOAL)

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/analytics.h"
 #include "../engine/layout.h"
 
 static void notice(struct app_state *s, bool error, const char *fmt, ...)
@@ -48,8 +47,23 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
             platform_free(&fresh);
         return -1;
     }
+    /* The built-in's model is computed here and now; a Lua file's by the evaluator process
+     * (user code never runs on this thread), the old numbers staying up meanwhile. */
     struct model_result m;
-    model_eval(cand, pf, &l, &m);
+    bool lua = cand->analytics[0] != 0;
+    if (!lua) {
+        struct analytics_profile prof;
+        char perr[PARAMS_ERR_MAX];
+        if (profile_source_builtin(cand, &l, &prof, perr, sizeof perr) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            layout_free(&l);
+            if (new_pf)
+                platform_free(&fresh);
+            return -1;
+        }
+        model_eval(cand, pf, &l, &prof, &m);
+        profile_free(&prof);
+    }
     layout_free(&l);
     if (new_pf) {
         if (s->pf_loaded)
@@ -62,8 +76,17 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     char key[RUNNER_KEY_MAX];
     params_canonical(cand, key, sizeof key);
     int changed = strcmp(key, s->key) != 0;
+    bool lua_changed = strcmp(cand->analytics, s->p.analytics) != 0;
     s->p = *cand;
-    s->model = m;
+    if (!lua) {
+        s->model = m;
+        s->model_valid = true;
+        s->model_pending = false;
+        s->analytics_err[0] = 0;
+    } else if (changed || lua_changed || !s->model_valid) {
+        s->model_pending = true;
+        s->model_gen++;
+    }
     if (changed) {
         snprintf(s->key, sizeof s->key, "%s", key);
         result_free(&s->sim);
@@ -74,16 +97,6 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     }
     xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
     scaling_rebase(&s->sc, &s->p);
-    /* The model has no error channel: a broken analytics file shows as missing numbers, so ask
-     * the file itself what is wrong, for the status line. */
-    s->analytics_err[0] = 0;
-    if (!isfinite(m.makespan) && cand->analytics[0]) {
-        char name[ANALYTICS_NAME_MAX];
-        if (analytics_check(cand->analytics, name, sizeof name, s->analytics_err,
-                            sizeof s->analytics_err) == 0)
-            snprintf(s->analytics_err, sizeof s->analytics_err, "analytics %s gives no numbers",
-                     name);
-    }
     app_lesson_check(s);
     return changed;
 }
@@ -124,7 +137,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
 void app_xover_sync(struct app_state *s)
 {
     if (!xover_current(&s->xo))
-        xover_curves_eval(&s->xo.c, &s->xo.base, s->xo.base_key, &s->pf);
+        xover_curves_eval(&s->xo.c, &s->xo.base, s->xo.base_key, &s->pf, profile_source_builtin);
 }
 
 unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
@@ -138,7 +151,7 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
 void app_scaling_sync(struct app_state *s)
 {
     if (!scaling_current(&s->sc))
-        scaling_eval(&s->sc.c, &s->sc.base, s->sc.base_key, &s->pf);
+        scaling_eval(&s->sc.c, &s->sc.base, s->sc.base_key, &s->pf, profile_source_builtin);
 }
 
 unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c)
@@ -149,20 +162,22 @@ unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c)
     return APP_DIRTY;
 }
 
+/* The analytics file's name without directory or .lua, for notices. */
+static const char *analytics_file_name(const struct app_state *s, char *buf, size_t len)
+{
+    const char *slash = strrchr(s->p.analytics, '/');
+    snprintf(buf, len, "%s", slash ? slash + 1 : s->p.analytics);
+    size_t n = strlen(buf);
+    if (n > 4 && !strcmp(buf + n - 4, ".lua"))
+        buf[n - 4] = 0;
+    return buf;
+}
+
 unsigned app_on_analytics_changed(struct app_state *s)
 {
-    char name[ANALYTICS_NAME_MAX], err[APP_MSG_MAX];
-    if (analytics_check(s->p.analytics, name, sizeof name, err, sizeof err) < 0) {
-        /* Keep the numbers of the last good content on screen; say why they are not updated. */
-        snprintf(s->analytics_err, sizeof s->analytics_err, "%s", err);
-        return APP_DIRTY;
-    }
-    struct params same = s->p;
-    if (app_apply(s, &same, err, sizeof err) < 0) {
-        notice(s, true, "%s", err);
-        return APP_DIRTY;
-    }
     /* Same parameters, new content: every result of the old content is stale. */
+    s->model_pending = true;
+    s->model_gen++;
     result_free(&s->sim);
     s->has_sim = false;
     s->sim_cached = false;
@@ -171,8 +186,39 @@ unsigned app_on_analytics_changed(struct app_state *s)
     memset(s->xo.pstate, 0, sizeof s->xo.pstate);
     s->xo.c.key[0] = 0;
     s->sc.c.key[0] = 0;
-    notice(s, false, "analytics %s reloaded", name);
+    s->reloading = true;
+    char name[PARAMS_PATH_MAX];
+    notice(s, false, "analytics %s changed: evaluating it",
+           analytics_file_name(s, name, sizeof name));
     return APP_DIRTY | APP_CONFIG | APP_RERUN;
+}
+
+unsigned app_on_model(struct app_state *s, long gen, const struct model_result *m, const char *err)
+{
+    if (gen != s->model_gen || !s->model_pending)
+        return 0; /* for a configuration the user has already left */
+    s->model_pending = false;
+    bool reloaded = s->reloading;
+    s->reloading = false;
+    if (err) {
+        snprintf(s->analytics_err, sizeof s->analytics_err, "%s", err);
+        s->model_valid = false;
+        return APP_DIRTY;
+    }
+    if (reloaded) {
+        char name[PARAMS_PATH_MAX];
+        notice(s, false, "analytics %s reloaded", analytics_file_name(s, name, sizeof name));
+    }
+    s->analytics_err[0] = 0;
+    s->model = *m;
+    s->model_valid = true;
+    app_lesson_check(s);
+    return APP_DIRTY | APP_EVALUATED;
+}
+
+bool app_sim_allowed(const struct app_state *s)
+{
+    return !s->model_pending && s->model_valid;
 }
 
 void app_free(struct app_state *s)

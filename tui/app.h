@@ -45,6 +45,7 @@ enum app_flags {
     APP_QUIT = 8,
     APP_SCRIPT = 16,        /* the scenario has a request to submit or its results are in */
     APP_SCRIPT_CANCEL = 32, /* the scenario closed: drop the runs it was waiting for */
+    APP_EVALUATED = 64,     /* a Lua analytics' model landed: simulations may start */
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
@@ -62,6 +63,7 @@ enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_F
 #define APP_PRESETS_MAX 32
 #define APP_EDIT_MAX    96
 #define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
+#define APP_ERR_LONG    1024 /* an analytics error: a whole path, then the message */
 
 /* A lesson in the explorer: which step, whether its hint shows, and its goal's status for the
  * configuration on screen (re-checked on every model update and every simulated result). */
@@ -127,7 +129,11 @@ struct app_state {
     struct platform pf; /* loaded once per platform path */
     bool pf_loaded;
     char pf_path[PARAMS_PATH_MAX];
-    struct model_result model; /* of p, always valid */
+    struct model_result model; /* of p when model_valid (while pending: of the last p) */
+    bool model_valid;          /* model holds numbers (false: none yet, or the analytics failed) */
+    bool model_pending;        /* a Lua analytics is being evaluated for p (evaluator.h) */
+    long model_gen;            /* bumped whenever p's model must be evaluated anew */
+    bool reloading;            /* ...because the analytics file changed: say so when it lands */
 
     enum sim_phase sim_phase;
     struct sim_result sim; /* valid when has_sim; owned */
@@ -145,11 +151,12 @@ struct app_state {
 
     enum app_pane pane;
     struct app_lesson lesson;
-    double alert;                    /* link utilisation threshold, 0..1 */
-    bool script_unsafe;              /* scenarios get the whole standard library */
-    char analytics_err[APP_MSG_MAX]; /* the analytics file's Lua error, "" when it loads */
-    struct scaling sc;               /* the static scaling view's curves */
-    struct app_script script;        /* the scenario panel */
+    double alert;                     /* link utilisation threshold, 0..1 */
+    bool script_unsafe;               /* scenarios get the whole standard library */
+    char analytics_err[APP_ERR_LONG]; /* why a Lua analytics gives no numbers, whole; "" if it does
+                                       */
+    struct scaling sc;                /* the static scaling view's curves */
+    struct app_script script;         /* the scenario panel */
 };
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
@@ -183,9 +190,16 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 /* The loop reports the runner's counts and where the current simulation stands. */
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
 
-/* The analytics file changed on disk: check it again (a Lua error goes to analytics_err and
- * the status line), re-evaluate the model, drop results of the old content, simulate anew. */
+/* The analytics file changed on disk: evaluate the model anew, drop results of the old
+ * content, simulate anew once the model is in. */
 unsigned app_on_analytics_changed(struct app_state *s);
+
+/* The evaluator's answer for model_gen gen: the model of p, or why there is none (shown in
+ * place of the numbers; no simulation starts for a failing analytics). Ignored if stale. */
+unsigned app_on_model(struct app_state *s, long gen, const struct model_result *m, const char *err);
+
+/* Whether simulations of p may start: its model is in and the analytics did not fail. */
+bool app_sim_allowed(const struct app_state *s);
 
 /* The static scaling curves landed from the loop's background computation (ignored if stale). */
 unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c);

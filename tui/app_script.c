@@ -184,7 +184,8 @@ unsigned app_script_open(struct app_state *s, const char *cmdline)
     struct script_opts o = {.async = true,
                             .unsafe = s->script_unsafe,
                             .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
-                            .max_memory = SCRIPT_MAX_MEMORY};
+                            .max_memory = SCRIPT_MAX_MEMORY,
+                            .time_limit = SCRIPT_TIME_LIMIT};
     sp->sc = script_new(&o);
     if (!sp->sc) {
         snprintf(sp->err, sizeof sp->err, "%.200s: out of memory starting Lua", sp->path);

@@ -112,3 +112,36 @@ void draw_time(double t, char *buf, size_t len)
     else
         snprintf(buf, len, "%.2g s", t);
 }
+
+int draw_wrap(const char *text, int w, char lines[][256], int max)
+{
+    int n = 0;
+    const char *p = text;
+    if (w > 255)
+        w = 255;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        int take = len;
+        if (take > w) {
+            take = w;
+            while (take > 0 && p[take] != ' ')
+                take--;
+            if (take == 0)
+                take = w;
+        }
+        if (n < max) {
+            memcpy(lines[n], p, (size_t)take);
+            lines[n][take] = 0;
+        }
+        n++;
+        p += take;
+        if (take < len) {
+            while (*p == ' ')
+                p++;
+        } else if (*p == '\n') {
+            p++;
+        }
+    }
+    return n;
+}

@@ -29,6 +29,11 @@ void draw_bar(const struct screen *s, int y, int x, int w, const struct bar_seg 
 /* A slider track w cells wide with its knob at pos in [0, 1]. */
 void draw_track(const struct screen *s, int y, int x, int w, double pos);
 
+/* Wraps text into at most max lines of at most w bytes (ASCII text: lessons, messages), at
+ * spaces where it can, cutting a longer word; the text's own newlines are kept. Returns the
+ * lines needed (may exceed max). */
+int draw_wrap(const char *text, int w, char lines[][256], int max);
+
 /* Seconds in at most 7 cells: "750 ms", "1.23 s", "45278 s", "12.6 h". */
 void draw_time(double seconds, char *buf, size_t len);
 

@@ -17,7 +17,10 @@
 
 #include "../engine/analytics.h"
 #include "../engine/cache.h"
+#include "../engine/script.h"
+#include "../engine/watchdog.h"
 #include "app.h"
+#include "evaluator.h"
 #include "screen.h"
 #include "stats.h"
 #include "tui.h"
@@ -55,7 +58,18 @@ struct tui {
     int xo_gen;                  /* one tag per crossover base */
     char xo_key[RUNNER_KEY_MAX]; /* crossover base they were submitted for */
     int idle_polls;              /* readable without a key: the terminal may be gone */
-    bool curves_busy;            /* a model computation (crossover, scaling) is on the pool */
+    bool curves_busy;            /* a model computation (crossover, scaling) is on its way */
+    /* A Lua analytics is evaluated in child processes (evaluator.h): one for the model of the
+     * configuration on screen, one for the curves, so that neither waits for the other. */
+    struct evaluator *model_ev, *curves_ev;
+    long model_seq;      /* the latest model request; older replies are dropped */
+    long model_gen_sent; /* app.model_gen it was made for */
+    long curves_seq;
+    bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
+    uint64_t model_keys[PENDING_MAX];      /* keys whose Lua model is not on screen yet */
+    int nmodel_keys;
+    bool model_landed;          /* the model came in: the next frame shows it */
+    struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
     bool want_stats;
     struct stats latency;
     struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
@@ -133,6 +147,14 @@ static void on_runner_change(void *ud)
  * stale is cancelled only after its replacement is queued, so an identical job survives. */
 static void submit(struct tui *t, bool force)
 {
+    if (!app_sim_allowed(&t->app)) {
+        /* No simulation of an analytics that is still being evaluated, or that failed: the
+         * model's answer decides (act, APP_EVALUATED). */
+        t->sim_deferred = true;
+        t->sim_deferred_force = t->sim_deferred_force || force;
+        return;
+    }
+    t->sim_deferred = false;
     long old = t->current_id;
     t->current_id = 0;
     long id = runner_submit(t->runner, &t->app.p, PRIO_CURRENT, TAG_CURRENT,
@@ -193,9 +215,9 @@ static void curves_run(uv_work_t *req)
      * reading keys must win over the one drawing curves. */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5);
     if (w->scaling)
-        scaling_eval(&w->sc, &w->base, w->key, &w->pf);
+        scaling_eval(&w->sc, &w->base, w->key, &w->pf, profile_source_builtin);
     else
-        xover_curves_eval(&w->c, &w->base, w->key, &w->pf);
+        xover_curves_eval(&w->c, &w->base, w->key, &w->pf, profile_source_builtin);
 }
 
 static void curves_done(uv_work_t *req, int status)
@@ -219,6 +241,14 @@ static void start_curves(struct tui *t)
     bool scaling = xover_current(&t->app.xo);
     if (scaling && (t->app.pane != APP_PANE_SCALING || scaling_current(&t->app.sc)))
         return;
+    if (t->app.p.analytics[0]) { /* user Lua: in the curves' evaluator process */
+        const struct params *base = scaling ? &t->app.sc.base : &t->app.xo.base;
+        const char *key = scaling ? t->app.sc.base_key : t->app.xo.base_key;
+        t->curves_seq =
+            evaluator_submit(t->curves_ev, scaling ? EVAL_SCALING : EVAL_XOVER, base, key);
+        t->curves_busy = t->curves_seq > 0;
+        return;
+    }
     struct curves_work *w = calloc(1, sizeof *w);
     if (!w || xover_platform_copy(&w->pf, &t->app.pf) < 0) {
         free(w);
@@ -239,6 +269,64 @@ static void start_curves(struct tui *t)
         return;
     }
     t->curves_busy = true;
+}
+
+/* Curves from the evaluator process. A failure (the analytics timed out) installs curves with no
+ * model points for that key, which say why, rather than asking again for ever. */
+static void on_curves_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->curves_seq)
+        return;
+    t->curves_busy = false;
+    if (r->kind == EVAL_XOVER) {
+        struct xover_curves *c = malloc(sizeof *c);
+        if (c) {
+            *c = r->u.xo;
+            if (!r->ok) {
+                memset(c, 0, sizeof *c);
+                snprintf(c->key, sizeof c->key, "%s", t->app.xo.base_key);
+                for (int m = 0; m < XO_MAPPINGS; m++)
+                    snprintf(c->err[m], sizeof c->err[m], "%.*s", (int)sizeof c->err[m] - 1,
+                             r->err);
+            }
+            act(t, app_on_curves(&t->app, c));
+            free(c);
+        }
+    } else {
+        struct scaling_curves *c = malloc(sizeof *c);
+        if (c) {
+            *c = r->u.sc;
+            if (!r->ok) {
+                memset(c, 0, sizeof *c);
+                snprintf(c->key, sizeof c->key, "%s", t->app.sc.base_key);
+            }
+            act(t, app_on_scaling(&t->app, c));
+            free(c);
+        }
+    }
+    start_curves(t); /* the configuration may have moved on while this ran */
+}
+
+/* ---- the model of a Lua analytics, from the evaluator process ---------------------------------
+ */
+
+static void on_model_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->model_seq)
+        return; /* superseded: a newer request is on its way */
+    t->model_landed = true;
+    act(t, app_on_model(&t->app, t->model_gen_sent, r->ok ? &r->u.m : NULL, r->ok ? NULL : r->err));
+}
+
+/* The app asked for a model it cannot compute itself: ask the evaluator (the latest wins). */
+static void sync_model(struct tui *t)
+{
+    if (!t->app.model_pending || t->app.model_gen == t->model_gen_sent || !t->model_ev)
+        return;
+    t->model_gen_sent = t->app.model_gen;
+    t->model_seq = evaluator_submit(t->model_ev, EVAL_MODEL, &t->app.p, NULL);
 }
 
 /* ---- the analytics file ---------------------------------------------------------------------- */
@@ -341,6 +429,9 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->reload, NULL);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
+    evaluator_close(t->model_ev);
+    evaluator_close(t->curves_ev);
+    t->model_ev = t->curves_ev = NULL;
     runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
     uv_timer_start(&t->grace, on_grace, QUIT_GRACE_MS, 0);
     uv_unref((uv_handle_t *)&t->grace);
@@ -366,6 +457,12 @@ static void act(struct tui *t, unsigned flags)
         uv_timer_stop(&t->debounce);
         submit(t, true);
     }
+    if ((flags & APP_EVALUATED) && t->sim_deferred) {
+        uv_timer_stop(&t->debounce);
+        submit(t, t->sim_deferred_force);
+        t->sim_deferred_force = false;
+    }
+    sync_model(t);
     if (flags & APP_DIRTY) {
         t->dirty = true;
         start_curves(t); /* a view may have opened that needs its curves */
@@ -459,6 +556,8 @@ static void on_input(uv_poll_t *h, int status, int events)
         act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
+        if (t->app.model_pending && t->nmodel_keys < PENDING_MAX)
+            t->model_keys[t->nmodel_keys++] = at;
     }
     /* Readable again and again with nothing to read: the terminal has hung up. */
     t->idle_polls = keys ? 0 : t->idle_polls + 1;
@@ -509,6 +608,12 @@ static void draw(struct tui *t)
         stats_add(&t->sim_latency, (double)(now - t->result_at) / 1e6);
         t->result_at = 0;
     }
+    if (t->model_landed && !t->app.model_pending) {
+        for (int i = 0; i < t->nmodel_keys; i++)
+            stats_add(&t->model_latency, (double)(now - t->model_keys[i]) / 1e6);
+        t->nmodel_keys = 0;
+    }
+    t->model_landed = false;
 }
 
 static void on_frame(uv_prepare_t *h)
@@ -579,6 +684,17 @@ static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
     return runner_new(&t->loop, &o, err, errlen);
 }
 
+static int saved_stderr = -1; /* the user's stderr while the screen is ours */
+
+/* The watchdog's hard stop (async-signal-safe): the terminal, the children, and stderr back for
+ * its one line. */
+static void emergency_exit(void)
+{
+    screen_emergency_restore();
+    if (saved_stderr >= 0)
+        dup2(saved_stderr, STDERR_FILENO);
+}
+
 static void close_any(uv_handle_t *h, void *arg)
 {
     (void)arg;
@@ -625,6 +741,9 @@ int tui_run(const struct tui_opts *o)
     }
     t->screen_on = true;
     screen_on_fatal(runner_kill_all_signal_safe);
+    /* A scenario or a lesson's goal stuck past its time limit where Lua cannot be interrupted
+     * ends the explorer with one line: the terminal and the children first. */
+    watchdog_on_fire(emergency_exit);
     if (start_handles(t) < 0) {
         screen_close(&t->scr);
         t->screen_on = false;
@@ -633,14 +752,22 @@ int tui_run(const struct tui_opts *o)
     }
     /* Nothing may write over the screen (a library's warning, say): stderr goes nowhere until
      * the terminal is ours no more. The children's stderr is piped by the runner. */
-    int saved_err = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
+    int saved_err = saved_stderr = dup(STDERR_FILENO), devnull = open("/dev/null", O_WRONLY);
     if (saved_err >= 0 && devnull >= 0)
         dup2(devnull, STDERR_FILENO);
     if (devnull >= 0)
         close(devnull);
     view_layout(t->scr.rows, t->scr.cols, &t->layout);
     t->dirty = true;
-    config_changed(t);
+    t->model_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_model_reply, t);
+    /* The curves are background work: behind the model and the simulations on screen. */
+    t->curves_ev = evaluator_new(&t->loop, script_time_limit(), 10, on_curves_reply, t);
+    if (!t->model_ev || !t->curves_ev) {
+        begin_quit(t, 1);
+    } else {
+        sync_model(t);
+        config_changed(t);
+    }
     if (o->script && o->script[0])
         act(t, app_script_open(&t->app, o->script));
     uv_run(&t->loop, UV_RUN_DEFAULT);
@@ -648,6 +775,7 @@ int tui_run(const struct tui_opts *o)
     if (saved_err >= 0) {
         dup2(saved_err, STDERR_FILENO);
         close(saved_err);
+        saved_stderr = -1;
     }
 out:
     if (t->screen_on)
@@ -667,6 +795,12 @@ out:
                     stats_percentile(&t->latency, 99));
         else
             fprintf(stderr, "situ: key-to-frame latency: no keys measured\n");
+        if (t->model_latency.n)
+            fprintf(stderr,
+                    "situ: key-to-result latency (a Lua analytics' model on screen) over %zu "
+                    "keys: p50 %.0f ms, p99 %.0f ms\n",
+                    t->model_latency.n, stats_percentile(&t->model_latency, 50),
+                    stats_percentile(&t->model_latency, 99));
         if (t->sim_latency.n)
             fprintf(stderr,
                     "situ: debounce-to-simulated-result over %zu runs: p50 %.0f ms, p99 %.0f ms\n",
@@ -675,5 +809,6 @@ out:
     }
     stats_free(&t->latency);
     stats_free(&t->sim_latency);
+    stats_free(&t->model_latency);
     return rc;
 }

@@ -25,7 +25,8 @@ bool scaling_current(const struct scaling *sc)
     return sc->c.key[0] && !strcmp(sc->c.key, sc->base_key);
 }
 
-static double eval_at(const struct params *base, long nodes, long region, const struct platform *pf)
+static double eval_at(const struct params *base, long nodes, long region, const struct platform *pf,
+                      profile_source source)
 {
     struct params q = *base;
     q.nodes = nodes;
@@ -36,14 +37,17 @@ static double eval_at(const struct params *base, long nodes, long region, const 
     struct layout l;
     if (layout_build(&q, pf, &l, err, sizeof err) < 0)
         return NAN;
-    struct model_result m;
-    model_eval(&q, pf, &l, &m);
+    struct analytics_profile prof;
+    struct model_result m = {.makespan = NAN};
+    if (source(&q, &l, &prof, err, sizeof err) == 0)
+        model_eval(&q, pf, &l, &prof, &m);
+    profile_free(&prof);
     layout_free(&l);
     return m.makespan > 0 ? m.makespan : NAN;
 }
 
 void scaling_eval(struct scaling_curves *c, const struct params *base, const char *key,
-                  const struct platform *pf)
+                  const struct platform *pf, profile_source source)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->key, sizeof c->key, "%s", key);
@@ -61,7 +65,7 @@ void scaling_eval(struct scaling_curves *c, const struct params *base, const cha
         double lo = INFINITY, hi = 0;
         int good = 0;
         for (int i = 0; i < SC_REGIONS; i++) {
-            double r = c->region[i], t = eval_at(base, c->nodes[k], (long)r, pf);
+            double r = c->region[i], t = eval_at(base, c->nodes[k], (long)r, pf, source);
             /* Work done: particles (4 per FCC cell) times MD iterations. */
             double work = 4.0 * r * r * r * (double)base->iterations;
             c->time[k][i] = t;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "../engine/params.h"
+#include "../engine/profile.h"
 #include "../engine/platform.h"
 #include "../engine/runner.h"
 
@@ -40,10 +41,10 @@ struct scaling {
 int scaling_rebase(struct scaling *sc, const struct params *p);
 bool scaling_current(const struct scaling *sc);
 
-/* Computes the curves of base on pf into c; key is the base's key. Thread-safe for built-in
- * analytics (the same contract as xover_curves_eval). */
+/* Computes the curves of base on pf into c; key is the base's key. Profiles come from source,
+ * as for xover_curves_eval. */
 void scaling_eval(struct scaling_curves *c, const struct params *base, const char *key,
-                  const struct platform *pf);
+                  const struct platform *pf, profile_source source);
 
 /* Whether curve k is flat (it scales); false for a missing curve. */
 bool scaling_flat(const struct scaling_curves *c, int k);

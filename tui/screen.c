@@ -211,7 +211,7 @@ int screen_attr(const struct screen *s, enum colour c)
     return COLOR_PAIR(c + 1) | colour_table[c].attr;
 }
 
-static void on_fatal(int sig)
+void screen_emergency_restore(void)
 {
     if (fatal_kill)
         fatal_kill();
@@ -220,6 +220,11 @@ static void on_fatal(int sig)
     if (saved_tty_ok)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
     restore_flags();
+}
+
+static void on_fatal(int sig)
+{
+    screen_emergency_restore();
     signal(sig, SIG_DFL);
     raise(sig);
 }

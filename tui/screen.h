@@ -75,6 +75,10 @@ int screen_attr(const struct screen *s, enum colour c);
  * async-signal-safe), put the terminal back as it was before screen_open, and die of the signal. */
 void screen_on_fatal(void (*kill_children)(void));
 
+/* The same without dying: for a process about to end by itself (the Lua watchdog's hard stop,
+ * watchdog.h). Async-signal-safe. */
+void screen_emergency_restore(void);
+
 /* Display cells of a UTF-8 string (every glyph used here is one cell wide). */
 int screen_cells(const char *s);
 

@@ -8,41 +8,6 @@
 #include "draw.h"
 #include "view.h"
 
-/* Wraps text into at most max lines of at most w bytes (lesson text is ASCII), at spaces where
- * it can; the text's own newlines are kept. Returns the lines needed (may exceed max). */
-static int wrap(const char *text, int w, char lines[][256], int max)
-{
-    int n = 0;
-    const char *p = text;
-    if (w > 255)
-        w = 255;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        int len = nl ? (int)(nl - p) : (int)strlen(p);
-        int take = len;
-        if (take > w) {
-            take = w;
-            while (take > 0 && p[take] != ' ')
-                take--;
-            if (take == 0)
-                take = w;
-        }
-        if (n < max) {
-            memcpy(lines[n], p, (size_t)take);
-            lines[n][take] = 0;
-        }
-        n++;
-        p += take;
-        if (take < len) {
-            while (*p == ' ')
-                p++;
-        } else if (*p == '\n') {
-            p++;
-        }
-    }
-    return n;
-}
-
 static void goal_line(const struct screen *s, const struct app_state *a, int y, int w)
 {
     const struct app_lesson *ls = &a->lesson;
@@ -98,7 +63,7 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
         draw_text(s, end, 1 + k, w - k, COL_TEXT, hint[0] ? hint : "this step has no hint");
     }
     char lines[32][256];
-    int need = wrap(lesson_step_text(ls->l, ls->step), w, lines, 32);
+    int need = draw_wrap(lesson_step_text(ls->l, ls->step), w, lines, 32);
     for (int i = 0; i < need && i < 32 && row < end; i++, row++) {
         bool cut = row == end - 1 && i < need - 1;
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);

@@ -191,6 +191,26 @@ static void core_split(const struct model_result *m, int width, char *buf, size_
         snprintf(buf, len, "%ld+%ld", m->sim_cores, m->ana_cores);
 }
 
+/* In place of the numbers and bars: why a Lua analytics gives none, whole (wrapped over the
+ * rows of the results), or that it is being evaluated. */
+static void draw_no_model(const struct screen *s, const struct view_layout *l,
+                          const struct app_state *a)
+{
+    int x = l->right_x, y = l->top_y + 1, w = l->right_w - 1;
+    if (!a->analytics_err[0]) {
+        draw_text(s, y, x, w, COL_MUTED, "evaluating the analytics...");
+        return;
+    }
+    char lines[16][256];
+    int rows = l->top_y + 15 - y; /* the results and both blocks of bars */
+    int n = draw_wrap(a->analytics_err, w, lines, 16);
+    draw_fmt(s, y, x, w, COL_ERROR, "%s the analytics gives no numbers:", s->g->fail);
+    for (int i = 0; i < n && i < 16 && i + 1 < rows; i++)
+        draw_text(s, y + 1 + i, x, w, COL_ERROR, lines[i]);
+    draw_text(s, y + (n + 1 < rows ? n + 1 : rows - 1), x, w, COL_MUTED,
+              "no simulation runs until the file is fixed");
+}
+
 static void draw_results(const struct screen *s, const struct view_layout *l,
                          const struct app_state *a)
 {
@@ -201,7 +221,11 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
     char buf[128], t[32];
 
     draw_text(s, y, x, LABEL_W, COL_HEADING, "RESULTS");
-    draw_text(s, y, mx, colw, COL_HEADING, "model");
+    if (!a->model_valid) {
+        draw_no_model(s, l, a);
+        return;
+    }
+    draw_text(s, y, mx, colw, COL_HEADING, a->model_pending ? "model, evaluating" : "model");
     sim_header(s, a, buf, sizeof buf);
     draw_text(s, y, sx, colw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
     const char *ph = sim_placeholder(a);
@@ -270,6 +294,8 @@ static void draw_run_bars(const struct screen *s, const struct view_layout *l,
 {
     int x = l->right_x, y = l->top_y + 7, colw = (l->right_w - LABEL_W) / 2;
     int mx = x + LABEL_W, sx = mx + colw, bw = colw - 1;
+    if (!a->model_valid)
+        return; /* draw_no_model has the rows */
     draw_text(s, y, x, l->right_w, COL_HEADING, "OVER THE RUN");
     draw_text(s, y, x + 13, l->right_w - 13, COL_MUTED, "one core of each, % of the time active");
     const struct model_result *m = &a->model;
@@ -316,6 +342,8 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
     const struct glyphs *g = s->g;
     int x = l->right_x, y = l->top_y + 11, colw = (l->right_w - LABEL_W) / 2;
     int mx = x + LABEL_W, sx = mx + colw, bw = colw - 1;
+    if (!a->model_valid)
+        return;
     const struct stages *st = &a->model.stage;
     double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
     double period = fmax(sim_side, ana_side);

@@ -28,13 +28,20 @@ static void base_of(const struct params *p, struct params *b, bool *bumped)
 }
 
 static double makespan_at(const struct params *q, const struct platform *pf, const struct layout *l,
-                          double x)
+                          double x, profile_source source)
 {
     struct params at = *q;
     at.data_scaling = x;
-    struct model_result m;
-    model_eval(&at, pf, l, &m);
-    return m.makespan;
+    struct analytics_profile prof;
+    char err[PARAMS_ERR_MAX];
+    double makespan = NAN;
+    if (source(&at, l, &prof, err, sizeof err) == 0) {
+        struct model_result m;
+        model_eval(&at, pf, l, &prof, &m);
+        makespan = m.makespan;
+    }
+    profile_free(&prof);
+    return makespan;
 }
 
 /* Sign of insitu - intransit, with a relative dead band so equal plateaus are not crossings. */
@@ -82,7 +89,7 @@ int xover_platform_copy(struct platform *dst, const struct platform *src)
 }
 
 void xover_curves_eval(struct xover_curves *c, const struct params *base, const char *key,
-                       const struct platform *pf)
+                       const struct platform *pf, profile_source source)
 {
     snprintf(c->key, sizeof c->key, "%s", key);
     for (int i = 0; i < XO_SAMPLES; i++)
@@ -100,7 +107,7 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
             continue;
         c->ok[m] = true;
         for (int i = 0; i < XO_SAMPLES; i++)
-            c->model[m][i] = makespan_at(&q[m], pf, &l[m], c->xs[i]);
+            c->model[m][i] = makespan_at(&q[m], pf, &l[m], c->xs[i], source);
     }
 
     c->ncross = 0;
@@ -119,8 +126,8 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
                 double lo = log(c->xs[i - 1]), hi = log(c->xs[i]);
                 for (int k = 0; k < 24; k++) { /* 2^-24 of a sample step */
                     double mid = (lo + hi) / 2, x = exp(mid);
-                    int sm =
-                        sign_of(makespan_at(&q[0], pf, &l[0], x), makespan_at(&q[1], pf, &l[1], x));
+                    int sm = sign_of(makespan_at(&q[0], pf, &l[0], x, source),
+                                     makespan_at(&q[1], pf, &l[1], x, source));
                     if (sm == last)
                         lo = mid;
                     else

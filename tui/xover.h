@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "../engine/params.h"
+#include "../engine/profile.h"
 #include "../engine/platform.h"
 #include "../engine/runner.h"
 
@@ -50,9 +51,11 @@ int xover_rebase(struct xover *xo, const struct params *p);
 /* Whether the curves are those of the current base. */
 bool xover_current(const struct xover *xo);
 
-/* Computes the curves of base (from xover_rebase) on platform pf into c; key is the base's key. */
+/* Computes the curves of base (from xover_rebase) on platform pf into c; key is the base's key.
+ * Profiles come from source: profile_source_builtin on the explorer's threads, the Lua file's
+ * only in its evaluator process. Pure and thread-safe with a thread-safe source. */
 void xover_curves_eval(struct xover_curves *c, const struct params *base, const char *key,
-                       const struct platform *pf);
+                       const struct platform *pf, profile_source source);
 
 /* A private deep copy of a platform, for a computation on another thread. -1 if out of memory. */
 int xover_platform_copy(struct platform *dst, const struct platform *src);

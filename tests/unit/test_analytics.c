@@ -78,27 +78,27 @@ Test(analytics, exchange_law)
     layout_of(&p, &pf, &l);
     double B = 1e6;
     struct analytics_value v = {.pattern = ANALYTICS_NONE, .exchange_bytes = B};
-    cr_assert_eq(analytics_exchange_time(&pf, &l, &v), 0);
+    cr_assert_eq(model_exchange_time(&pf, &l, &v), 0);
     /* n = 4 hosts, k = 2 actors each, K = 8. */
     v.pattern = ANALYTICS_ALLREDUCE;
-    close_to(analytics_exchange_time(&pf, &l, &v), 2 * duplex(B), "allreduce: log2(4) rounds");
+    close_to(model_exchange_time(&pf, &l, &v), 2 * duplex(B), "allreduce: log2(4) rounds");
     v.pattern = ANALYTICS_ALLGATHER;
-    close_to(analytics_exchange_time(&pf, &l, &v), duplex(6 * B), "allgather: (n-1) k B");
+    close_to(model_exchange_time(&pf, &l, &v), duplex(6 * B), "allgather: (n-1) k B");
     v.pattern = ANALYTICS_GATHER; /* one way: the root only receives */
-    close_to(analytics_exchange_time(&pf, &l, &v), network(6 * B), "gather: (K - k_root) B");
+    close_to(model_exchange_time(&pf, &l, &v), network(6 * B), "gather: (K - k_root) B");
     layout_free(&l);
 
     p = small_params(3); /* n = 3: ceil(log2 3) = 2 rounds */
     layout_of(&p, &pf, &l);
     v.pattern = ANALYTICS_ALLREDUCE;
-    close_to(analytics_exchange_time(&pf, &l, &v), 2 * duplex(B), "allreduce on 3 hosts");
+    close_to(model_exchange_time(&pf, &l, &v), 2 * duplex(B), "allreduce on 3 hosts");
     layout_free(&l);
 
     p = small_params(2);
     p.mapping = MAPPING_INTRANSIT; /* one analytics host: nothing to exchange */
     layout_of(&p, &pf, &l);
     v.pattern = ANALYTICS_ALLGATHER;
-    cr_assert_eq(analytics_exchange_time(&pf, &l, &v), 0);
+    cr_assert_eq(model_exchange_time(&pf, &l, &v), 0);
     layout_free(&l);
 }
 
@@ -149,10 +149,16 @@ Test(analytics, lua_values_and_ctx)
     cr_assert_eq(analytics_check(p.analytics, name, sizeof name, err, sizeof err), 0);
     cr_assert_str_eq(name, "ctx");
 
-    struct analytics_value steps[10];
-    cr_assert_eq(analytics_eval_steps(&p, &l, 10, steps, err, sizeof err), 0, "%s", err);
-    for (int i = 0; i < 10; i++)
-        cr_assert_eq(steps[i].cost, 4000 + i, "step %d", i);
+    /* Every step has its own value: one class each, in step order. */
+    struct analytics_profile prof;
+    cr_assert_eq(analytics_profile(&p, &l, &prof, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(prof.steps, p.iterations / p.stride);
+    cr_assert_eq(prof.nclasses, prof.steps);
+    for (long i = 0; i < prof.steps; i++) {
+        cr_assert_eq(profile_step(&prof, i)->cost, 4000 + i, "step %ld", i);
+        cr_assert_eq(prof.classes[i].count, 1);
+    }
+    profile_free(&prof);
     layout_free(&l);
 }
 
@@ -173,9 +179,10 @@ Test(analytics, errors_name_the_line)
     snprintf(want, sizeof want, "%s:3: bytes returned -5;", path);
     cr_assert(strstr(err, want), "%s", err);
 
-    struct model_result m;
-    model_eval(&p, &pf, &l, &m);
-    cr_assert(isnan(m.makespan) && isnan(m.efficiency), "no numbers from a broken file");
+    struct analytics_profile prof;
+    cr_assert_eq(analytics_profile(&p, &l, &prof, err, sizeof err), -1,
+                 "no profile from a broken file");
+    cr_assert(strstr(err, want), "%s", err);
     layout_free(&l);
 }
 

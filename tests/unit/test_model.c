@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../engine/analytics.h"
+#include "../../engine/evaluate.h"
 #include "../../engine/layout.h"
 #include "../../engine/model.h"
 #include "fixtures.h"
@@ -83,7 +85,10 @@ static void eval(const struct params *p, const struct platform *pf, struct model
     cr_assert_eq(params_validate(p, err), 0, "%s", err);
     cr_assert_eq(layout_build(p, pf, &l, err, sizeof err), 0, "%s", err);
     memset(m, 0x5a, sizeof *m);
-    model_eval(p, pf, &l, m);
+    struct analytics_profile prof;
+    cr_assert_eq(analytics_profile(p, &l, &prof, err, sizeof err), 0, "%s", err);
+    model_eval(p, pf, &l, &prof, m);
+    profile_free(&prof);
     layout_free(&l);
 }
 
@@ -437,10 +442,10 @@ Test(model, run_checks_input)
     char err[512] = "";
     params_defaults(&p);
     p.ratio = 5;
-    cr_assert_eq(model_run(&p, &m, err, sizeof err), -1);
+    cr_assert_eq(evaluate_model(&p, &m, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "ratio"), "%s", err);
     params_defaults(&p);
     snprintf(p.platform, sizeof p.platform, "/nonexistent/situ.xml");
-    cr_assert_eq(model_run(&p, &m, err, sizeof err), -1);
+    cr_assert_eq(evaluate_model(&p, &m, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "/nonexistent/situ.xml"), "%s", err);
 }

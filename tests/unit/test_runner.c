@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "../../engine/evaluate.h"
 #include "../../engine/model.h"
 #include "../../engine/result.h"
 #include "../../engine/runner.h"
@@ -141,7 +142,7 @@ Test(runner, model_child_succeeds_and_is_cached, .timeout = 20)
     cr_assert_eq(s.ids[0], id);
 
     struct model_result m;
-    cr_assert_eq(model_run(&p, &m, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(evaluate_model(&p, &m, err, sizeof err), 0, "%s", err);
     cr_assert_float_eq(s.makespan[0], m.makespan, 1e-6 * m.makespan);
 
     /* Returning to the configuration is instant: the callback runs inside submit. */

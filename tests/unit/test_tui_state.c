@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../engine/evaluate.h"
 #include "../../engine/model.h"
 #include "../../engine/result.h"
 #include "../../tui/app.h"
@@ -70,7 +71,7 @@ Test(tui_state, model_matches_situ_model)
     struct app_state *s = start_default();
     struct model_result m;
     char err[256];
-    cr_assert_eq(model_run(&s->p, &m, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(evaluate_model(&s->p, &m, err, sizeof err), 0, "%s", err);
     cr_assert_float_eq(s->model.efficiency, m.efficiency, 1e-12);
     cr_assert_float_eq(s->model.makespan, m.makespan, 1e-9);
     stop(s);
@@ -404,7 +405,7 @@ Test(tui_state, crossover_points_keep_across_data_scaling_and_mapping_only)
     cr_assert_eq(s->xo.pstate[XO_INTRANSIT][2], XO_PT_NONE, "a new base starts afresh");
     cr_assert_not(xover_current(&s->xo), "curves are recomputed off the key path");
     struct xover_curves *c = malloc(sizeof *c);
-    xover_curves_eval(c, &s->xo.base, s->xo.base_key, &s->pf);
+    xover_curves_eval(c, &s->xo.base, s->xo.base_key, &s->pf, profile_source_builtin);
     cr_assert(app_on_curves(s, c) & APP_DIRTY);
     cr_assert(xover_current(&s->xo));
     /* Curves for a configuration already left are dropped. */

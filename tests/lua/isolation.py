@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Untrusted Lua stays bounded: every way a Lua file can hang (an endless loop, a pathological
+pattern inside a C function, an endless finalizer, a memory bomb in a finalizer) stops at the
+wall-clock limit with exit 2 and one line, headless (model, run, script, lesson) and in the
+explorer, which keeps answering keys and quits within 0.5 s of q or SIGTERM. Also the sandbox's
+symbolic links, self-contained analytics, and the explorer's recovery once the file is fixed.
+Usage: python3 tests/lua/isolation.py ./situ. Ends with 'isolation: N passed, M failed'."""
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
+TMP = tempfile.mkdtemp(prefix="situ-isolation.")
+LIMIT = 1.0  # --time-limit of these tests: the hard stop comes 0.25 s after it
+passed, failed = 0, 0
+
+HANGS = {
+    # Inside string.find: the count hook never fires in a C function.
+    "pattern": 'string.find(("a"):rep(5000), ("a-"):rep(40) .. "b")',
+    # Finalizers run with hooks off.
+    "finalizer": 'setmetatable({}, {__gc = function() while true do end end}) collectgarbage()',
+    # Plain Lua: the hook stops it cleanly, at its line (the instruction limit comes first).
+    "loop": "while true do end",
+    # Lua that spends its time in the allocator: the hook's clock stops it.
+    "clock": 'while true do local s = {} for i = 1, 1000 do s[i] = "x" .. i end end',
+}
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def analytics(kind):
+    return write(f"{kind}.lua", "return { name = '%s', cost = function(ctx)\n  %s\n  return 1\n"
+                                "end }\n" % (kind, HANGS[kind]))
+
+
+def situ(*args, timeout=30, cwd=None):
+    t0 = time.monotonic()
+    p = subprocess.run([SITU, *args], capture_output=True, text=True, timeout=timeout,
+                       cwd=cwd or TMP)
+    p.seconds = time.monotonic() - t0
+    return p
+
+
+def stopped(p, path, what):
+    """Exit 2, one line naming the file and the limit, within the limit and its grace."""
+    lines = p.stderr.splitlines()
+    assert p.returncode == 2, f"{what}: exit {p.returncode}: {p.stderr[:300]}"
+    # One line (a scenario's Lua error is followed by its traceback, as every scenario error).
+    assert lines and lines[0].startswith("situ: "), f"{what}: {p.stderr[:300]}"
+    assert len(lines) == 1 or "stack traceback:" in lines[1], f"{what}: {p.stderr[:300]}"
+    assert path in lines[0] and "stopped after" in lines[0], f"{what}: {lines[0]}"
+    assert p.seconds < LIMIT + 2.5, f"{what}: stopped after {p.seconds:.1f} s"
+    assert not p.stdout, f"{what}: printed {p.stdout[:100]!r}"
+
+
+def check(name, fn):
+    global passed, failed
+    t0 = time.time()
+    try:
+        fn()
+        passed += 1
+        print(f"ok   {name} ({time.time() - t0:.1f} s)")
+    except Exception as e:  # a failed check names itself and goes on
+        failed += 1
+        print(f"FAIL {name}: {str(e)[:600]}")
+
+
+def headless(kind):
+    def test():
+        path = analytics(kind)
+        limit = ("--time-limit", str(LIMIT))
+        stopped(situ("model", "--analytics", path, *limit), path, "model")
+        # situ run evaluates the analytics in its simulation child: the same limit holds.
+        p = situ("run", "--analytics", path, *limit)
+        assert p.returncode in (2, 3) and path in p.stderr and "stopped after" in p.stderr, \
+            f"run: exit {p.returncode}: {p.stderr[:300]}"
+        assert p.seconds < LIMIT + 2.5, f"run: {p.seconds:.1f} s"
+        scen = write(f"scen-{kind}.lua", HANGS[kind] + "\n")
+        stopped(situ("script", *limit, scen), scen, "script")
+    return test
+
+
+def headless_lesson():
+    goal = write("hang-lesson.lua", "return { title = 'hang', steps = {\n"
+                 "  { text = 'wait', solution = { ratio = 7 },\n"
+                 "    goal = function(r) %s return true end } } }\n"
+                 % HANGS["pattern"])
+    p = situ("lesson", goal, "--headless", "--time-limit", str(LIMIT))
+    stopped(p, goal, "lesson --headless")
+
+
+def scenario_waits_do_not_count():
+    """The limit is Lua's own time: a scenario waiting longer than it for a simulation goes on."""
+    scen = write("waits.lua", 'local r = situ.run{nodes = 4, fidelity = "full"}\n'
+                 'print(r.makespan > 0)\n')
+    p = situ("script", "--time-limit", "0.5", scen, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "true", f"{p.returncode}: {p.stderr[:300]}"
+    assert p.seconds > 1, f"the simulation took {p.seconds:.1f} s: too short to tell"
+
+
+def finalizer_memory():
+    """A finalizer's memory bomb at close stays under the analytics' memory limit (64 MiB)."""
+    path = write("gcmem.lua", "setmetatable({}, {__gc = function()\n"
+                 "  local t = {} for i = 1, 3e6 do t[i] = {} end end})\nreturn { name = 'gcmem' }\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    p = situ("model", "--analytics", path, "--json")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert p.returncode == 0, p.stderr[:300]
+    # ru_maxrss of the children so far, in KiB: only meaningful if this child set the peak.
+    assert max(peak, before) < 200 * 1024, f"peak RSS {peak / 1024:.0f} MiB"
+
+
+def symlink_write():
+    d = os.path.join(TMP, "bundle")
+    os.makedirs(d, exist_ok=True)
+    target = os.path.join(TMP, "victim.txt")
+    with open(target, "w") as f:
+        f.write("precious")
+    link = os.path.join(d, "out.txt")
+    if not os.path.islink(link):
+        os.symlink(target, link)
+    for code in ('local f = io.open("out.txt", "w") f:write("x") f:close()',
+                 'io.output("out.txt") io.write("x")',
+                 'local f = io.open("out.txt", "a+") f:write("x") f:close()'):
+        with open(os.path.join(d, "w.lua"), "w") as f:
+            f.write(code + "\n")
+        p = situ("script", "w.lua", cwd=d)
+        assert p.returncode == 2 and "symbolic link" in p.stderr, f"{code}: {p.stderr[:300]}"
+        assert open(target).read() == "precious", f"{code}: the link's target was written"
+    with open(os.path.join(d, "w.lua"), "w") as f:
+        f.write('local f = assert(io.open("plain.txt", "w")) f:write("ok") f:close()\n')
+    p = situ("script", "w.lua", cwd=d)
+    assert p.returncode == 0 and open(os.path.join(d, "plain.txt")).read() == "ok", p.stderr
+
+
+def self_contained():
+    write("helper.lua", "return 2\n")
+    for fn in ("dofile", "loadfile", "require"):
+        arg = '"helper"' if fn == "require" else '"helper.lua"'
+        path = write(f"uses-{fn}.lua", f"local h = {fn}({arg})\nreturn {{ name = 'x' }}\n")
+        p = situ("model", "--analytics", path)
+        assert p.returncode == 2 and f"{path}:1: {fn} is refused" in p.stderr, p.stderr[:300]
+
+
+# ---- the explorer, in a private tmux server ---------------------------------------------------
+
+class Pane:
+    def __init__(self, *args, cols=100, rows=30):
+        self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
+                  "env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c",
+                  "exec " + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err")
+        self.tmux("set-option", "-g", "remain-on-exit", "on")
+        self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
+        # exec: the pane's process becomes the explorer itself, whatever the shell.
+        end = time.monotonic() + 5
+        while os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(SITU):
+            assert time.monotonic() < end, "the pane's process is not the explorer"
+            time.sleep(0.01)
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
+                              cwd=TMP).stdout
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p")
+
+    def wait_for(self, text, timeout=15):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if text in self.screen():
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"'{text}' not on screen in {timeout} s:\n{self.screen()}")
+
+    def alive(self):
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                return f.read().split(")")[-1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    def quit_time(self, how):
+        t0 = time.monotonic()
+        if how == "q":
+            self.tmux("send-keys", "q")
+        else:
+            os.kill(self.pid, how)
+        while self.alive() and time.monotonic() - t0 < 5:
+            time.sleep(0.005)
+        return time.monotonic() - t0
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+def children_of(pid):
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def explorer_hang(kind, how):
+    def test():
+        path = analytics(kind)
+        t = Pane("--analytics", path, "--time-limit", str(LIMIT))
+        try:
+            t.wait_for("the analytics gives no numbers", timeout=LIMIT + 10)
+            screen = t.screen()
+            # (wrapped over the results' rows: the words, not the phrase)
+            assert "stopped" in screen and "limit" in screen, screen
+            assert not re.search(r"\bnan\b", screen), screen
+            assert "no simulation runs until the file is fixed" in screen, screen
+            # The UI answers while the evaluator hangs or dies: a key moves the slider.
+            t.tmux("send-keys", "Right")
+            t.wait_for("31 sim/ana")
+            kids = children_of(t.pid)
+            runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
+            assert not runs, "a simulation started for a failing analytics"
+            seconds = t.quit_time(how)
+            assert seconds < 0.5, f"{how}: exit after {seconds:.2f} s"
+            assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
+        finally:
+            t.close()
+        time.sleep(0.2)
+        left = subprocess.run(["pgrep", "-f", path], capture_output=True, text=True).stdout
+        assert not left.strip(), f"processes left: {left}"
+    return test
+
+
+def explorer_recovers():
+    """A broken file shows its error; fixing it brings the numbers back and a simulation."""
+    path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
+    t = Pane("--analytics", path, "--time-limit", str(LIMIT))
+    try:
+        t.wait_for("the analytics gives no numbers", timeout=LIMIT + 10)
+        with open(path + ".new", "w") as f:
+            f.write("return { name = 'fixme', cost = function(ctx) return ctx.particles * 1e-6 end }\n")
+        os.replace(path + ".new", path)  # as an editor saves
+        t.wait_for("efficiency")
+        t.wait_for("SimGrid ✓", timeout=60)
+        assert "gives no numbers" not in t.screen()
+    finally:
+        t.close()
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("isolation: tmux is not installed (make deps installs it)")
+        print("isolation: 0 passed, 1 failed")
+        return 1
+    for kind in HANGS:
+        check(f"headless {kind}: model, run, script stop at the limit", headless(kind))
+    check("headless lesson goal stops at the limit", headless_lesson)
+    check("waiting for simulations is not the scenario's time", scenario_waits_do_not_count)
+    check("a finalizer's memory bomb at close stays bounded", finalizer_memory)
+    check("the sandbox never writes through a symbolic link", symlink_write)
+    check("analytics files are self-contained (no dofile/loadfile/require)", self_contained)
+    for kind in HANGS:
+        check(f"explorer {kind}: error shown, keys answered, q exits < 0.5 s",
+              explorer_hang(kind, "q"))
+    check("explorer pattern hang: SIGTERM exits < 0.5 s",
+          explorer_hang("pattern", signal.SIGTERM))
+    check("explorer recovers when the file is fixed", explorer_recovers)
+    shutil.rmtree(TMP, ignore_errors=True)
+    print(f"isolation: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

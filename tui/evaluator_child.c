@@ -1,0 +1,124 @@
+/* The evaluator process (evaluator.h): the only place the explorer's user Lua runs. It reads a
+ * request, evaluates it under the time limit (script.h's hook for Lua code, the watchdog for
+ * library calls and finalizers, which ends this process with one line on stderr) and writes the
+ * reply. It dies with the explorer. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../engine/analytics.h"
+#include "../engine/layout.h"
+#include "../engine/watchdog.h"
+#include "evaluator.h"
+
+static int read_full(int fd, void *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, (char *)buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+    size_t put = 0;
+    while (put < len) {
+        ssize_t n = write(fd, (const char *)buf + put, len - put);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        put += (size_t)n;
+    }
+    return 0;
+}
+
+/* The model of one configuration: the analytics' whole profile under one deadline. */
+static void eval_model(const struct evaluator_request *q, const struct platform *pf, double limit,
+                       struct evaluator_reply *r)
+{
+    char perr[PARAMS_ERR_MAX];
+    struct layout l;
+    if (params_validate(&q->p, perr) < 0) {
+        snprintf(r->err, sizeof r->err, "%s", perr);
+        return;
+    }
+    if (layout_build(&q->p, pf, &l, r->err, sizeof r->err) < 0)
+        return;
+    struct analytics_profile prof;
+    int watch = watchdog_arm(limit, q->p.analytics);
+    r->ok = analytics_profile(&q->p, &l, &prof, r->err, sizeof r->err) == 0;
+    watchdog_disarm(watch);
+    if (r->ok)
+        model_eval(&q->p, pf, &l, &prof, &r->u.m);
+    profile_free(&prof);
+    layout_free(&l);
+}
+
+int evaluator_child_main(int argc, char **argv)
+{
+    double limit = 0;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--time-limit"))
+            limit = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--nice"))
+            (void)!setpriority(PRIO_PROCESS, 0, atoi(argv[i + 1]));
+    }
+    if (!(limit > 0))
+        limit = ANALYTICS_TIME_LIMIT;
+    /* An explorer killed with SIGKILL cannot kill us: the kernel does. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        return 1;
+    signal(SIGPIPE, SIG_IGN);
+    analytics_set_time_limit(limit);
+    analytics_set_output(NULL); /* print() has no terminal here */
+
+    struct evaluator_request *q = malloc(sizeof *q);
+    struct evaluator_reply *r = malloc(sizeof *r);
+    struct platform pf;
+    char pf_path[PARAMS_PATH_MAX] = "";
+    bool pf_ok = false;
+    if (!q || !r)
+        return 1;
+    while (read_full(STDIN_FILENO, q, sizeof *q) == 0) {
+        if (q->magic != EVALUATOR_MAGIC)
+            return 2;
+        q->key[sizeof q->key - 1] = 0;
+        memset(r, 0, sizeof *r);
+        r->magic = EVALUATOR_MAGIC;
+        r->kind = q->kind;
+        r->seq = q->seq;
+        if (!pf_ok || strcmp(pf_path, q->p.platform)) {
+            if (pf_ok)
+                platform_free(&pf);
+            pf_ok = platform_load(q->p.platform, &pf, r->err, sizeof r->err) == 0;
+            snprintf(pf_path, sizeof pf_path, "%s", pf_ok ? q->p.platform : "");
+        }
+        if (!pf_ok) {
+            /* r->err says why */
+        } else if (q->kind == EVAL_MODEL) {
+            eval_model(q, &pf, limit, r);
+        } else if (q->kind == EVAL_XOVER) {
+            xover_curves_eval(&r->u.xo, &q->p, q->key, &pf, analytics_profile);
+            r->ok = true;
+        } else {
+            scaling_eval(&r->u.sc, &q->p, q->key, &pf, analytics_profile);
+            r->ok = true;
+        }
+        if (write_full(STDOUT_FILENO, r, sizeof *r) < 0)
+            return 1;
+    }
+    return 0;
+}
