@@ -122,7 +122,10 @@ static int dispatch(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper process */
         return evaluator_child_main(argc, argv);
-    if (time_limit_flag(&argc, argv) < 0)
+    /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
+     * before this flag: it keeps it, or a hung simulation would never be stopped. */
+    bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
+    if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
     if (argc >= 2 && !strcmp(argv[1], "model"))
         return cmd_model(argc, argv);
