@@ -1,6 +1,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -118,12 +119,12 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
     sigaddset(&held, SIGTERM);
     sigaddset(&held, SIGINT);
     sigaddset(&held, SIGHUP);
-    sigprocmask(SIG_BLOCK, &held, &o->saved);
+    pthread_sigmask(SIG_BLOCK, &held, &o->saved);
     /* mkstemp opens with O_CREAT | O_EXCL: never someone else's file, never a link's target. */
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        sigprocmask(SIG_SETMASK, &o->saved, NULL);
+        pthread_sigmask(SIG_SETMASK, &o->saved, NULL);
         return -1;
     }
     /* mkstemp makes it 0600; a result file is as readable as any the user creates. */
@@ -133,7 +134,7 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
         unlink(o->tmp);
-        sigprocmask(SIG_SETMASK, &o->saved, NULL);
+        pthread_sigmask(SIG_SETMASK, &o->saved, NULL);
         return -1;
     }
     return 0;
@@ -171,7 +172,7 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
         e = errno;
     if (e)
         unlink(o->tmp);
-    sigprocmask(SIG_SETMASK, &o->saved, NULL); /* a signal held back acts now */
+    pthread_sigmask(SIG_SETMASK, &o->saved, NULL); /* a signal held back acts now */
     if (e) {
         snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
         return -1;
@@ -187,7 +188,7 @@ void outfile_abort(struct outfile *o)
         fclose(o->f);
     o->f = NULL;
     unlink(o->tmp);
-    sigprocmask(SIG_SETMASK, &o->saved, NULL);
+    pthread_sigmask(SIG_SETMASK, &o->saved, NULL);
 }
 
 int outfile_close_stdout(char *err, size_t errlen)
