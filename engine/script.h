@@ -74,7 +74,7 @@ struct script {
      * it is this one, so a failure caught by pcall does not change a later error's status. */
     char failure[512];
     int failure_status;
-    bool model_only;     /* lessons: goals run on every change, so no simulations from Lua */
+    bool model_only; /* lessons: goals run on every change, so no simulations from Lua */
     /* async mode */
     lua_State *co; /* the scenario's coroutine (anchored in the registry) */
     int co_ref;
