@@ -54,6 +54,16 @@ static void shell_quote(FILE *out, const char *value)
     fputc('\'', out);
 }
 
+/* The value of parameter id as a command gives it: paths absolute, so that it runs from
+ * anywhere. */
+static void command_value(const struct params *p, int id, char *v, size_t len)
+{
+    char absolute[PATH_MAX];
+    params_format(p, id, v, len);
+    if (v[0] && param_table[id].type == PARAM_PATH && realpath(v, absolute))
+        snprintf(v, len, "%s", absolute);
+}
+
 static bool has_control(const char *text)
 {
     for (const unsigned char *c = (const unsigned char *)text; *c; c++)
@@ -74,7 +84,7 @@ static int emit_check(const struct study *s, const char *self, char *err, size_t
     for (int i = 0; i < s->n; i++)
         for (int id = 0; id < PARAM_COUNT; id++) {
             char v[PATH_MAX];
-            params_format(&s->configs[i], id, v, sizeof v);
+            command_value(&s->configs[i], id, v, sizeof v);
             if (has_control(v)) {
                 snprintf(err, errlen,
                          "%s: the path holds a control character (a newline?): it cannot be "
@@ -93,12 +103,9 @@ static void emit_commands(const struct study *s, const char *self)
         fputs(" run --json", stdout);
         for (int id = 0; id < PARAM_COUNT; id++) {
             char flag[64], v[PATH_MAX];
-            params_format(&s->configs[i], id, v, sizeof v);
+            command_value(&s->configs[i], id, v, sizeof v);
             if (!v[0])
                 continue;
-            char absolute[PATH_MAX];
-            if (param_table[id].type == PARAM_PATH && realpath(v, absolute))
-                memcpy(v, absolute, sizeof v); /* self-contained: runs from anywhere */
             snprintf(flag, sizeof flag, "%s", param_table[id].key);
             for (char *c = flag; *c; c++)
                 *c = *c == '_' ? '-' : *c;

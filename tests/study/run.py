@@ -170,6 +170,18 @@ def emitted_commands_round_trip():
     assert len(a) == 4 and a == b, "merged results differ from the local sweep"
 
 
+def emitted_commands_refuse_control_characters():
+    """A newline reaching a command through the absolute path of a relative one (the working
+    directory's name) would split that command in two lines: exit 2, nothing printed."""
+    d = os.path.join(TMP, "nl\ndir")
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "ok.lua"), "w").write(
+        'return {name = "x", cost = function(ctx) return 1e-9 end}\n')
+    p = situ("sweep", "--emit-commands", "--ratio", "7,15", "--analytics", "./ok.lua", cwd=d,
+             expect=2)
+    assert p.stdout == "" and "analytics" in p.stderr, (p.stdout[:200], p.stderr)
+
+
 def merge_rejects_mismatched_inputs():
     good = json.loads(situ("run", "--json", "--iterations", "400").stdout)
     odd = dict(good, config={k: v for k, v in good["config"].items() if k != "ratio"})
@@ -434,7 +446,7 @@ def killed_runner_takes_its_situ_run():
 
 TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
-         unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
+         unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
     check(t.__name__.replace("_", " "), t)
