@@ -6,6 +6,7 @@
 #include "../engine/outfile.h"
 #include "../engine/script.h"
 #include "../tui/evaluator.h"
+#include "../tui/scenario_host.h"
 #include "../tui/tui.h"
 #include "cli.h"
 
@@ -120,8 +121,10 @@ static int dispatch(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper process */
+    if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__scenario"))
+        return scenario_host_main(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped. */
     bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");

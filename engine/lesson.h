@@ -27,6 +27,7 @@ enum lesson_goal {
     LESSON_GOAL_ERROR,   /* it raised an error or returned something else: msg says where */
 };
 
+
 struct lesson_state {
     const struct params *params;      /* the current configuration */
     const struct model_result *model; /* its model result; NULL: computed here */

@@ -22,6 +22,44 @@ json_t *report_params_json(const struct params *p)
     return o;
 }
 
+int report_params_from_json(json_t *cfg, struct params *p, char *err, size_t errlen)
+{
+    params_defaults(p);
+    const char *key;
+    json_t *v;
+    json_object_foreach(cfg, key, v)
+    {
+        if (params_find(key) < 0) {
+            snprintf(err, errlen, "unknown parameter '%s': written by another version of Situ",
+                     key);
+            return -1;
+        }
+    }
+    char perr[PARAMS_ERR_MAX], text[PARAMS_PATH_MAX];
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        v = json_object_get(cfg, param_table[id].key);
+        if (!v) {
+            snprintf(err, errlen, "parameter '%s' missing: written by another version of Situ",
+                     param_table[id].key);
+            return -1;
+        }
+        const char *value = text;
+        if (json_is_string(v))
+            value = json_string_value(v); /* as is: params_set rejects what is too long */
+        else if (json_is_integer(v))
+            snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+        else if (json_is_real(v))
+            snprintf(text, sizeof text, "%.17g", json_real_value(v));
+        else
+            text[0] = 1, text[1] = 0; /* rejected by params_set below */
+        if (params_set(p, id, value, perr) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 json_t *report_result_json(const struct params *p, const struct model_result *m)
 {
     const struct stages *s = &m->stage;

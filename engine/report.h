@@ -12,6 +12,10 @@
 /* The configuration as a JSON object keyed by the parameter table. */
 json_t *report_params_json(const struct params *p);
 
+/* The reverse: every parameter of the table, and nothing else, each checked as on the command
+ * line (so a file written by another version is refused, not misread). -1 with a reason. */
+int report_params_from_json(json_t *cfg, struct params *p, char *err, size_t errlen);
+
 /* The model's (or a measurement's) common keys: particles, sim_cores, ..., scenario, config. */
 json_t *report_result_json(const struct params *p, const struct model_result *m);
 

@@ -212,7 +212,7 @@ unsigned app_on_model(struct app_state *s, long gen, const struct model_result *
     s->analytics_err[0] = 0;
     s->model = *m;
     s->model_valid = true;
-    app_lesson_check(s);
+    app_lesson_check(s); /* against the new model */
     return APP_DIRTY | APP_EVALUATED;
 }
 

@@ -73,13 +73,15 @@ struct app_lesson {
     bool show_hint;
     enum lesson_goal goal;
     bool goal_sim;         /* the check saw a simulated result of this configuration */
+    bool goal_pending;     /* the goal is user code: the evaluator process checks it */
+    long goal_gen;         /* bumped for every check asked for */
     char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
     struct params start;   /* the configuration before step 1: `b` replays the steps from it */
 };
 
-/* A Lua scenario in the explorer (x, or situ --script FILE): it runs as a coroutine (the
- * engine's async mode); each request it yields is submitted to the runner by the loop, each
- * result is fed back here, and once all are in the loop resumes it. Its output lines (the last
+/* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
+ * (scenario_host.h), which the loop starts, feeds and kills; each request it makes is submitted to
+ * the runner by the loop, each result counted here and fed to it. Its output lines (the last
  * APP_SCRIPT_LINES) and its status show in the scenario panel. */
 #define APP_SCRIPT_LINES 256
 #define APP_SCRIPT_ARGS  32 /* arguments after the scenario's file */
@@ -94,8 +96,13 @@ enum app_script_phase {
 };
 
 struct app_script {
-    struct script *sc; /* NULL when none runs (finished scenarios are freed) */
     enum app_script_phase phase;
+    bool start;                          /* the loop must start its process */
+    char words_buf[2 * PARAMS_PATH_MAX]; /* the file and its arguments, split */
+    int nwords;
+    int word_at[APP_SCRIPT_ARGS + 1]; /* offsets into words_buf */
+    struct params *req;               /* the configurations it waits for (owned) */
+    int nreq;
     char path[PARAMS_PATH_MAX];
     int gen;     /* one per scenario opened: results for an older one are ignored */
     bool submit; /* a request the loop has not submitted yet */
@@ -216,6 +223,13 @@ void app_lesson_close(struct app_state *s);
 unsigned app_lesson_goto(struct app_state *s, int i);
 /* Re-evaluates the current step's goal against the configuration, model and simulation. */
 void app_lesson_check(struct app_state *s);
+/* The goal check the loop must have the evaluator process make (the goal is user code, never run
+ * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
+ * due (no goal, or the model is not in yet). */
+long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
+                         const struct sim_result **sim);
+/* The evaluator's answer for check gen (goal: enum lesson_goal; msg its message or error). */
+unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char *msg);
 
 /* ---- scenarios (app_script.c) ---- */
 
@@ -223,15 +237,21 @@ void app_lesson_check(struct app_state *s);
  * line if it names a file), its arguments in the script's `arg` as `situ script` gives them.
  * A Lua error shows in the panel. APP_* flags. */
 unsigned app_script_open(struct app_state *s, const char *cmdline);
-/* Closes the panel and frees the scenario; the flags ask the loop to cancel its runs. */
+/* Closes the panel; the flags ask the loop to kill its process and cancel its runs. */
 unsigned app_script_close(struct app_state *s);
-/* Resumes the scenario if it can go on (started, or all its results in): runs it to its next
- * request or its end, and takes its output. APP_* flags. */
-unsigned app_script_resume(struct app_state *s);
+/* The process the loop must start now: its file and arguments into words (up to max), how many
+ * (0: none). Marks it started. */
+int app_script_start(struct app_state *s, char **words, int max);
+/* What the scenario's process says (scenario_host.h): its output, a request, its end (err: the
+ * error and its traceback, or NULL when it finished). APP_* flags; APP_SCRIPT: a request. */
+unsigned app_script_on_output(struct app_state *s, const char *text, size_t len);
+unsigned app_script_on_request(struct app_state *s, const struct params *p, int n);
+unsigned app_script_on_end(struct app_state *s, const char *err);
 /* The request the loop must submit now: n configurations (0: none), valid until the next
- * app_script_resume. Marks it submitted. */
+ * request or the end. Marks it submitted. */
 int app_script_request(struct app_state *s, const struct params **p);
-/* Result i of the request of scenario gen (one of r and error set). APP_SCRIPT when all are in. */
+/* Result i of the request of scenario gen (one of r and error set) came: counted. 0 if the
+ * result is for no request of the current scenario (the loop then feeds nothing). */
 unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
                               const char *error);
 /* Enter on the scenario prompt (APP_SCRIPT_PATH): opens "FILE [ARG ...]" as typed. */

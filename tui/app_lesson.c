@@ -1,6 +1,7 @@
 /* The lesson panel's state: which step is on, the configuration each step loads, and the goal's
  * status, re-checked whenever the model or the simulation of the configuration changes. The
- * lesson's Lua stays behind engine/lesson.h; nothing here knows it is Lua. */
+ * goal is user code: the evaluator process checks it (the loop asks, app_lesson_goal_due, and
+ * hands the answer to app_lesson_on_goal); never this thread. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,9 +20,38 @@ void app_lesson_check(struct app_state *s)
     struct app_lesson *ls = &s->lesson;
     if (!ls->l)
         return;
-    struct lesson_state st = {&s->p, &s->model, s->has_sim ? &s->sim : NULL};
-    ls->goal = lesson_goal_check(ls->l, ls->step, &st, ls->msg, sizeof ls->msg);
+    if (!lesson_step_has_goal(ls->l, ls->step)) {
+        ls->goal = LESSON_NO_GOAL;
+        ls->msg[0] = 0;
+        ls->goal_pending = false;
+        return;
+    }
+    ls->goal_pending = true;
+    ls->goal_gen++;
+}
+
+long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
+                         const struct sim_result **sim)
+{
+    const struct app_lesson *ls = &s->lesson;
+    if (!ls->l || !ls->goal_pending || !s->model_valid || s->model_pending)
+        return 0; /* a Lua analytics' model first: app_on_model checks again */
+    *lesson = lesson_path(ls->l);
+    *step = ls->step;
+    *sim = s->has_sim ? &s->sim : NULL;
+    return ls->goal_gen;
+}
+
+unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char *msg)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l || gen != ls->goal_gen || !ls->goal_pending)
+        return 0; /* for a step or a configuration already left */
+    ls->goal_pending = false;
+    ls->goal = (enum lesson_goal)goal;
     ls->goal_sim = s->has_sim;
+    snprintf(ls->msg, sizeof ls->msg, "%s", msg);
+    return APP_DIRTY;
 }
 
 /* Applies step i's configuration on top of base into the app. */

@@ -1,15 +1,13 @@
-/* The scenario panel's state: a Lua scenario running as a coroutine behind engine/script.h's
- * async mode. Nothing here waits: app_script_resume runs Lua until it asks for simulations (the
- * loop submits them to the runner), app_script_on_result feeds each result back, and when the
- * last one is in the loop resumes again. Output lines are kept as plain ASCII, so a script can
- * never put control sequences on the screen. */
+/* The scenario panel's state. The scenario itself runs in a process of its own (scenario_host.h),
+ * never here: the loop starts it (app_script_start), and turns what it says into calls below.
+ * Nothing here waits or runs Lua. Output lines are kept as plain ASCII, so a script can never
+ * put control sequences on the screen. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "app.h"
-
-#define APP_SCRIPT_OUT_CHUNK 4096
 
 const char *app_script_line(const struct app_state *s, int k)
 {
@@ -57,14 +55,6 @@ static void add_output(struct app_script *sp, const char *buf, size_t n)
     }
 }
 
-static void take_output(struct app_script *sp)
-{
-    char buf[APP_SCRIPT_OUT_CHUNK];
-    size_t n;
-    while (sp->sc && (n = script_take_output(sp->sc, buf, sizeof buf)) > 0)
-        add_output(sp, buf, n);
-}
-
 /* The first traceback line that points into a file (not "[C]: in ..."), trimmed. */
 static void first_trace_line(const char *err, char *out, size_t len)
 {
@@ -85,11 +75,11 @@ static void first_trace_line(const char *err, char *out, size_t len)
     }
 }
 
-static void failed(struct app_script *sp)
+static void failed(struct app_script *sp, const char *err)
 {
-    take_output(sp);
-    script_error_line(sp->sc, sp->err, sizeof sp->err);
-    first_trace_line(sp->sc->err, sp->trace, sizeof sp->trace);
+    const char *nl = strchr(err, '\n');
+    snprintf(sp->err, sizeof sp->err, "%.*s", nl ? (int)(nl - err) : (int)strlen(err), err);
+    first_trace_line(err, sp->trace, sizeof sp->trace);
     sp->phase = APP_SCRIPT_FAILED;
 }
 
@@ -97,7 +87,7 @@ unsigned app_script_close(struct app_state *s)
 {
     struct app_script *sp = &s->script;
     bool was = sp->phase != APP_SCRIPT_OFF;
-    script_free(sp->sc);
+    free(sp->req);
     int gen = sp->gen;
     memset(sp, 0, sizeof *sp);
     sp->gen = gen; /* the next scenario gets a new one */
@@ -181,82 +171,88 @@ unsigned app_script_open(struct app_state *s, const char *cmdline)
         return flags | APP_DIRTY;
     }
     memcpy(sp->path, path, strlen(path) + 1);
-    struct script_opts o = {.async = true,
-                            .unsafe = s->script_unsafe,
-                            .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
-                            .max_memory = SCRIPT_MAX_MEMORY,
-                            .time_limit = SCRIPT_TIME_LIMIT};
-    sp->sc = script_new(&o);
-    if (!sp->sc) {
-        snprintf(sp->err, sizeof sp->err, "%.200s: out of memory starting Lua", sp->path);
-        sp->phase = APP_SCRIPT_FAILED;
-        return flags | APP_DIRTY;
-    }
-    script_open_situ(sp->sc);
-    if (script_async_start(sp->sc, path, n - 1, words + 1) < 0) {
-        failed(sp);
-        return flags | APP_DIRTY;
-    }
+    for (int k = 0; k < n; k++)
+        sp->word_at[k] = (int)(words[k] - buf);
+    memcpy(sp->words_buf, buf, sizeof sp->words_buf);
+    sp->nwords = n;
+    sp->start = true;
     return flags | APP_DIRTY | APP_SCRIPT;
 }
 
-unsigned app_script_resume(struct app_state *s)
+int app_script_start(struct app_state *s, char **words, int max)
 {
     struct app_script *sp = &s->script;
-    if (!sp->sc || sp->submit ||
-        (sp->phase != APP_SCRIPT_RUNNING && sp->phase != APP_SCRIPT_WAITING) ||
-        !script_async_ready(sp->sc))
+    if (!sp->start)
         return 0;
-    sp->phase = APP_SCRIPT_RUNNING;
-    enum script_status st = script_async_resume(sp->sc);
-    take_output(sp);
-    switch (st) {
-    case SCRIPT_WAITING:
-        sp->phase = APP_SCRIPT_WAITING;
-        sp->submit = true;
-        sp->pending = sp->sc->req.n;
-        sp->total += sp->sc->req.n;
-        break;
-    case SCRIPT_DONE:
-        if (sp->partial_len)
-            push_line(sp);
+    sp->start = false;
+    int n = sp->nwords < max ? sp->nwords : max;
+    for (int k = 0; k < n; k++)
+        words[k] = sp->words_buf + sp->word_at[k];
+    return n;
+}
+
+unsigned app_script_on_output(struct app_state *s, const char *text, size_t len)
+{
+    add_output(&s->script, text, len);
+    return APP_DIRTY;
+}
+
+unsigned app_script_on_request(struct app_state *s, const struct params *p, int n)
+{
+    struct app_script *sp = &s->script;
+    struct params *copy = malloc((size_t)(n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return app_script_on_end(s, "out of memory for the scenario's simulations");
+    memcpy(copy, p, (size_t)n * sizeof *copy);
+    free(sp->req);
+    sp->req = copy;
+    sp->nreq = n;
+    sp->phase = APP_SCRIPT_WAITING;
+    sp->submit = true;
+    sp->pending = n;
+    sp->total += n;
+    return APP_DIRTY | APP_SCRIPT;
+}
+
+unsigned app_script_on_end(struct app_state *s, const char *err)
+{
+    struct app_script *sp = &s->script;
+    if (sp->phase != APP_SCRIPT_RUNNING && sp->phase != APP_SCRIPT_WAITING)
+        return 0;
+    if (sp->partial_len)
+        push_line(sp);
+    free(sp->req);
+    sp->req = NULL;
+    sp->nreq = sp->pending = 0;
+    sp->submit = false;
+    if (err)
+        failed(sp, err);
+    else
         sp->phase = APP_SCRIPT_DONE;
-        script_free(sp->sc);
-        sp->sc = NULL;
-        break;
-    case SCRIPT_FAILED:
-        if (sp->partial_len)
-            push_line(sp);
-        failed(sp);
-        script_free(sp->sc);
-        sp->sc = NULL;
-        break;
-    case SCRIPT_READY:
-        break;
-    }
     return APP_DIRTY;
 }
 
 int app_script_request(struct app_state *s, const struct params **p)
 {
     struct app_script *sp = &s->script;
-    if (!sp->sc || !sp->submit)
+    if (!sp->req || !sp->submit)
         return 0;
     sp->submit = false;
-    *p = sp->sc->req.p;
-    return sp->sc->req.n;
+    *p = sp->req;
+    return sp->nreq;
 }
 
 unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
                               const char *error)
 {
     struct app_script *sp = &s->script;
-    if (!sp->sc || gen != sp->gen || sp->phase != APP_SCRIPT_WAITING)
+    (void)r;
+    (void)error;
+    if (gen != sp->gen || sp->phase != APP_SCRIPT_WAITING || i < 0 || i >= sp->nreq)
         return 0;
-    if (script_async_feed(sp->sc, i, r, r ? NULL : error ? error : "no result") < 0)
-        return 0;
-    sp->pending--;
-    return APP_DIRTY | (script_async_ready(sp->sc) ? APP_SCRIPT : 0);
+    if (--sp->pending == 0)
+        sp->phase = APP_SCRIPT_RUNNING; /* it resumes by itself once fed */
+    return APP_DIRTY;
 }
 
 unsigned app_script_path_commit(struct app_state *s)

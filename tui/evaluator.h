@@ -20,7 +20,19 @@
 #define EVALUATOR_ERR_MAX APP_ERR_LONG
 #define EVALUATOR_MAGIC   0x53495455u /* "SITU": anything else on the pipe is refused */
 
-enum evaluator_kind { EVAL_MODEL, EVAL_XOVER, EVAL_SCALING };
+enum evaluator_kind { EVAL_MODEL, EVAL_XOVER, EVAL_SCALING, EVAL_GOAL };
+
+/* EVAL_GOAL: a lesson step's goal against a configuration, its model and its simulation (what
+ * a goal sees of it: the shared keys, the wall time and the fidelity). */
+struct evaluator_goal {
+    char lesson[PARAMS_PATH_MAX];
+    int step;
+    struct model_result model;
+    bool has_sim;
+    struct model_result sim;
+    double sim_wall;
+    char sim_fidelity[16];
+};
 
 struct evaluator_request {
     unsigned magic;
@@ -28,6 +40,7 @@ struct evaluator_request {
     long seq;
     struct params p;          /* the configuration, or the curves' base */
     char key[RUNNER_KEY_MAX]; /* the curves' key, copied into them */
+    struct evaluator_goal goal;
 };
 
 struct evaluator_reply {
@@ -35,8 +48,9 @@ struct evaluator_reply {
     enum evaluator_kind kind;
     long seq;
     bool ok;
-    char err[EVALUATOR_ERR_MAX]; /* !ok: one line, "FILE:LINE: message" from the analytics */
+    char err[EVALUATOR_ERR_MAX]; /* !ok: one line, "FILE:LINE: message"; a goal's message */
     union {
+        int goal; /* enum lesson_goal */
         struct model_result m;
         struct xover_curves xo;
         struct scaling_curves sc;
@@ -57,6 +71,9 @@ struct evaluator *evaluator_new(uv_loop_t *loop, double time_limit, int nice, ev
  * carries; 0 if it could not be queued. */
 long evaluator_submit(struct evaluator *ev, enum evaluator_kind kind, const struct params *p,
                       const char *key);
+/* The same for a goal. */
+long evaluator_submit_goal(struct evaluator *ev, const struct params *p,
+                           const struct evaluator_goal *goal);
 
 /* Whether a request is running or waiting. */
 bool evaluator_busy(const struct evaluator *ev);

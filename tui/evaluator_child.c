@@ -9,10 +9,12 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../engine/analytics.h"
 #include "../engine/layout.h"
+#include "../engine/lesson.h"
 #include "../engine/watchdog.h"
 #include "evaluator.h"
 
@@ -66,6 +68,33 @@ static void eval_model(const struct evaluator_request *q, const struct platform 
     layout_free(&l);
 }
 
+/* A lesson step's goal; the lesson is loaded once, and again when its file changes. */
+static void eval_goal(const struct evaluator_request *q, double limit, struct evaluator_reply *r)
+{
+    static struct lesson *lesson;
+    static struct stat loaded;
+    const struct evaluator_goal *g = &q->goal;
+    struct stat st;
+    int watch = watchdog_arm(limit, g->lesson);
+    if (stat(g->lesson, &st) < 0 || !lesson || strcmp(lesson_path(lesson), g->lesson) ||
+        st.st_mtim.tv_sec != loaded.st_mtim.tv_sec ||
+        st.st_mtim.tv_nsec != loaded.st_mtim.tv_nsec || st.st_size != loaded.st_size) {
+        lesson_free(lesson);
+        lesson = lesson_load(g->lesson, r->err, sizeof r->err);
+        loaded = st;
+    }
+    if (lesson) {
+        struct sim_result sim = {.m = g->sim, .wall_seconds = g->sim_wall};
+        snprintf(sim.fidelity, sizeof sim.fidelity, "%s", g->sim_fidelity);
+        struct lesson_state state = {&q->p, &g->model, g->has_sim ? &sim : NULL};
+        r->u.goal = lesson_goal_check(lesson, g->step, &state, r->err, sizeof r->err);
+    } else {
+        r->u.goal = LESSON_GOAL_ERROR;
+    }
+    watchdog_disarm(watch);
+    r->ok = true;
+}
+
 int evaluator_child_main(int argc, char **argv)
 {
     double limit = 0;
@@ -100,6 +129,12 @@ int evaluator_child_main(int argc, char **argv)
         r->magic = EVALUATOR_MAGIC;
         r->kind = q->kind;
         r->seq = q->seq;
+        if (q->kind == EVAL_GOAL) {
+            eval_goal(q, limit, r);
+            if (write_full(STDOUT_FILENO, r, sizeof *r) < 0)
+                return 1;
+            continue;
+        }
         if (!pf_ok || strcmp(pf_path, q->p.platform)) {
             if (pf_ok)
                 platform_free(&pf);

@@ -21,6 +21,7 @@
 #include "../engine/watchdog.h"
 #include "app.h"
 #include "evaluator.h"
+#include "scenario_host.h"
 #include "screen.h"
 #include "stats.h"
 #include "tui.h"
@@ -61,9 +62,11 @@ struct tui {
     bool curves_busy;            /* a model computation (crossover, scaling) is on its way */
     /* A Lua analytics is evaluated in child processes (evaluator.h): one for the model of the
      * configuration on screen, one for the curves, so that neither waits for the other. */
-    struct evaluator *model_ev, *curves_ev;
-    long model_seq;      /* the latest model request; older replies are dropped */
-    long model_gen_sent; /* app.model_gen it was made for */
+    struct evaluator *model_ev, *curves_ev, *goal_ev; /* goal_ev: the lesson's goals */
+    long goal_seq, goal_gen_sent;
+    struct scenario_host *scenario; /* the scenario panel's process (scenario_host.h), or NULL */
+    long model_seq;                 /* the latest model request; older replies are dropped */
+    long model_gen_sent;            /* app.model_gen it was made for */
     long curves_seq;
     bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
     uint64_t model_keys[PENDING_MAX];      /* keys whose Lua model is not on screen yet */
@@ -105,16 +108,40 @@ static void on_sim_done(void *ud, const struct runner_done *d)
     act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
 }
 
-/* ---- a scenario: its requests go to the runner, its results come back to the app --------------
+/* ---- a scenario: in its own process; its requests go to the runner, its results back to it ---
  */
 
 static void on_script_result(void *ud, const struct runner_done *d)
 {
     struct tui *t = &T;
-    act(t, app_script_on_result(&t->app, -d->tag, (int)(intptr_t)ud, d->result, d->error));
+    int i = (int)(intptr_t)ud;
+    unsigned flags = app_script_on_result(&t->app, -d->tag, i, d->result, d->error);
+    if (flags)
+        scenario_host_feed(t->scenario, i, d->params, d->result, d->error ? d->error : "no result");
+    act(t, flags);
 }
 
-/* Resumes the scenario while it can go on, submitting each request it makes. Never re-entered:
+/* What the scenario's process says. Never closes it: that waits for a key (x, or a new one). */
+static void on_scenario(void *ud, const struct scenario_event *e)
+{
+    struct tui *t = ud;
+    switch (e->kind) {
+    case SCENARIO_OUTPUT:
+        act(t, app_script_on_output(&t->app, e->text, e->len));
+        break;
+    case SCENARIO_WAITING:
+        act(t, app_script_on_request(&t->app, e->configs, e->n));
+        break;
+    case SCENARIO_DONE:
+        act(t, app_script_on_end(&t->app, NULL));
+        break;
+    case SCENARIO_FAILED:
+        act(t, app_script_on_end(&t->app, e->text));
+        break;
+    }
+}
+
+/* Starts the scenario the app asked for, and submits what it waits for. Never re-entered:
  * results served from the cache inside runner_submit only ask for one more round. */
 static void script_pump(struct tui *t)
 {
@@ -125,7 +152,15 @@ static void script_pump(struct tui *t)
     t->script_busy = true;
     do {
         t->script_again = false;
-        unsigned flags = app_script_resume(&t->app);
+        char *words[APP_SCRIPT_ARGS + 1], err[256];
+        int nw = app_script_start(&t->app, words, APP_SCRIPT_ARGS + 1);
+        if (nw > 0) {
+            scenario_host_close(t->scenario);
+            t->scenario = scenario_host_start(&t->loop, nw, words, t->app.script_unsafe,
+                                              script_time_limit(), on_scenario, t, err, sizeof err);
+            if (!t->scenario)
+                act(t, app_script_on_end(&t->app, err));
+        }
         const struct params *ps;
         int n = app_script_request(&t->app, &ps);
         if (n > 0)
@@ -133,7 +168,6 @@ static void script_pump(struct tui *t)
         for (int i = 0; i < n && !t->quitting; i++)
             runner_submit(t->runner, &ps[i], PRIO_SCRIPT, t->script_tag, 0, on_script_result,
                           (void *)(intptr_t)i);
-        act(t, flags & ~(unsigned)APP_SCRIPT);
     } while (t->script_again && !t->quitting);
     t->script_busy = false;
 }
@@ -329,6 +363,38 @@ static void sync_model(struct tui *t)
     t->model_seq = evaluator_submit(t->model_ev, EVAL_MODEL, &t->app.p, NULL);
 }
 
+/* ---- a lesson's goal, checked by its evaluator process ----------------------------------------
+ */
+
+static void on_goal_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->goal_seq)
+        return;
+    /* A dead or timed-out evaluator is the goal's error, as a failing goal is. */
+    act(t, app_lesson_on_goal(&t->app, t->goal_gen_sent, r->ok ? r->u.goal : LESSON_GOAL_ERROR,
+                              r->err));
+}
+
+static void sync_goal(struct tui *t)
+{
+    const char *lesson;
+    int step;
+    const struct sim_result *sim;
+    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim);
+    if (!gen || gen == t->goal_gen_sent || !t->goal_ev)
+        return;
+    struct evaluator_goal g = {.step = step, .model = t->app.model, .has_sim = sim != NULL};
+    snprintf(g.lesson, sizeof g.lesson, "%s", lesson);
+    if (sim) {
+        g.sim = sim->m;
+        g.sim_wall = sim->wall_seconds;
+        snprintf(g.sim_fidelity, sizeof g.sim_fidelity, "%s", sim->fidelity);
+    }
+    t->goal_gen_sent = gen;
+    t->goal_seq = evaluator_submit_goal(t->goal_ev, &t->app.p, &g);
+}
+
 /* ---- the analytics file ---------------------------------------------------------------------- */
 
 static void on_reload(uv_timer_t *h)
@@ -431,7 +497,10 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->frame_io, NULL);
     evaluator_close(t->model_ev);
     evaluator_close(t->curves_ev);
-    t->model_ev = t->curves_ev = NULL;
+    evaluator_close(t->goal_ev);
+    t->model_ev = t->curves_ev = t->goal_ev = NULL;
+    scenario_host_close(t->scenario);
+    t->scenario = NULL;
     runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
     uv_timer_start(&t->grace, on_grace, QUIT_GRACE_MS, 0);
     uv_unref((uv_handle_t *)&t->grace);
@@ -445,8 +514,11 @@ static void act(struct tui *t, unsigned flags)
         begin_quit(t, 0);
         return;
     }
-    if ((flags & APP_SCRIPT_CANCEL) && t->script_tag) {
-        runner_cancel_tag(t->runner, t->script_tag);
+    if (flags & APP_SCRIPT_CANCEL) {
+        scenario_host_close(t->scenario);
+        t->scenario = NULL;
+        if (t->script_tag)
+            runner_cancel_tag(t->runner, t->script_tag);
         t->script_tag = 0;
     }
     if (flags & APP_SCRIPT)
@@ -463,6 +535,7 @@ static void act(struct tui *t, unsigned flags)
         t->sim_deferred_force = false;
     }
     sync_model(t);
+    sync_goal(t);
     if (flags & APP_DIRTY) {
         t->dirty = true;
         start_curves(t); /* a view may have opened that needs its curves */
@@ -762,10 +835,12 @@ int tui_run(const struct tui_opts *o)
     t->model_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_model_reply, t);
     /* The curves are background work: behind the model and the simulations on screen. */
     t->curves_ev = evaluator_new(&t->loop, script_time_limit(), 10, on_curves_reply, t);
-    if (!t->model_ev || !t->curves_ev) {
+    t->goal_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_goal_reply, t);
+    if (!t->model_ev || !t->curves_ev || !t->goal_ev) {
         begin_quit(t, 1);
     } else {
         sync_model(t);
+        sync_goal(t);
         config_changed(t);
     }
     if (o->script && o->script[0])

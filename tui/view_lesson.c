@@ -14,7 +14,10 @@ static void goal_line(const struct screen *s, const struct app_state *a, int y, 
     const struct glyphs *g = s->g;
     enum colour c = COL_MUTED;
     char head[64];
-    switch (ls->goal) {
+    switch (ls->goal_pending ? -1 : (int)ls->goal) {
+    case -1:
+        snprintf(head, sizeof head, "%s checking the goal", g->dot);
+        break;
     case LESSON_NO_GOAL:
         snprintf(head, sizeof head, "%s no goal: read, explore, then n for the next step", g->dot);
         break;
@@ -32,12 +35,12 @@ static void goal_line(const struct screen *s, const struct app_state *a, int y, 
         break;
     }
     int n = draw_text(s, y, 1, w, c, head);
-    if (ls->msg[0]) {
+    if (ls->msg[0] && !ls->goal_pending) {
         n += draw_text(s, y, 1 + n, w - n, COL_MUTED, ": ");
         n += draw_text(s, y, 1 + n, w - n, ls->goal == LESSON_GOAL_ERROR ? COL_ERROR : COL_TEXT,
                        ls->msg);
     }
-    if (ls->goal != LESSON_NO_GOAL && ls->goal != LESSON_GOAL_ERROR)
+    if (!ls->goal_pending && ls->goal != LESSON_NO_GOAL && ls->goal != LESSON_GOAL_ERROR)
         draw_text(s, y, 1 + n, w - n, COL_MUTED, ls->goal_sim ? " (model + SimGrid)" : " (model)");
 }
 

@@ -158,9 +158,11 @@ def self_contained():
 class Pane:
     def __init__(self, *args, cols=100, rows=30):
         self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
+        # A private server that ignores the user's tmux.conf; exec at each level, so that the
+        # pane's process is the explorer whatever the user's shell.
         self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c",
-                  "exec " + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err")
+                  "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
+                  + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
         self.tmux("set-option", "-g", "remain-on-exit", "on")
         self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
         # exec: the pane's process becomes the explorer itself, whatever the shell.
@@ -228,6 +230,7 @@ def explorer_hang(kind, how):
             runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
+            print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
             assert seconds < 0.5, f"{how}: exit after {seconds:.2f} s"
             assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
         finally:
@@ -236,6 +239,70 @@ def explorer_hang(kind, how):
         left = subprocess.run(["pgrep", "-f", path], capture_output=True, text=True).stdout
         assert not left.strip(), f"processes left: {left}"
     return test
+
+
+def explorer_scenario_hang(kind):
+    """A scenario runs in its own process: the panel shows its error at the limit while keys
+    keep working, and q ends the explorer at once, even mid-hang."""
+    def test():
+        scen = write(f"panel-{kind}.lua", 'print("started")\n' + HANGS[kind] + "\n")
+        t = Pane("--script", scen, "--time-limit", str(LIMIT))
+        try:
+            t.wait_for("SCENARIO")
+            t.tmux("send-keys", "Right")  # mid-hang
+            t.wait_for("31 sim/ana")
+            t.wait_for("stopped after", timeout=LIMIT + 10)
+            assert "started" in t.screen(), "what it printed before it hung is lost"
+            t.tmux("send-keys", "Left")
+            t.wait_for("15 sim/ana")
+            seconds = t.quit_time("q")
+            assert seconds < 0.5, f"exit after {seconds:.2f} s"
+        finally:
+            t.close()
+        scen2 = write(f"panel-{kind}-q.lua", HANGS[kind] + "\n")
+        t = Pane("--script", scen2, "--time-limit", "30")
+        try:
+            t.wait_for("SCENARIO")
+            time.sleep(0.3)  # well inside the hang
+            seconds = t.quit_time("q")
+            print(f"     scenario {kind}: q mid-hang -> exit in {seconds * 1000:.0f} ms")
+            assert seconds < 0.5, f"exit mid-hang after {seconds:.2f} s"
+        finally:
+            t.close()
+        time.sleep(0.2)
+        left = subprocess.run(["pgrep", "-f", scen2], capture_output=True, text=True).stdout
+        assert not left.strip(), f"processes left: {left}"
+    return test
+
+
+def explorer_scenario_unsafe():
+    """The panel's scenario gets the sandbox, or the whole library with situ --unsafe."""
+    scen = write("unsafe.lua", 'print("execute: " .. tostring((pcall(os.execute))))\n')
+    for flags, want in (((), "execute: false"), (("--unsafe",), "execute: true")):
+        t = Pane(*flags, "--script", scen)
+        try:
+            t.wait_for(want)
+        finally:
+            t.close()
+
+
+def explorer_goal_hang():
+    """A lesson's goal is checked by the evaluator process: a goal that hangs shows as the
+    goal's error at the limit, the panel and the keys keep working, q exits at once."""
+    lesson = write("hang-goal.lua", "return { title = 'hang', steps = {\n"
+                   "  { text = 'Move the ratio.', goal = function(r) %s return true end } } }\n"
+                   % HANGS["pattern"])
+    t = Pane("--lesson", lesson, "--time-limit", str(LIMIT))
+    try:
+        t.wait_for("Move the ratio.")
+        t.tmux("send-keys", "Right")
+        t.wait_for("31 sim/ana")
+        t.wait_for("goal error", timeout=LIMIT + 10)
+        assert "stopped" in t.screen(), t.screen()
+        seconds = t.quit_time("q")
+        assert seconds < 0.5, f"exit after {seconds:.2f} s"
+    finally:
+        t.close()
 
 
 def explorer_recovers():
@@ -272,6 +339,12 @@ def main():
     check("explorer pattern hang: SIGTERM exits < 0.5 s",
           explorer_hang("pattern", signal.SIGTERM))
     check("explorer recovers when the file is fixed", explorer_recovers)
+    for kind in ("pattern", "finalizer"):
+        check(f"explorer scenario {kind}: in its process, keys answered, q exits < 0.5 s",
+              explorer_scenario_hang(kind))
+    check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
+    check("explorer lesson goal hang: shown as the goal's error, q exits < 0.5 s",
+          explorer_goal_hang)
     shutil.rmtree(TMP, ignore_errors=True)
     print(f"isolation: {passed} passed, {failed} failed")
     return 1 if failed else 0

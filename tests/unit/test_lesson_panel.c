@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../engine/lesson.h"
 #include "../../tui/app.h"
 #include "../../tui/links.h"
 #include "../../tui/scaling.h"
@@ -21,6 +22,25 @@ static struct app_state *lesson_start(const char *name)
     int rc = app_lesson_open(s, name, err, sizeof err);
     cr_assert_geq(rc, 0, "app_lesson_open: %s", err);
     return s;
+}
+
+/* What the loop and the evaluator process do with a due goal check: the same lesson_goal_check,
+ * here in the test's process. Returns the goal. */
+static enum lesson_goal settle(struct app_state *s)
+{
+    const char *path;
+    int step;
+    const struct sim_result *sim;
+    long gen = app_lesson_goal_due(s, &path, &step, &sim);
+    if (gen) {
+        char msg[APP_MSG_MAX];
+        struct lesson_state st = {&s->p, &s->model, sim};
+        enum lesson_goal g = lesson_goal_check(s->lesson.l, step, &st, msg, sizeof msg);
+        cr_assert(app_lesson_on_goal(s, gen, g, msg) & APP_DIRTY);
+        cr_assert_eq(app_lesson_on_goal(s, gen, g, msg), 0u, "answered once");
+    }
+    cr_assert_not(s->lesson.goal_pending);
+    return s->lesson.goal;
 }
 
 static void stop(struct app_state *s)
@@ -44,6 +64,7 @@ Test(lesson_panel, open_loads_step_one)
     cr_assert_eq(s->p.nodes, 2);
     cr_assert_eq(s->p.stride, 1000);
     cr_assert_eq(s->p.ratio, 1);
+    cr_assert_not(s->lesson.goal_pending, "no goal: nothing to check");
     cr_assert_eq(s->lesson.goal, LESSON_NO_GOAL);
     stop(s);
 }
@@ -54,13 +75,18 @@ Test(lesson_panel, next_back_and_goal)
     unsigned f = app_key(s, 'n');
     cr_assert(f & APP_DIRTY);
     cr_assert_eq(s->lesson.step, 1);
-    cr_assert_eq(s->lesson.goal, LESSON_GOAL_NOT_MET);
-    /* Reaching the goal by keys: raise the ratio to 31, the goal is re-checked at once. */
+    cr_assert(s->lesson.goal_pending, "the goal is checked off this thread");
+    cr_assert_eq(settle(s), LESSON_GOAL_NOT_MET);
+    /* Reaching the goal by keys: raise the ratio to 31, the goal is checked again each time. */
     focus_on(s, P_RATIO);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         app_key(s, APP_KEY_RIGHT);
+        cr_assert(s->lesson.goal_pending);
+    }
     cr_assert_eq(s->p.ratio, 31);
-    cr_assert_eq(s->lesson.goal, LESSON_GOAL_MET, "%s", s->lesson.msg);
+    /* A stale answer (for an older check) is ignored. */
+    cr_assert_eq(app_lesson_on_goal(s, s->lesson.goal_gen - 1, LESSON_GOAL_MET, ""), 0u);
+    cr_assert_eq(settle(s), LESSON_GOAL_MET, "%s", s->lesson.msg);
     /* Forward keeps what the user found (step 3 loads no configuration). */
     app_key(s, 'n');
     cr_assert_eq(s->lesson.step, 2);
@@ -70,7 +96,7 @@ Test(lesson_panel, next_back_and_goal)
     cr_assert_eq(s->lesson.step, 1);
     cr_assert_eq(s->p.ratio, 1);
     cr_assert(f & APP_CONFIG);
-    cr_assert_eq(s->lesson.goal, LESSON_GOAL_NOT_MET);
+    cr_assert_eq(settle(s), LESSON_GOAL_NOT_MET);
     stop(s);
 }
 

@@ -261,59 +261,59 @@ Test(script_async, crossover_by_run_waits_for_each_round)
     script_free(s);
 }
 
-/* The panel's state: open, the request to submit, results fed (stale ones ignored), resumed,
- * output lines, done; an error with file:line and its traceback line; x closes. */
-/* "FILE [ARG ...]" in the panel (the x prompt, situ --script): arguments as a shell splits
- * them reach `arg`; a file whose name has blanks needs no quotes; --unsafe lifts the sandbox. */
-Test(script_panel, arguments_and_unsafe)
+/* The panel's state; the scenario itself runs in its own process (tui/scenario_host.c, tested
+ * through the explorer in tests/tui and tests/lua/isolation.py): open hands the loop the file and
+ * its arguments, as a shell splits them (a file whose name has blanks needs no quotes). */
+Test(script_panel, arguments)
 {
     struct app_state *a = calloc(1, sizeof *a);
     struct params p;
     params_defaults(&p);
-    char err[1024] = "", line[1200];
+    char err[1024] = "", line[1200], *words[APP_SCRIPT_ARGS + 1];
     cr_assert_eq(app_init(a, &p, "", err, sizeof err), 0, "%s", err);
-    const char *args = write_lua("args.lua", "print(#arg, arg[1], arg[2], arg[3])\n"
-                                             "print((pcall(os.execute)))\n");
+    const char *args = write_lua("args.lua", "print(#arg)\n");
     snprintf(line, sizeof line, "%s one 'two words' three\\ x", args);
-    app_script_open(a, line);
-    app_script_resume(a);
-    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
-    cr_assert_str_eq(app_script_line(a, 0), "3       one     two words       three x");
-    cr_assert_str_eq(app_script_line(a, 1), "false", "the sandbox holds by default");
+    cr_assert(app_script_open(a, line) & APP_SCRIPT);
+    cr_assert_eq(app_script_start(a, words, APP_SCRIPT_ARGS + 1), 4);
+    cr_assert_str_eq(words[0], args);
+    cr_assert_str_eq(words[1], "one");
+    cr_assert_str_eq(words[2], "two words");
+    cr_assert_str_eq(words[3], "three x");
+    cr_assert_eq(app_script_start(a, words, APP_SCRIPT_ARGS + 1), 0, "started once");
+    cr_assert_eq(a->script.phase, APP_SCRIPT_RUNNING);
 
-    a->script_unsafe = true;
-    app_script_open(a, args);
-    app_script_resume(a);
-    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
-    cr_assert_str_eq(app_script_line(a, 0), "0       nil     nil     nil");
-    cr_assert_str_eq(app_script_line(a, 1), "true", "--unsafe: os.execute is there");
-
-    app_script_open(a, write_lua("with blanks.lua", "print(#arg)\n"));
-    app_script_resume(a);
-    cr_assert_eq(a->script.phase, APP_SCRIPT_DONE, "%s", a->script.err);
-    cr_assert_str_eq(app_script_line(a, 0), "0");
+    const char *blanks = write_lua("with blanks.lua", "print(#arg)\n");
+    app_script_open(a, blanks);
+    cr_assert_eq(app_script_start(a, words, APP_SCRIPT_ARGS + 1), 1);
+    cr_assert_str_eq(words[0], blanks);
 
     snprintf(line, sizeof line, "%s 'open", args);
     app_script_open(a, line);
     cr_assert_eq(a->script.phase, APP_SCRIPT_FAILED);
     cr_assert(strstr(a->script.err, "' is not closed"), "%s", a->script.err);
+    cr_assert_eq(app_script_start(a, words, APP_SCRIPT_ARGS + 1), 0, "nothing to start");
     app_free(a);
     free(a);
 }
 
+/* What the process says, as the loop hands it over: output lines, a request to submit, results
+ * counted (stale ones ignored), the end; an error with file:line and its traceback line; x
+ * closes. */
 Test(script_panel, request_results_output_and_close)
 {
     struct app_state *a = calloc(1, sizeof *a);
     struct params p;
     params_defaults(&p);
-    char err[1024] = "";
+    char err[1024] = "", *words[APP_SCRIPT_ARGS + 1];
     cr_assert_eq(app_init(a, &p, "", err, sizeof err), 0, "%s", err);
-    unsigned f =
-        app_script_open(a, write_lua("panel.lua", "print('a\\tb')\n"
-                                                  "local rs = situ.sweep{ratio = {7, 15}}\n"
-                                                  "print(#rs, rs[2].error)\n"));
-    cr_assert(f & APP_SCRIPT);
-    app_script_resume(a);
+    app_script_open(a, write_lua("panel.lua", "-- run by its process\n"));
+    app_script_start(a, words, APP_SCRIPT_ARGS + 1);
+    const char *out1 = "a\tb\nno newline ", *out2 = "2\texit 3: boom\n";
+    app_script_on_output(a, out1, strlen(out1));
+    struct params req[2] = {p, p};
+    req[1].ratio = 15;
+    req[0].ratio = 7;
+    cr_assert(app_script_on_request(a, req, 2) & APP_SCRIPT);
     cr_assert_eq(a->script.phase, APP_SCRIPT_WAITING);
     const struct params *ps;
     cr_assert_eq(app_script_request(a, &ps), 2);
@@ -323,21 +323,28 @@ Test(script_panel, request_results_output_and_close)
     memset(&r, 0, sizeof r);
     r.m.makespan = 1;
     cr_assert_eq(app_script_on_result(a, a->script.gen - 1, 0, &r, NULL), 0u, "stale gen");
-    cr_assert_eq(app_script_on_result(a, a->script.gen, 0, &r, NULL) & APP_SCRIPT, 0u);
+    cr_assert_eq(app_script_on_result(a, a->script.gen, 2, &r, NULL), 0u, "no such slot");
+    cr_assert(app_script_on_result(a, a->script.gen, 0, &r, NULL) & APP_DIRTY);
     cr_assert_eq(a->script.pending, 1);
-    cr_assert(app_script_on_result(a, a->script.gen, 1, NULL, "exit 3: boom") & APP_SCRIPT);
-    app_script_resume(a);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_WAITING);
+    cr_assert(app_script_on_result(a, a->script.gen, 1, NULL, "exit 3: boom") & APP_DIRTY);
+    cr_assert_eq(a->script.phase, APP_SCRIPT_RUNNING, "the process resumes once fed");
+    app_script_on_output(a, out2, strlen(out2));
+    app_script_on_end(a, NULL);
     cr_assert_eq(a->script.phase, APP_SCRIPT_DONE);
     cr_assert_eq(a->script.nlines, 2);
     cr_assert_str_eq(app_script_line(a, 0), "a       b");
-    cr_assert_str_eq(app_script_line(a, 1), "2       exit 3: boom");
+    cr_assert_str_eq(app_script_line(a, 1), "no newline 2    exit 3: boom");
+    cr_assert_eq(app_script_on_end(a, "late"), 0u, "one end");
     cr_assert(app_key(a, 'x') & APP_SCRIPT_CANCEL);
     cr_assert_eq(a->script.phase, APP_SCRIPT_OFF);
 
-    app_script_open(a, write_lua("broken.lua", "local t = nil\nprint(t.x)\n"));
-    app_script_resume(a);
+    app_script_open(a, write_lua("broken.lua", "-- run by its process\n"));
+    app_script_on_end(a, "broken.lua:2: attempt to index a nil value (local 't')\n"
+                         "stack traceback:\n\t[C]: in ?\n\tbroken.lua:2: in main chunk\n");
     cr_assert_eq(a->script.phase, APP_SCRIPT_FAILED);
     cr_assert(strstr(a->script.err, "broken.lua:2: attempt to index"), "%s", a->script.err);
+    cr_assert(!strchr(a->script.err, '\n'), "one line");
     cr_assert(strstr(a->script.trace, "broken.lua:2: in main chunk"), "%s", a->script.trace);
     cr_assert(app_key(a, APP_KEY_ESC) & APP_SCRIPT_CANCEL);
     app_free(a);
