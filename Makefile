@@ -75,6 +75,7 @@ test: deps
 	python3 tests/lua/run.py ./situ
 	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ
+	python3 tests/study/output.py ./situ
 
 # The paper's figures and their summaries, regenerated from the code (never edited by hand).
 figures: all

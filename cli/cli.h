@@ -29,6 +29,10 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts);
 int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cli_opts *opts,
                 struct model_result *m);
 
+/* Checks that the model's numbers are finite: finite parameters can still overflow (an
+ * analytics cost of 1e308). -1 with a message naming the parameter or the analytics: bad input. */
+int cli_model_check(const struct params *p, const struct model_result *m, char *err, size_t errlen);
+
 /* Prints "situ: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -110,9 +110,8 @@ static int read_file(struct study *s, const char *path, int *cap, char *err, siz
             break;
         }
         if (config_of(r, &s->configs[s->n], why, sizeof why) < 0 ||
-            !json_is_number(json_object_get(r, "makespan"))) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno,
-                     json_object_get(r, "makespan") ? why : "no 'makespan': not a result");
+            study_result_check(r, why, sizeof why) < 0) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             json_decref(r);
             rc = -1;
             break;
@@ -150,6 +149,10 @@ int cmd_merge(int argc, char **argv)
                 cli_error("merge: missing file after --out");
                 goto done;
             }
+            if (study_check_out(out, err, sizeof err) < 0) {
+                cli_error("merge: --out %s", err);
+                goto done;
+            }
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
@@ -168,6 +171,7 @@ int cmd_merge(int argc, char **argv)
     }
     if (study_write(&s, out, err, sizeof err) < 0) {
         cli_error("merge: %s", err);
+        rc = 1;
         goto done;
     }
     rc = 0;

@@ -25,7 +25,12 @@ int cmd_model(int argc, char **argv)
         json_t *j = report_result_json(&o.p, &m);
         int rc = report_print_json(stdout, j);
         json_decref(j);
-        return rc < 0 ? 1 : 0;
+        /* A failed write is main's to report (it checks stdout at exit); anything else is not. */
+        if (rc < 0 && !ferror(stdout)) {
+            cli_error("model: the result cannot be written as JSON");
+            return 1;
+        }
+        return 0;
     }
     report_result_table(stdout, "situ model: analytic prediction", &o.p, &m);
     return 0;

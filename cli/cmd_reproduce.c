@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "../engine/outfile.h"
 #include "../engine/preset.h"
 #include "../plot/chart.h"
 #include "cli.h"
@@ -602,13 +604,15 @@ static int add_axis(void *ud, const char *keys, const char *list, char *err, siz
     return study_add_axis(ud, keys, list, err, errlen);
 }
 
+/* One study: checked only (everything that is bad input, before anything is created or run), or
+ * run and written. Bad input is exit 2, a failed write exit 1. */
 static int reproduce_one(const struct figure *f, const char *dir, int jobs, const char *cache,
-                         double alert, const struct overrides *o)
+                         double alert, const struct overrides *o, bool check_only)
 {
     struct study s;
     study_init(&s);
     int rc = EXIT_BAD_INPUT;
-    char err[768], path[PARAMS_PATH_MAX + 64];
+    char err[OUTFILE_ERR_MAX], path[PATH_MAX];
     s.jobs = jobs;
     if (cache)
         snprintf(s.cache, sizeof s.cache, "%s", cache);
@@ -617,9 +621,12 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         cli_error("reproduce %s: %s", f->name, err);
         goto done;
     }
+    rc = 0;
+    if (check_only)
+        goto done;
     if (study_run(&s) < 0 || s.interrupted) {
         cli_error("reproduce %s: %s", f->name, s.interrupted ? "interrupted" : "cannot run");
-        rc = s.interrupted ? 130 : EXIT_SIM_FAILED;
+        rc = s.interrupted ? 128 + s.interrupted : EXIT_SIM_FAILED;
         goto done;
     }
     if (s.failed) {
@@ -631,27 +638,26 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         rc = EXIT_SIM_FAILED;
         goto done;
     }
-    snprintf(path, sizeof path, "%s/%s.csv", dir, f->name);
-    if (study_write(&s, path, err, sizeof err) < 0) {
-        cli_error("reproduce %s: %s", f->name, err);
-        goto done;
-    }
+    rc = 1;
     struct drawing d = {&s, alert};
+    struct outfile txt;
+    snprintf(path, sizeof path, "%s/%s.csv", dir, f->name);
+    if (study_write(&s, path, err, sizeof err) < 0)
+        goto failed;
     snprintf(path, sizeof path, "%s/%s", dir, f->name);
-    if (chart_write(path, f->width, f->height, f->draw, &d) < 0) {
-        cli_error("reproduce %s: cannot write %s.png / .svg", f->name, path);
-        goto done;
-    }
+    if (chart_write(path, f->width, f->height, f->draw, &d, err, sizeof err) < 0)
+        goto failed;
     snprintf(path, sizeof path, "%s/%s.txt", dir, f->name);
-    FILE *txt = fopen(path, "w");
-    if (!txt) {
-        cli_error("reproduce %s: cannot write %s: %s", f->name, path, strerror(errno));
-        goto done;
-    }
-    f->summary(&s, txt, alert);
-    fclose(txt);
+    if (outfile_open(&txt, path, err, sizeof err) < 0)
+        goto failed;
+    f->summary(&s, txt.f, alert);
+    if (outfile_commit(&txt, err, sizeof err) < 0)
+        goto failed;
     f->summary(&s, stdout, alert);
     rc = 0;
+    goto done;
+failed:
+    cli_error("reproduce %s: %s", f->name, err);
 done:
     study_free(&s);
     return rc;
@@ -733,26 +739,31 @@ int cmd_reproduce(int argc, char **argv)
                   which ? "unknown study '" : "which study?", which ? which : "", which ? "'" : "");
         return EXIT_BAD_INPUT;
     }
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-        cli_error("reproduce: --out %s: cannot create: %s", dir, strerror(errno));
-        return EXIT_BAD_INPUT;
-    }
-    struct stat st;
-    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-        cli_error("reproduce: --out %s: not a directory", dir);
-        return EXIT_BAD_INPUT;
-    }
     if (jobs == 0) {
         struct study probe;
         study_init(&probe);
         jobs = probe.jobs;
     }
-    for (int k = 0; k < NFIGURES; k++) {
-        if (!all && k != chosen)
-            continue;
-        int rc = reproduce_one(&figures[k], dir, jobs, cache, alert, &o);
-        if (rc)
-            return rc;
+    /* Everything that is bad input first, so that exit 2 leaves nothing behind. */
+    char err[OUTFILE_ERR_MAX];
+    if (outfile_check_dir(dir, err, sizeof err) < 0) {
+        cli_error("reproduce: --out %s", err);
+        return EXIT_BAD_INPUT;
     }
-    return 0;
+    for (int k = 0; k < NFIGURES; k++)
+        if ((all || k == chosen) && reproduce_one(&figures[k], dir, jobs, cache, alert, &o, true))
+            return EXIT_BAD_INPUT;
+    bool created = mkdir(dir, 0777) == 0;
+    if (!created && errno != EEXIST) {
+        cli_error("reproduce: --out %s: cannot create: %s", dir, strerror(errno));
+        return 1;
+    }
+    int rc = 0;
+    for (int k = 0; k < NFIGURES && rc == 0; k++)
+        if (all || k == chosen)
+            rc = reproduce_one(&figures[k], dir, jobs, cache, alert, &o, false);
+    /* Ours to remove only if we made it and nothing complete is in it (rmdir fails otherwise). */
+    if (rc && created)
+        rmdir(dir);
+    return rc;
 }

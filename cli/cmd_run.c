@@ -1,10 +1,14 @@
 #include <stdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "../engine/model.h"
+#include "../engine/outfile.h"
 #include "../engine/sim.h"
 #include "cli.h"
 
@@ -44,10 +48,27 @@ static int take_alert(int *argc, char **argv)
     return 0;
 }
 
+/* Started by the explorer's runner (SITU_PARENT_PID): die with it, even a SIGKILLed one. With
+ * SIGTERM, not SIGKILL, so that the simulation's group goes too (sim_run_isolated's handler).
+ * -1 if that parent is already gone (we were reparented before prctl took effect). */
+static int die_with_runner(void)
+{
+    const char *want = getenv("SITU_PARENT_PID");
+    if (!want)
+        return 0;
+    long pid = strtol(want, NULL, 10);
+    unsetenv("SITU_PARENT_PID"); /* ours only, not our children's */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+        return 0; /* not Linux: the runner's handlers still kill us on a catchable signal */
+    return getppid() == (pid_t)pid ? 0 : -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
     struct model_result m;
+    if (die_with_runner() < 0)
+        return 128 + SIGTERM;
     if (take_alert(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
@@ -55,11 +76,18 @@ int cmd_run(int argc, char **argv)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
     char err[512];
     char *output = NULL;
-    if (sim_run_isolated(&o.p, o.json, &output, err, sizeof err) < 0) {
+    int run = sim_run_isolated(&o.p, o.json, &output, err, sizeof err);
+    if (run < 0) {
         cli_error("run: %s", err);
-        return EXIT_SIM_FAILED;
+        return run == -2 ? 128 + (int)sim_pool_stop : EXIT_SIM_FAILED;
     }
-    fputs(output, stdout);
+    struct outfile out;
+    outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
+    outfile_write(&out, output, strlen(output));
     free(output);
-    return fflush(stdout) == 0 ? 0 : 1;
+    if (outfile_commit(&out, err, sizeof err) < 0) {
+        cli_error("run: %s", err);
+        return 1;
+    }
+    return 0;
 }

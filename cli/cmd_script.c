@@ -4,12 +4,18 @@
 #include <errno.h>
 #include <lauxlib.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../engine/script.h"
 #include "cli.h"
+
+/* The documented ranges of the limit options (docs/lua.md): 10^18 instructions is centuries of
+ * Lua, and 1 TiB is more memory than any node this runs on. */
+#define SCRIPT_LIMIT_INSTRUCTIONS 1e18
+#define SCRIPT_LIMIT_MEMORY_MIB   1048576.0
 
 static void usage(void)
 {
@@ -19,21 +25,25 @@ static void usage(void)
            "crossover, analytics, table, csv; see docs/lua.md). ARGs are in the global `arg`.\n\n"
            "  --unsafe              lift the sandbox (os.execute, io.popen, C modules, writing\n"
            "                        anywhere)\n"
-           "  --max-instructions N  stop the script after N Lua instructions (default %lld, 0: "
-           "none)\n"
-           "  --max-memory MIB      Lua memory limit in MiB (default %u, 0: none)\n\n"
+           "  --max-instructions N  stop the script after N Lua instructions, a whole number\n"
+           "                        up to 10^18 (default %lld, 0: none)\n"
+           "  --max-memory MIB      Lua memory limit in whole MiB up to 1048576 (default %u, 0:\n"
+           "                        none)\n\n"
            "Exit status: 0, 2 for a Lua error or bad input, 3 when a simulation failed.\n",
            SCRIPT_MAX_INSTRUCTIONS, SCRIPT_MAX_MEMORY >> 20);
 }
 
-static int number_option(const char *flag, const char *text, double max, double *out)
+/* A limit: a whole number in [0, max], 0 meaning none. NaN, infinities and fractions are
+ * refused: each would silently lift the limit (NaN, or 0.5 MiB rounded down to 0) or wrap
+ * (NaN to LLONG_MIN instructions). */
+static int limit_option(const char *flag, const char *text, double max, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(text ? text : "", &end);
-    if (!text || end == text || *end || errno || v < 0 || v > max) {
-        cli_error("%s: '%s' is not valid; expected a number in [0, %g]", flag + 2, text ? text : "",
-                  max);
+    if (!text || end == text || *end || errno || !(v >= 0 && v <= max) || v != floor(v)) {
+        cli_error("%s: '%s' is not valid; expected a whole number in [0, %.0f] (0: no limit)",
+                  flag + 2, text ? text : "", max);
         return -1;
     }
     *out = v;
@@ -71,12 +81,12 @@ int cmd_script(int argc, char **argv)
         } else if (!strcmp(argv[i], "--unsafe")) {
             o.unsafe = true;
         } else if (!strcmp(argv[i], "--max-instructions")) {
-            if (number_option(argv[i], argv[i + 1], 1e18, &v) < 0)
+            if (limit_option(argv[i], argv[i + 1], SCRIPT_LIMIT_INSTRUCTIONS, &v) < 0)
                 return EXIT_BAD_INPUT;
             o.max_instructions = (long long)v;
             i++;
         } else if (!strcmp(argv[i], "--max-memory")) {
-            if (number_option(argv[i], argv[i + 1], 1 << 20, &v) < 0)
+            if (limit_option(argv[i], argv[i + 1], SCRIPT_LIMIT_MEMORY_MIB, &v) < 0)
                 return EXIT_BAD_INPUT;
             o.max_memory = (size_t)(v * (1 << 20));
             i++;
@@ -108,7 +118,8 @@ int cmd_script(int argc, char **argv)
         cli_error("%s", s->err);
         if (nl)
             fprintf(stderr, "%s\n", nl + 1);
-        rc = s->sim_failed ? EXIT_SIM_FAILED : EXIT_BAD_INPUT;
+        /* The status of the error that ended the script: one caught earlier does not count. */
+        rc = s->failure[0] && strstr(s->err, s->failure) ? s->failure_status : EXIT_BAD_INPUT;
     }
     script_free(s);
     if (fflush(stdout) != 0 && rc == 0)

@@ -1,6 +1,7 @@
 /* `situ sweep`: a study from the command line (or a preset), written as CSV or JSON lines, or
  * emitted as self-contained `situ run` commands for GNU parallel or a Slurm job array. */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static int add_axis(void *ud, const char *keys, const char *list, char *err, siz
 /* Prints `value` quoted for a POSIX shell. */
 static void shell_quote(FILE *out, const char *value)
 {
-    if (value[0] && !strpbrk(value, " \t\n'\"\\$`*?[]{}()<>|&;#~!")) {
+    if (value[0] && !strpbrk(value, " \t\n'\"\\$`*?[]{}()<>|&;#~!^")) {
         fputs(value, out);
         return;
     }
@@ -53,23 +54,58 @@ static void shell_quote(FILE *out, const char *value)
     fputc('\'', out);
 }
 
-static void emit_commands(const struct study *s)
+/* The value of parameter id as a command gives it: paths absolute, so that it runs from
+ * anywhere. */
+static void command_value(const struct params *p, int id, char *v, size_t len)
 {
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
-             n > 0 ? "" : "situ");
+    char absolute[PATH_MAX];
+    params_format(p, id, v, len);
+    if (v[0] && param_table[id].type == PARAM_PATH && realpath(v, absolute))
+        snprintf(v, len, "%s", absolute);
+}
+
+static bool has_control(const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return true;
+    return false;
+}
+
+/* One line per configuration is the contract with parallel and sbatch --array: a newline in a
+ * path would split a command in two, and no quoting keeps a line-based reader from splitting
+ * it. So a control character anywhere is refused, before anything is printed. -1 with why. */
+static int emit_check(const struct study *s, const char *self, char *err, size_t errlen)
+{
+    if (has_control(self)) {
+        snprintf(err, errlen, "the path of situ itself holds a control character");
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++)
+        for (int id = 0; id < PARAM_COUNT; id++) {
+            char v[PATH_MAX];
+            command_value(&s->configs[i], id, v, sizeof v);
+            if (has_control(v)) {
+                snprintf(err, errlen,
+                         "%s: the path holds a control character (a newline?): it cannot be "
+                         "one line of --emit-commands",
+                         param_table[id].key);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+static void emit_commands(const struct study *s, const char *self)
+{
     for (int i = 0; i < s->n; i++) {
         shell_quote(stdout, self);
         fputs(" run --json", stdout);
         for (int id = 0; id < PARAM_COUNT; id++) {
             char flag[64], v[PATH_MAX];
-            params_format(&s->configs[i], id, v, sizeof v);
+            command_value(&s->configs[i], id, v, sizeof v);
             if (!v[0])
                 continue;
-            char absolute[PATH_MAX];
-            if (param_table[id].type == PARAM_PATH && realpath(v, absolute))
-                memcpy(v, absolute, sizeof v); /* self-contained: runs from anywhere */
             snprintf(flag, sizeof flag, "%s", param_table[id].key);
             for (char *c = flag; *c; c++)
                 *c = *c == '_' ? '-' : *c;
@@ -153,27 +189,27 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
     }
-    if (out && !strstr(out, ".csv") && !strstr(out, ".jsonl")) {
-        cli_error("sweep: --out %s: expected a .csv or .jsonl file name", out);
+    /* Before any simulation: a destination that cannot be written is bad input now, not a
+     * failure after hours of work. */
+    if (out && study_check_out(out, err, sizeof err) < 0) {
+        cli_error("sweep: --out %s", err);
         goto done;
-    }
-    if (out && access(out, F_OK) != 0) {
-        /* Fail on an unwritable destination now, not after the simulations. */
-        FILE *probe = fopen(out, "w");
-        if (!probe) {
-            cli_error("sweep: --out %s: cannot write", out);
-            goto done;
-        }
-        fclose(probe);
-        unlink(out);
     }
     if (study_expand(&s, err, sizeof err) < 0) {
         cli_error("sweep: %s", err);
         goto done;
     }
     if (emit) {
-        emit_commands(&s);
-        rc = fflush(stdout) == 0 ? 0 : 1;
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
+                 n > 0 ? "" : "situ");
+        if (emit_check(&s, self, err, sizeof err) < 0) {
+            cli_error("sweep: --emit-commands: %s", err);
+            goto done;
+        }
+        emit_commands(&s, self);
+        rc = 0; /* main checks that stdout took them */
         goto done;
     }
     if (study_run(&s) < 0) {
@@ -184,7 +220,7 @@ int cmd_sweep(int argc, char **argv)
     if (s.interrupted) {
         cli_error("sweep: interrupted; %d of %d results are cached, run again to finish",
                   s.ran + s.cached, s.n);
-        rc = 130;
+        rc = 128 + s.interrupted;
         goto done;
     }
     for (int i = 0; i < s.n; i++)
@@ -195,6 +231,7 @@ int cmd_sweep(int argc, char **argv)
         }
     if (study_write(&s, out, err, sizeof err) < 0) {
         cli_error("sweep: %s", err);
+        rc = 1;
         goto done;
     }
     if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/outfile.h"
 #include "../engine/script.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
@@ -111,7 +112,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("situ %s\n", SITU_VERSION);
@@ -125,7 +126,8 @@ int main(int argc, char **argv)
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
-    /* situ sweep has a --time-limit of its own: each simulation's (its Lua keeps the default). */
+    /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
+     * before this flag: it keeps it, or a hung simulation would never be stopped. */
     bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
     if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
@@ -167,4 +169,17 @@ int main(int argc, char **argv)
     t.preset = o.preset;
     t.stats = o.stats;
     return tui_run(&t);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Whatever went to stdout must have arrived: `situ model > /dev/full` is a failure. A command
+     * that already failed has said why; its status stands. */
+    char err[OUTFILE_ERR_MAX];
+    if (outfile_close_stdout(err, sizeof err) < 0 && rc == 0) {
+        cli_error("%s", err);
+        rc = 1;
+    }
+    return rc;
 }

@@ -1,7 +1,9 @@
 #include "../engine/evaluate.h"
 #include "cli.h"
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +93,48 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
     return 0;
 }
 
+int cli_model_check(const struct params *p, const struct model_result *m, char *err, size_t errlen)
+{
+    /* Finite inputs can still overflow: a cost of 1e308 per particle is infinite per step, and
+     * an infinite makespan is no result (JSON cannot even hold it). Name where it came from. */
+    const struct stages *st = &m->stage;
+    const struct {
+        const char *name;
+        double v;
+        const char *cause;
+    } stage[] = {
+        {"S (simulate)", st->S, "sim_cost, region or compute_scaling"},
+        {"Ing (ingest)", st->Ing, "data_size or data_scaling"},
+        {"R (retrieve)", st->R, "data_size or data_scaling"},
+        {"A (analyse)", st->A, "analytics_cost"},
+        {"W (send metrics)", st->W, "the platform's network"},
+        {"C (collect)", st->C, "the platform's network"},
+    };
+    const double run[] = {m->makespan,   m->makespan_pipeline, m->sim_active, m->sim_idle,
+                          m->ana_active, m->ana_idle,          m->efficiency};
+    bool finite = true;
+    for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
+        finite = finite && isfinite(run[i]);
+    /* The culprit: a stage that is infinite itself, or else the longest (steps times it is). */
+    size_t worst = 0;
+    for (size_t i = 0; i < sizeof stage / sizeof stage[0]; i++) {
+        finite = finite && isfinite(stage[i].v);
+        if (!(stage[i].v <= stage[worst].v))
+            worst = i;
+    }
+    if (finite)
+        return 0;
+    if (stage[worst].cause[0] == 'a' && p->analytics[0])
+        snprintf(err, errlen,
+                 "analytics %s: its cost overflows the model (%s is %g s per step, %ld steps); "
+                 "expected a smaller cost",
+                 p->analytics, stage[worst].name, stage[worst].v, m->steps);
+    else
+        snprintf(err, errlen, "%s: the model overflows (%s is %g s per step, %ld steps)",
+                 stage[worst].cause, stage[worst].name, stage[worst].v, m->steps);
+    return -1;
+}
+
 int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cli_opts *opts,
                 struct model_result *m)
 {
@@ -101,7 +145,8 @@ int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cl
         return 1;
     }
     char err[512];
-    if (evaluate_model(&opts->p, m, err, sizeof err) < 0) {
+    if (evaluate_model(&opts->p, m, err, sizeof err) < 0 ||
+        cli_model_check(&opts->p, m, err, sizeof err) < 0) {
         cli_error("%s", err);
         return -1;
     }

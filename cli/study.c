@@ -13,8 +13,10 @@
 #include "../engine/cache.h"
 #include "../engine/datadir.h"
 #include "../engine/model.h"
+#include "../engine/outfile.h"
 #include "../engine/report.h"
 #include "../engine/sim.h"
+#include "cli.h"
 
 void study_init(struct study *s)
 {
@@ -107,6 +109,12 @@ int study_add_axis(struct study *s, const char *keys, const char *list, char *er
             snprintf(err, errlen, "unknown parameter '%s'; see 'situ --help'", k);
             return -1;
         }
+        /* "ratio:ratio 7:15" would set ratio twice per row and keep only the last value. */
+        for (int j = 0; j < fresh.nids; j++)
+            if (fresh.ids[j] == id) {
+                snprintf(err, errlen, "%s: given twice in '%s'", param_table[id].key, keys);
+                return -1;
+            }
         fresh.ids[fresh.nids++] = id;
     }
     if (!fresh.nids) {
@@ -234,7 +242,8 @@ int study_expand(struct study *s, char *err, size_t errlen)
         if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
             snprintf(p.platform, sizeof p.platform, "%s", resolved);
         struct model_result m;
-        if (evaluate_model(&p, &m, perr, sizeof perr) < 0) {
+        if (evaluate_model(&p, &m, perr, sizeof perr) < 0 ||
+            cli_model_check(&p, &m, perr, sizeof perr) < 0) {
             char cfg[256];
             describe(s, &p, cfg, sizeof cfg);
             snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", perr);
@@ -285,8 +294,7 @@ static void progress(void *ud, struct sim_job *job, int done, int total)
 
 static void on_interrupt(int sig)
 {
-    (void)sig;
-    sim_pool_stop = 1;
+    sim_pool_stop = sig;
 }
 
 int study_run(struct study *s)
@@ -310,12 +318,17 @@ int study_run(struct study *s)
         }
         if (s->cache[0] && cache_get(s->cache, &s->configs[i], &hit) == 0) {
             json_error_t jerr;
+            char why[256];
             s->results[i] = json_loads(hit, 0, &jerr);
             free(hit);
-            if (s->results[i]) {
+            /* An entry that is not a whole result (edited, written by another version) is run
+             * again, and the run replaces it. */
+            if (s->results[i] && study_result_check(s->results[i], why, sizeof why) == 0) {
                 s->cached++;
                 continue;
             }
+            json_decref(s->results[i]);
+            s->results[i] = NULL;
         }
         jobs[todo].p = s->configs[i];
         index[todo++] = i;
@@ -368,7 +381,7 @@ int study_run(struct study *s)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
-    s->interrupted = rc == -2;
+    s->interrupted = rc == -2 ? (int)sim_pool_stop : 0;
     for (int k = 0; k < todo && rc < 0; k++)
         free(jobs[k].output);
     free(jobs);
@@ -404,6 +417,13 @@ static const char *const result_keys[] = {"particles",
                                           "activities",
                                           NULL};
 
+/* A result's value for one of result_keys: at the top, or in "stage" (S, Ing, R, A, W, C). */
+static json_t *result_get(json_t *r, const char *key)
+{
+    json_t *v = json_object_get(r, key);
+    return v ? v : json_object_get(json_object_get(r, "stage"), key);
+}
+
 void study_csv_header(FILE *f)
 {
     for (int id = 0; id < PARAM_COUNT; id++)
@@ -420,11 +440,8 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
         report_csv_field(f, v);
         fputc(',', f);
     }
-    json_t *stage = json_object_get(r, "stage");
     for (int k = 0; result_keys[k]; k++) {
-        json_t *v = json_object_get(r, result_keys[k]);
-        if (!v && stage)
-            v = json_object_get(stage, result_keys[k]);
+        json_t *v = result_get(r, result_keys[k]);
         if (json_is_string(v))
             report_csv_field(f, json_string_value(v));
         else if (json_is_integer(v))
@@ -435,47 +452,84 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
     }
 }
 
+int study_result_check(json_t *r, char *why, size_t len)
+{
+    /* Every key a row is made of (result_keys): a result without one writes a row with holes.
+     * Only what a simulation measures may be absent: a model's result has no wall time. */
+    for (int k = 0; result_keys[k]; k++) {
+        const char *key = result_keys[k];
+        json_t *v = result_get(r, key);
+        bool measured = !strcmp(key, "wall_seconds") || !strcmp(key, "activities");
+        if (!v && measured)
+            continue;
+        bool text = !strcmp(key, "scenario");
+        if (text ? !json_is_string(v) : !json_is_number(v)) {
+            snprintf(why, len, "'%s' %s: not a complete result", key,
+                     !v     ? "missing"
+                     : text ? "is not a string"
+                            : "is not a number");
+            return -1;
+        }
+        double x = text ? 0 : json_number_value(v);
+        if (!isfinite(x) || x < 0) {
+            snprintf(why, len, "'%s' is %g: expected a finite number >= 0", key, x);
+            return -1;
+        }
+    }
+    double makespan = json_number_value(json_object_get(r, "makespan"));
+    double eff = json_number_value(json_object_get(r, "efficiency"));
+    if (!(makespan > 0)) {
+        snprintf(why, len, "'makespan' is %g: expected > 0", makespan);
+        return -1;
+    }
+    if (!(eff <= 1)) {
+        snprintf(why, len, "'efficiency' is %g: expected 0 <= efficiency <= 1", eff);
+        return -1;
+    }
+    return 0;
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n > m && !strcmp(s + n - m, suffix);
 }
 
-int study_write(const struct study *s, const char *path, char *err, size_t errlen)
+int study_check_out(const char *path, char *err, size_t errlen)
 {
-    bool jsonl = path && ends_with(path, ".jsonl");
-    if (path && !jsonl && !ends_with(path, ".csv")) {
+    if (!ends_with(path, ".jsonl") && !ends_with(path, ".csv")) {
         snprintf(err, errlen, "%s: expected a .csv or .jsonl file name", path);
         return -1;
     }
-    char tmp[PARAMS_PATH_MAX + 32] = "";
-    FILE *out = stdout;
-    if (path) {
-        /* Written beside the destination and renamed over it: complete or absent. */
-        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-            return -1;
-        }
-    }
+    return outfile_check(path, err, errlen);
+}
+
+int study_write(const struct study *s, const char *path, char *err, size_t errlen)
+{
+    bool jsonl = path && ends_with(path, ".jsonl");
+    struct outfile out;
+    if (outfile_open(&out, path, err, errlen) < 0)
+        return -1;
     if (!jsonl)
-        study_csv_header(out);
+        study_csv_header(out.f);
     for (int i = 0; i < s->n; i++) {
         if (!s->results[i])
             continue;
-        if (jsonl)
-            report_print_json(out, s->results[i]);
-        else
-            study_csv_row(out, &s->configs[i], s->results[i]);
+        if (!jsonl) {
+            study_csv_row(out.f, &s->configs[i], s->results[i]);
+            continue;
+        }
+        char *line = json_dumps(s->results[i], JSON_COMPACT | JSON_REAL_PRECISION(12));
+        if (!line) {
+            outfile_abort(&out);
+            snprintf(err, errlen, "%s: cannot write: a result cannot be written as JSON",
+                     path ? path : "standard output");
+            return -1;
+        }
+        size_t len = strlen(line);
+        line[len] = '\n'; /* over the NUL: one write for the line and its end */
+        outfile_write(&out, line, len + 1);
+        free(line);
     }
-    if (!path)
-        return fflush(out) == 0 ? 0 : -1;
-    bool ok = fflush(out) == 0 && fsync(fileno(out)) == 0;
-    ok = fclose(out) == 0 && ok;
-    if (!ok || rename(tmp, path) < 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&out, err, errlen);
 }

@@ -37,7 +37,7 @@ struct study {
     json_t **results; /* [n], NULL where a run failed */
     char **errors;    /* [n], NULL where it succeeded */
     int ran, cached, failed, retried;
-    bool interrupted;
+    int interrupted; /* the signal (TERM, INT, HUP) that stopped it; 0 if none */
 };
 
 void study_init(struct study *s);
@@ -55,6 +55,10 @@ int study_expand(struct study *s, char *err, size_t errlen);
  * what finished is cached, the rest is dropped. */
 int study_run(struct study *s);
 
+/* Checks a result (a cache entry, a merged line) against what a row needs: every result key,
+ * finite and >= 0, makespan > 0, efficiency <= 1, a scenario. -1 with why. */
+int study_result_check(json_t *r, char *why, size_t len);
+
 /* "ratio=3 nodes=2": the axis values of configuration i, for messages. */
 void study_describe(const struct study *s, int i, char *out, size_t len);
 
@@ -62,8 +66,13 @@ void study_describe(const struct study *s, int i, char *out, size_t len);
 void study_csv_header(FILE *out);
 void study_csv_row(FILE *out, const struct params *p, json_t *result);
 
-/* Writes the results (CSV, or JSON lines if path ends in .jsonl) to path atomically, or to
- * stdout (CSV) when path is NULL. -1 with a message on failure: nothing is left at path then. */
+/* Checks an --out path before any work: a .csv or .jsonl name, in a writable directory, with no
+ * link or directory there (outfile_check). -1 with a message: bad input. */
+int study_check_out(const char *path, char *err, size_t errlen);
+
+/* Writes the results (CSV, or JSON lines if path ends in .jsonl) to path through an outfile, or
+ * to stdout (CSV) when path is NULL. -1 with a message on failure, a failed write (exit 1):
+ * nothing is left at path then. */
 int study_write(const struct study *s, const char *path, char *err, size_t errlen);
 
 #endif

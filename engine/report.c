@@ -141,7 +141,7 @@ int report_print_json(FILE *out, json_t *v)
         return -1;
     int rc = fprintf(out, "%s\n", text) < 0 ? -1 : 0;
     free(text);
-    return fflush(out) == 0 ? rc : -1;
+    return rc;
 }
 
 void report_csv_field(FILE *f, const char *text)

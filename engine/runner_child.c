@@ -218,6 +218,29 @@ static void on_stderr(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 
 /* ---- starting a child -------------------------------------------------------------------- */
 
+extern char **environ;
+
+/* Our environment plus SITU_PARENT_PID=<us>: a `situ run` child then asks the kernel to end it
+ * when we die (PR_SET_PDEATHSIG), which covers what no handler can, a SIGKILLed explorer.
+ * malloc'd (the strings are environ's, and `mine`). NULL if out of memory. */
+static char **child_env(char *mine, size_t len)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "SITU_PARENT_PID=", 16))
+            env[k++] = environ[i];
+    snprintf(mine, len, "SITU_PARENT_PID=%ld", (long)getpid());
+    env[k++] = mine;
+    env[k] = NULL;
+    return env;
+}
+
 int runner_child_start(struct job *j, char *error, size_t errlen)
 {
     struct runner *r = j->r;
@@ -251,16 +274,25 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->out},
         {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->err},
     };
+    char mine[64];
+    char **env = child_env(mine, sizeof mine);
+    if (!env) {
+        snprintf(error, errlen, "cannot start %s: out of memory", args[0]);
+        close_handles(j);
+        return -1;
+    }
     uv_process_options_t po = {
         .exit_cb = on_exit_cb,
         .file = args[0],
         .args = args,
+        .env = env,
         .stdio = stdio,
         .stdio_count = 3,
         /* Its own session: no controlling terminal to scribble on, one group to kill. */
         .flags = UV_PROCESS_DETACHED,
     };
     int rc = uv_spawn(r->loop, &j->proc, &po);
+    free(env); /* uv_spawn has forked and exec'd with it */
     if (rc < 0) {
         snprintf(error, errlen, "cannot start %s: %s", args[0], uv_strerror(rc));
         close_handles(j);

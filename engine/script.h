@@ -68,8 +68,13 @@ struct script {
     char where[PATH_MAX + 16]; /* "FILE:LINE" the hook last saw running, for memory errors */
     char err[SCRIPT_ERR_MAX];
     char path[PATH_MAX]; /* the file script_load read last: Lua's messages shorten it, s->err not */
-    bool sim_failed;     /* the last error came from a failed simulation (exit 3, not 2) */
-    bool model_only;     /* lessons: goals run on every change, so no simulations from Lua */
+    bool sim_failed;     /* a situ.* call raised a failed simulation (see failure) */
+    /* The message of the last error a situ.* call raised for a failed simulation (status 3) or
+     * write (status 1): the script's exit status is failure_status only if the error that ends
+     * it is this one, so a failure caught by pcall does not change a later error's status. */
+    char failure[512];
+    int failure_status;
+    bool model_only; /* lessons: goals run on every change, so no simulations from Lua */
     /* async mode */
     lua_State *co; /* the scenario's coroutine (anchored in the registry) */
     int co_ref;
@@ -176,6 +181,10 @@ json_t *script_result_json(const struct params *p, const struct sim_result *r);
 
 /* Registers the global `situ` (and package.loaded.situ). */
 void script_open_situ(struct script *s);
+
+/* Raises "situ.x: ..." (with the caller's FILE:LINE, as luaL_error) and records it as a failure
+ * with that exit status (3: a simulation failed, 1: a file could not be written). */
+int script_fail(lua_State *L, int status, const char *fmt, ...);
 
 /* --- conversions (script_convert.c) --- */
 

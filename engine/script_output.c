@@ -1,13 +1,12 @@
 /* situ.table and situ.csv: results (or configurations) as an aligned table or a CSV file. A
  * column names a result key ("makespan"), a stage ("A" or "stage.A") or a parameter ("ratio",
  * looked up in the result's config). */
-#include <errno.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "outfile.h"
 #include "report.h"
 #include "script.h"
 
@@ -220,12 +219,29 @@ int script_table(lua_State *L)
     return 0;
 }
 
-/* Written beside the destination and renamed over it: the file is complete or absent. */
+struct text_box {
+    FILE *f; /* open_memstream over text, until the text is complete */
+    char *text;
+    size_t len;
+};
+
+static int text_box_gc(lua_State *L)
+{
+    struct text_box *box = lua_touserdata(L, 1);
+    if (box->f)
+        fclose(box->f);
+    free(box->text);
+    box->f = NULL;
+    box->text = NULL;
+    return 0;
+}
+
+/* Through an outfile: the file is complete or absent. */
 int script_csv(lua_State *L)
 {
     struct script *s = script_of(L);
     const char *path = luaL_checkstring(L, 1);
-    char err[1024], tmp[4096];
+    char err[OUTFILE_ERR_MAX];
     if (!s->o.unsafe && script_check_write(path, err, sizeof err) < 0)
         return luaL_error(L, "situ.csv: %s", err);
     const char *cols[PARAM_COUNT + 32];
@@ -242,10 +258,19 @@ int script_csv(lua_State *L)
         if (any_error(L, list, n))
             cols[nc++] = "error";
     }
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    /* The text is made in memory first: the lookups below can raise a Lua error, which must
+     * not leave an outfile open (its temporary, its held-back signals). The box's __gc frees
+     * the buffer whichever way this ends. */
+    struct text_box *box = lua_newuserdatauv(L, sizeof *box, 0);
+    memset(box, 0, sizeof *box);
+    if (luaL_newmetatable(L, "situ.csv text")) {
+        lua_pushcfunction(L, text_box_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);
+    FILE *f = box->f = open_memstream(&box->text, &box->len);
     if (!f)
-        return luaL_error(L, "situ.csv: %s: cannot write: %s", path, strerror(errno));
+        return luaL_error(L, "situ.csv: out of memory");
     for (int c = 0; c < nc; c++) {
         report_csv_field(f, cols[c]);
         fputc(c + 1 < nc ? ',' : '\n', f);
@@ -261,13 +286,16 @@ int script_csv(lua_State *L)
         }
         lua_pop(L, 1);
     }
-    bool ok = !ferror(f);
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) < 0) {
-        int e = errno;
-        unlink(tmp);
-        return luaL_error(L, "situ.csv: %s: cannot write: %s", path, strerror(e));
-    }
+    bool made = fclose(f) == 0;
+    box->f = NULL;
+    if (!made)
+        return luaL_error(L, "situ.csv: out of memory");
+    struct outfile out;
+    if (outfile_open(&out, path, err, sizeof err) < 0)
+        return script_fail(L, 1, "situ.csv: %s", err);
+    outfile_write(&out, box->text, box->len);
+    if (outfile_commit(&out, err, sizeof err) < 0)
+        return script_fail(L, 1, "situ.csv: %s", err);
     lua_pushinteger(L, n);
     return 1;
 }

@@ -4,6 +4,7 @@
  * stops where it went wrong; a failed simulation inside a sweep is a result with `error` set. */
 #include <lauxlib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +62,18 @@ static void push_json_text(lua_State *L, const char *text, const char *fn)
     json_decref(j);
 }
 
+int script_fail(lua_State *L, int status, const char *fmt, ...)
+{
+    struct script *s = script_of(L);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->failure, sizeof s->failure, fmt, ap);
+    va_end(ap);
+    s->failure_status = status;
+    s->sim_failed = s->sim_failed || status == 3;
+    return luaL_error(L, "%s", s->failure);
+}
+
 static int l_params(lua_State *L)
 {
     struct params p;
@@ -109,8 +122,7 @@ static int run_cont(lua_State *L, int status, lua_KContext ctx)
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", why);
         script_async_clear(s);
-        s->sim_failed = true;
-        return luaL_error(L, "situ.run: %s", msg);
+        return script_fail(L, 3, "situ.run: %s", msg);
     }
     script_async_clear(s);
     return 1;
@@ -137,10 +149,8 @@ static int l_run(lua_State *L)
     watchdog_pause(); /* waiting for a simulation is not the scenario's time */
     int rc = sim_run_isolated(&p, true, &out, err, sizeof err);
     watchdog_resume();
-    if (rc < 0) {
-        script_of(L)->sim_failed = true;
-        return luaL_error(L, "situ.run: %s", err);
-    }
+    if (rc < 0)
+        return script_fail(L, 3, "situ.run: %s", err);
     lua_pushstring(L, out);
     free(out);
     push_json_text(L, lua_tostring(L, -1), "situ.run");
@@ -512,8 +522,7 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
             snprintf(x->err, sizeof x->err, "%s",
                      s->req.err[i] ? s->req.err[i] : "a simulation printed no makespan");
             script_async_clear(s);
-            s->sim_failed = true;
-            return luaL_error(L, "situ.crossover: %s", x->err);
+            return script_fail(L, 3, "situ.crossover: %s", x->err);
         }
         ms[i] = json_number_value(mk);
     }

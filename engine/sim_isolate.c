@@ -1,6 +1,8 @@
 /* One simulation per child process: SimGrid cannot be reset, may abort on a bad platform or a
  * deadlock, and writes assertion failures to stderr. The parent keeps stdout clean and turns any
- * failure into one line. */
+ * failure into one line. No child outlives its parent: each runs in its own process group with
+ * PR_SET_PDEATHSIG (a SIGKILLed parent), and while children run, TERM, INT and HUP kill and reap
+ * their groups before the parent goes (see struct guard). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -124,6 +127,50 @@ static void child(const struct params *p, bool json, int out_fd)
     _exit(0);
 }
 
+volatile sig_atomic_t sim_pool_stop;
+
+static const int caught[] = {SIGTERM, SIGINT, SIGHUP};
+
+static void on_stop(int sig)
+{
+    sim_pool_stop = sig;
+}
+
+/* While children run, TERM, INT and HUP only set sim_pool_stop: the loops below then kill and
+ * reap the children. A caller's own handler (a sweep's, which reports what was cached) or an
+ * ignored signal (nohup) is left alone; where the default (death) was in force, the process
+ * dies of the same signal once its children are gone, so its status is still 128+N. */
+struct guard {
+    struct sigaction old[sizeof caught / sizeof caught[0]];
+    bool ours[sizeof caught / sizeof caught[0]];
+};
+
+static void guard_begin(struct guard *g)
+{
+    struct sigaction sa = {.sa_handler = on_stop};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+        sigaction(caught[i], NULL, &g->old[i]);
+        g->ours[i] = g->old[i].sa_handler == SIG_DFL;
+        if (g->ours[i])
+            sigaction(caught[i], &sa, NULL);
+    }
+}
+
+static void guard_end(struct guard *g)
+{
+    int sig = sim_pool_stop;
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+        if (!g->ours[i])
+            continue;
+        sigaction(caught[i], &g->old[i], NULL);
+        if (sig == caught[i]) {
+            fflush(stdout); /* what the caller printed before the signal is not lost */
+            raise(sig);
+        }
+    }
+}
+
 struct sim_child {
     pid_t pid;
     struct timespec start;
@@ -150,6 +197,7 @@ static int child_start(struct sim_child *c, const struct params *p, bool json, c
     }
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     c->pid = fork();
     if (c->pid < 0) {
         snprintf(err, errlen, "cannot fork: %s", strerror(errno));
@@ -160,12 +208,25 @@ static int child_start(struct sim_child *c, const struct params *p, bool json, c
         return -3;
     }
     if (c->pid == 0) {
+        /* Its own group, so that one kill(-pid) takes whatever it starts; the parent's signal
+         * handlers are not its own (an ignored one stays ignored: nohup); and it dies with the
+         * parent, even a SIGKILLed one (the parent may have died before prctl: then getppid()
+         * is no longer it). */
+        setpgid(0, 0);
+        for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+            struct sigaction cur;
+            if (sigaction(caught[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+                signal(caught[i], SIG_DFL);
+        }
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+            _exit(3);
         close(out[0]);
         close(errp[0]);
         dup2(errp[1], STDERR_FILENO);
         close(errp[1]);
         child(p, json, out[1]);
     }
+    setpgid(c->pid, c->pid); /* as the child does: whichever runs first, the group exists */
     close(out[1]);
     close(errp[1]);
     clock_gettime(CLOCK_MONOTONIC, &c->start);
@@ -290,19 +351,40 @@ static bool result_looks_whole(const char *text, bool json)
 int sim_run_isolated(const struct params *p, bool json, char **output, char *err, size_t errlen)
 {
     struct sim_child c;
+    struct guard g;
     *output = NULL;
+    guard_begin(&g);
     int rc = child_start(&c, p, json, err, errlen);
-    if (rc < 0)
+    if (rc < 0) {
+        guard_end(&g);
         return rc;
-    while (child_running(&c)) {
+    }
+    while (child_running(&c) && !sim_pool_stop) {
         struct pollfd fds[2] = {{c.fd[0], POLLIN, 0}, {c.fd[1], POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+        /* A timeout, so that a signal landing just before poll is still seen. */
+        if (poll(fds, 2, 200) < 0 && errno != EINTR)
             break;
         for (int i = 0; i < 2; i++)
             if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 child_pump(&c, i);
     }
+    if (sim_pool_stop || child_running(&c)) {
+        kill(-c.pid, SIGKILL);
+        for (int i = 0; i < 2; i++)
+            if (c.fd[i] >= 0)
+                close(c.fd[i]);
+        c.fd[0] = c.fd[1] = -1;
+    }
     rc = child_finish(&c, output, err, errlen);
+    if (sim_pool_stop) {
+        free(*output);
+        *output = NULL;
+        snprintf(err, errlen, "interrupted (%s)", strsignal(sim_pool_stop));
+        rc = -2;
+    }
+    guard_end(&g);
+    if (rc < 0)
+        return rc;
     if (rc == 0 && !result_looks_whole(*output, json)) {
         snprintf(err, errlen, "simulation printed an unreadable result");
         free(*output);
@@ -312,8 +394,6 @@ int sim_run_isolated(const struct params *p, bool json, char **output, char *err
     return rc;
 }
 
-volatile sig_atomic_t sim_pool_stop;
-
 /* Kills the running children of the pool and fails their jobs and every job not started. */
 static void pool_abandon(struct sim_job *jobs, int n, struct sim_child *kids, int *job_of,
                          int parallel, int next)
@@ -321,7 +401,7 @@ static void pool_abandon(struct sim_job *jobs, int n, struct sim_child *kids, in
     for (int k = 0; k < parallel; k++) {
         if (job_of[k] < 0)
             continue;
-        kill(kids[k].pid, SIGKILL);
+        kill(-kids[k].pid, SIGKILL);
         for (int i = 0; i < 2; i++)
             if (kids[k].fd[i] >= 0)
                 close(kids[k].fd[i]);
@@ -356,6 +436,8 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
     int next = 0, done = 0, failed = 0, live = 0;
     for (int k = 0; k < parallel; k++)
         job_of[k] = -1;
+    struct guard g;
+    guard_begin(&g);
     while (done < n) {
         if (sim_pool_stop) {
             pool_abandon(jobs, n, kids, job_of, parallel, next);
@@ -385,14 +467,17 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
             for (int i = 0; i < 2; i++)
                 fds[2 * k + i] = (struct pollfd){job_of[k] >= 0 ? kids[k].fd[i] : -1, POLLIN, 0};
         /* With time limits, wake up to enforce them even when no child says anything. */
-        if (poll(fds, 2 * (nfds_t)parallel, 200) < 0 && errno != EINTR)
+        if (poll(fds, 2 * (nfds_t)parallel, 200) < 0 && errno != EINTR) {
+            pool_abandon(jobs, n, kids, job_of, parallel, next); /* no child left running */
+            failed = -1;
             break;
+        }
         for (int k = 0; k < parallel; k++) {
             if (job_of[k] < 0)
                 continue;
             double limit = jobs[job_of[k]].time_limit;
             if (limit > 0 && child_elapsed(&kids[k]) > limit) {
-                kill(kids[k].pid, SIGKILL);
+                kill(-kids[k].pid, SIGKILL);
                 for (int i = 0; i < 2; i++)
                     if (kids[k].fd[i] >= 0) {
                         close(kids[k].fd[i]);
@@ -420,5 +505,6 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
     free(kids);
     free(job_of);
     free(fds);
+    guard_end(&g);
     return failed;
 }

@@ -1,6 +1,7 @@
 #include "watchdog.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,7 +86,14 @@ static bool start_thread(void)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* The thread starts with every signal blocked (it inherits this mask): TERM, INT and HUP
+     * then always reach the main thread, whose handlers and held-back writes (outfile) expect
+     * them; taken here, a TERM held back there would kill mid-write. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     thread_started = pthread_create(&t, &attr, watch, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     return thread_started;
 }

@@ -1,9 +1,12 @@
 #include "chart.h"
 
 #include <cairo-svg.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../engine/outfile.h"
 
 #define FONT "DejaVu Sans"
 
@@ -15,30 +18,59 @@ static const double style_rgb[CHART_SERIES_STYLES][3] = {{0.00, 0.27, 0.55}, {0.
 static const double style_dash[CHART_SERIES_STYLES][2] = {{0, 0},  {8, 4}, {2, 3},
                                                           {10, 3}, {5, 5}, {1, 2}};
 
-int chart_write(const char *path_base, int width, int height,
-                void (*draw)(cairo_t *cr, double width, double height, void *ud), void *ud)
+static cairo_status_t to_outfile(void *closure, const unsigned char *data, unsigned int length)
 {
-    char path[1024];
-    int rc = 0;
-    cairo_surface_t *png = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    cairo_t *cr = cairo_create(png);
-    draw(cr, width, height, ud);
-    cairo_destroy(cr);
-    snprintf(path, sizeof path, "%s.png", path_base);
-    if (cairo_surface_write_to_png(png, path) != CAIRO_STATUS_SUCCESS)
-        rc = -1;
-    cairo_surface_destroy(png);
+    return outfile_write(closure, data, length) == 0 ? CAIRO_STATUS_SUCCESS
+                                                     : CAIRO_STATUS_WRITE_ERROR;
+}
 
-    snprintf(path, sizeof path, "%s.svg", path_base);
-    cairo_surface_t *svg = cairo_svg_surface_create(path, width, height);
-    cr = cairo_create(svg);
+/* One image through an outfile: cairo streams into the temporary, which is renamed into place
+ * only when both cairo and every write succeeded. */
+static int write_one(const char *path, bool svg, int width, int height,
+                     void (*draw)(cairo_t *cr, double width, double height, void *ud), void *ud,
+                     char *err, size_t errlen)
+{
+    struct outfile o;
+    if (outfile_open(&o, path, err, errlen) < 0)
+        return -1;
+    cairo_surface_t *surface =
+        svg ? cairo_svg_surface_create_for_stream(to_outfile, &o, width, height)
+            : cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    cairo_t *cr = cairo_create(surface);
     draw(cr, width, height, ud);
     cairo_destroy(cr);
-    cairo_surface_finish(svg);
-    if (cairo_surface_status(svg) != CAIRO_STATUS_SUCCESS)
-        rc = -1;
-    cairo_surface_destroy(svg);
-    return rc;
+    cairo_status_t st;
+    if (svg) {
+        cairo_surface_finish(surface);
+        st = cairo_surface_status(surface);
+    } else {
+        st = cairo_surface_write_to_png_stream(surface, to_outfile, &o);
+    }
+    cairo_surface_destroy(surface);
+    /* A failed write is the stream's (errno, in the commit); anything else is cairo's. */
+    if (st != CAIRO_STATUS_SUCCESS && !o.error) {
+        outfile_abort(&o);
+        snprintf(err, errlen, "%s: cannot write: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    return outfile_commit(&o, err, errlen);
+}
+
+int chart_write(const char *path_base, int width, int height,
+                void (*draw)(cairo_t *cr, double width, double height, void *ud), void *ud,
+                char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    for (int svg = 0; svg < 2; svg++) {
+        if (snprintf(path, sizeof path, "%s.%s", path_base, svg ? "svg" : "png") >=
+            (int)sizeof path) {
+            snprintf(err, errlen, "%.64s...: cannot write: %s", path_base, strerror(ENAMETOOLONG));
+            return -1;
+        }
+        if (write_one(path, svg, width, height, draw, ud, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 void chart_text(cairo_t *cr, double x, double y, const char *text, double size, int anchor)

@@ -6,6 +6,7 @@
 
 #include <cairo.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CHART_SERIES_STYLES 6
 
@@ -16,9 +17,11 @@ struct panel {
     bool xlog, ylog;
 };
 
-/* Writes PATH_BASE.png and PATH_BASE.svg, calling draw once for each surface. -1 on failure. */
+/* Writes PATH_BASE.png and PATH_BASE.svg through outfiles (each complete or absent), calling
+ * draw once for each surface. -1 with "FILE: cannot write: reason" on failure. */
 int chart_write(const char *path_base, int width, int height,
-                void (*draw)(cairo_t *cr, double width, double height, void *ud), void *ud);
+                void (*draw)(cairo_t *cr, double width, double height, void *ud), void *ud,
+                char *err, size_t errlen);
 
 /* Clears to white and writes a title across the top. */
 void chart_background(cairo_t *cr, double width, double height, const char *title);

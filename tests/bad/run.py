@@ -109,6 +109,12 @@ def generate(gen):
     write("file", "not a directory\n")
     made["notdir.xml"] = os.path.join(gen, "file", "x.xml")
     made["notdir.csv"] = os.path.join(gen, "file", "x.csv")
+    # A valid analytics file whose name holds a newline (for --emit-commands).
+    write("nl\nname.lua", 'return {name = "x", cost = function(ctx) return 1e-9 end}\n')
+    made["newline.lua"] = os.path.join(gen, "nl\nname.lua")
+    # A dangling link where --out points: refused, and left as it is.
+    os.symlink(os.path.join(gen, "nowhere", "t.csv"), os.path.join(gen, "dangling.csv"))
+    made["dangling.csv"] = os.path.join(gen, "dangling.csv")
     # Entity expansion that is quadratic, not exponential (libxml2 only stops the latter).
     big = "x" * 100000
     write("quadratic-blowup.xml", '<?xml version="1.0"?>\n<!DOCTYPE platform [<!ENTITY a "' + big +
@@ -230,8 +236,9 @@ def check_case(situ, case, gen, root, nobody):
             if not existed[o] and os.path.lexists(o):
                 why.append(f"--out {os.fsdecode(o)} was written")
             if os.path.isdir(d):
-                left = [n for n in os.listdir(d) if n.startswith(os.path.basename(o)) and
-                        n != os.path.basename(o)]
+                base = os.path.basename(o)
+                left = [n for n in os.listdir(d) if n != base and
+                        (n.startswith(base) or n.startswith(b"." + base + b"."))]
                 if left:
                     why.append(f"left beside --out: {[os.fsdecode(n) for n in left]}")
         cores = [n for n in os.listdir(tmp) if n == "core" or n.startswith("core.")]

@@ -365,6 +365,17 @@ def api_run_failure():
     lua_error(p, "t.lua:3: situ.run: simulation crashed", "Aborted", 3, True)
 
 
+def api_run_failure_is_per_call():
+    """The status is the ending error's: a failure caught by pcall leaves a later mistake at 2;
+    the same failure rethrown is still 3."""
+    fault = {"SITU_TEST_FAULT": "abort:iterations=400"}
+    caught = 'local ok, e = pcall(situ.run, { iterations = 400 })\nassert(not ok)\n'
+    lua_error(script(caught + 'error("a later mistake")\n', env=fault), "t.lua:3:",
+              "a later mistake", 2)
+    lua_error(script(caught + 'error(e, 0)\n', env=fault),
+              "t.lua:3: situ.run: simulation crashed", "Aborted", 3)
+
+
 def api_sweep():
     out = emitted(script(JSON_LUA + '''
 local rs = situ.sweep{ base = { iterations = 400 }, ratio = { 15, 31 }, nodes = { 1, 2 } }
@@ -707,6 +718,7 @@ def main():
         check("situ.model", api_model)
         check("situ.run", api_run)
         check("situ.run failure: pcall, exit 3", api_run_failure)
+        check("situ.run failure: the status is per call", api_run_failure_is_per_call)
         check("situ.sweep", api_sweep)
         check("situ.sweep errors and failed runs", api_sweep_errors)
         check("situ.crossover (model and run)", api_crossover)

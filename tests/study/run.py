@@ -88,6 +88,30 @@ def cache_corrupt_entry_is_rerun():
     assert "result" in entry and entry["result"]["makespan"] > 0
 
 
+def cache_incomplete_entry_is_rerun():
+    """An entry that parses but is not a whole result (only a makespan, a negative one, an
+    efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
+    cache = os.path.join(TMP, "cache-i")
+    out = os.path.join(TMP, "i.csv")
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    entries = sorted(glob.glob(os.path.join(cache, "*.json")))
+    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "efficiency")):
+        entry = json.load(open(victim))
+        if broken == "negative":
+            entry["result"]["makespan"] = -entry["result"]["makespan"]
+        elif broken == "efficiency":
+            entry["result"]["efficiency"] = 7
+        else:
+            entry["result"] = broken
+        json.dump(entry, open(victim, "w"))
+    situ("sweep", *SMALL, "--out", out, "--cache", cache)
+    for row in rows(out):
+        assert row["sim_active"] and float(row["makespan"]) > 0 and float(row["efficiency"]) <= 1, row
+    for victim in entries:
+        r = json.load(open(victim))["result"]
+        assert "stage" in r and r["makespan"] > 0 and r["efficiency"] <= 1, r
+
+
 def unwritable_destination():
     out = os.path.join(TMP, "no-such-dir", "x.csv")
     p = situ("sweep", *SMALL, "--out", out, "--no-cache", expect=2)
@@ -110,11 +134,12 @@ def interrupted_by(sig):
         time.sleep(0.05)
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, f"{sig.name}: exit {p.returncode}: {err[-200:]}"
+    assert p.returncode == 128 + int(sig), f"{sig.name}: exit {p.returncode}: {err[-200:]}"
     for entry in glob.glob(os.path.join(cache, "*.json")):  # every entry whole and usable
         assert json.load(open(entry))["result"]["makespan"] > 0
     assert not os.path.exists(out), "a partial output file was left"
-    assert not glob.glob(out + "*"), f"temp files left: {glob.glob(out + '*')}"
+    left = glob.glob(out + "*") + glob.glob(os.path.join(TMP, ".int.csv*"))
+    assert not left, f"temp files left: {left}"
     done = len(glob.glob(os.path.join(cache, "*.json")))
     assert 2 <= done < 80, f"{done} results cached"
     leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
@@ -143,6 +168,18 @@ def emitted_commands_round_trip():
     a = sorted(map(drop, rows(merged)), key=key)
     b = sorted(map(drop, rows(local)), key=key)
     assert len(a) == 4 and a == b, "merged results differ from the local sweep"
+
+
+def emitted_commands_refuse_control_characters():
+    """A newline reaching a command through the absolute path of a relative one (the working
+    directory's name) would split that command in two lines: exit 2, nothing printed."""
+    d = os.path.join(TMP, "nl\ndir")
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "ok.lua"), "w").write(
+        'return {name = "x", cost = function(ctx) return 1e-9 end}\n')
+    p = situ("sweep", "--emit-commands", "--ratio", "7,15", "--analytics", "./ok.lua", cwd=d,
+             expect=2)
+    assert p.stdout == "" and "analytics" in p.stderr, (p.stdout[:200], p.stderr)
 
 
 def merge_rejects_mismatched_inputs():
@@ -272,9 +309,144 @@ def run_rejects_a_garbled_child():
         assert len(p.stderr.strip().splitlines()) == 1
 
 
-TESTS = [faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
-         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun,
-         unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip,
+def live_in_group(pgid):
+    """Processes of group pgid that are not zombies (a reparented zombie waits for init)."""
+    found = []
+    for d in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{d}/stat").read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(d))
+    return found
+
+
+def alive(pid):
+    """pid itself or anything in its group, zombies aside."""
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+        if stat[stat.rindex(")") + 2] != "Z":
+            return True
+    except OSError:
+        pass
+    return bool(live_in_group(pid))
+
+
+def children_of(pid, deadline=30):
+    end = time.time() + deadline
+    while time.time() < end:
+        kids = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+        if kids:
+            return [int(k) for k in kids]
+        time.sleep(0.05)
+    raise AssertionError("no child started")
+
+
+HANG_SCRIPT = """
+local base = {iterations = 400}
+if arg[1] == "sweep" then situ.sweep{base = base, ratio = {1, 3}, jobs = 2}
+else situ.run(base) end
+"""
+
+
+def signals_kill_the_children():
+    """TERM, INT, HUP to run, script (situ.run, situ.sweep) and sweep: every child's group is gone
+    when the parent has exited, and the parent reports 128+N (or dies of N: the same status)."""
+    lua = os.path.join(TMP, "hang.lua")
+    open(lua, "w").write(HANG_SCRIPT)
+    commands = {"run": ["run", "--iterations", "400"], "script run": ["script", lua, "run"],
+                "script sweep": ["script", lua, "sweep"],
+                "sweep": ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"],
+                "reproduce": ["reproduce", "fig8", "--iterations", "2000", "--no-cache", "--jobs",
+                              "2", "--out", os.path.join(TMP, "rep-signal")]}
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    for name, args in commands.items():
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            p = subprocess.Popen([SITU, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 env=env, start_new_session=True)
+            kids = children_of(p.pid)
+            time.sleep(0.2)  # past fork: the children are in their groups
+            p.send_signal(sig)
+            try:
+                _, err = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # a child holds the pipes open: it outlived p
+                for k in kids:
+                    os.kill(k, signal.SIGKILL)
+                raise
+            assert p.returncode in (128 + int(sig), -int(sig)), \
+                f"{name} {sig.name}: exit {p.returncode}: {err[-200:]!r}"
+            left = [k for k in kids if alive(k)]
+            for k in left:
+                os.kill(k, signal.SIGKILL)  # ours: do not leave them to the next test
+            assert not left, f"{name} {sig.name}: children left running: {left}"
+            assert not os.path.exists(os.path.join(TMP, "rep-signal")), \
+                f"{name} {sig.name}: reproduce left the directory it made"
+
+
+def nohup_keeps_hup_ignored():
+    """A HUP that was ignored when situ started (nohup) stays ignored, in the children too."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    p = subprocess.Popen([SITU, "run", "--iterations", "400"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    kids = children_of(p.pid)
+    time.sleep(0.2)
+    for pid in [p.pid] + kids:
+        os.kill(pid, signal.SIGHUP)
+    time.sleep(0.5)
+    still = p.poll() is None and all(alive(k) for k in kids)
+    p.terminate()
+    p.wait(timeout=30)
+    assert still, "a HUP ignored by nohup ended the run"
+    assert not [k for k in kids if alive(k)], "children left after TERM"
+
+
+def killed_parent_takes_its_children():
+    """SIGKILL cannot be caught: PR_SET_PDEATHSIG ends the children."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    for args in (["run", "--iterations", "400"],
+                 ["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache", "--jobs", "2"]):
+        p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env, start_new_session=True)
+        kids = children_of(p.pid)
+        time.sleep(0.2)
+        p.kill()
+        p.wait(timeout=30)
+        end = time.time() + 5
+        while time.time() < end and any(alive(k) for k in kids):
+            time.sleep(0.05)
+        left = [k for k in kids if alive(k)]
+        for k in left:
+            os.kill(k, signal.SIGKILL)  # ours: do not leave them to the next test
+        assert not left, f"{args[0]}: children outlived a SIGKILLed parent: {left}"
+
+
+def killed_runner_takes_its_situ_run():
+    """The explorer's runner tells its `situ run` children its pid (SITU_PARENT_PID): SIGKILL
+    to that parent ends the situ run and, through it, the simulation's group."""
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    sh = subprocess.Popen(["sh", "-c", f'SITU_PARENT_PID=$$ "{SITU}" run --iterations 400 & wait'],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                          start_new_session=True)
+    run = children_of(sh.pid)
+    kids = run + children_of(run[0])
+    time.sleep(0.2)
+    sh.kill()
+    sh.wait(timeout=30)
+    end = time.time() + 5
+    while time.time() < end and any(alive(k) for k in kids):
+        time.sleep(0.05)
+    left = [k for k in kids if alive(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert not left, f"outlived the runner: {left}"
+
+
+TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
+         unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
     check(t.__name__.replace("_", " "), t)

@@ -242,6 +242,24 @@ Test(runner, crash_is_reported_with_its_signal, .timeout = 10)
     drain(&loop, r);
 }
 
+/* The child learns who its runner is, so that `situ run` can die with it (PR_SET_PDEATHSIG). */
+Test(runner, children_are_told_their_parent, .timeout = 10)
+{
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct seen s = {0};
+    struct runner *r =
+        sh_runner(&loop, "echo \"situ: parent $SITU_PARENT_PID\" >&2; exit 3", &s, 10, 1);
+    struct params p;
+    params_defaults(&p);
+    runner_submit(r, &p, 0, 1, 0, on_done, &s);
+    run_until(&loop, &s, 1, 5);
+    char want[64];
+    snprintf(want, sizeof want, "exit 3: parent %ld", (long)getpid());
+    cr_assert_str_eq(s.error[0], want);
+    drain(&loop, r);
+}
+
 Test(runner, exit_status_and_last_stderr_line, .timeout = 10)
 {
     uv_loop_t loop;
