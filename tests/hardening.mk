@@ -100,9 +100,11 @@ FUZZ_OBJ_platform = $(PLATFORM_OBJ)
 FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params
 FUZZ_OBJ_result   = engine/result
 FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout $(PLATFORM_OBJ) \
-                    engine/datadir engine/cache engine/report tests/fuzz/stubs \
-                    $(basename $(wildcard engine/analytics.c engine/script.c engine/script_convert.c))
-FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm
+                    engine/datadir engine/cache engine/report engine/profile engine/evaluate \
+                    engine/outfile engine/preset cli/options tests/fuzz/stubs \
+                    $(basename $(wildcard engine/analytics.c engine/script.c engine/script_async.c \
+                                          engine/script_convert.c engine/watchdog.c))
+FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm -lpthread
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
