@@ -66,6 +66,7 @@ test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory fuzz-replay
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
