@@ -164,12 +164,16 @@ class Pane:
                   "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
                   + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
         self.tmux("set-option", "-g", "remain-on-exit", "on")
-        self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
-        # exec: the pane's process becomes the explorer itself, whatever the shell.
-        end = time.monotonic() + 5
-        while os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(SITU):
-            assert time.monotonic() < end, "the pane's process is not the explorer"
-            time.sleep(0.01)
+        try:
+            self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
+            # exec: the pane's process becomes the explorer itself, whatever the shell.
+            end = time.monotonic() + 5
+            while os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(SITU):
+                assert time.monotonic() < end, "the pane's process is not the explorer"
+                time.sleep(0.01)
+        except BaseException:
+            self.close()  # no server left behind by a failed start
+            raise
 
     def tmux(self, *args):
         return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
