@@ -5,6 +5,7 @@ wall-clock limit with exit 2 and one line, headless (model, run, script, lesson)
 explorer, which keeps answering keys and quits within 0.5 s of q or SIGTERM. Also the sandbox's
 symbolic links, self-contained analytics, and the explorer's recovery once the file is fixed.
 Usage: python3 tests/lua/isolation.py ./situ. Ends with 'isolation: N passed, M failed'."""
+import glob
 import os
 import re
 import resource
@@ -349,6 +350,8 @@ def main():
     check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
     check("explorer lesson goal hang: shown as the goal's error, q exits < 0.5 s",
           explorer_goal_hang)
+    for sock in glob.glob(os.path.join(TMP, "tmux*")):  # whatever a failed check left running
+        subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
     shutil.rmtree(TMP, ignore_errors=True)
     print(f"isolation: {passed} passed, {failed} failed")
     return 1 if failed else 0
