@@ -20,6 +20,7 @@ struct evaluator {
     size_t got;
     uv_timer_t deadline;
     bool closing, killed_for_time;
+    bool superseded; /* the running request was replaced: its child is being killed */
     long seq;
     struct evaluator_request running, queued;
     bool has_running, has_queued;
@@ -75,6 +76,13 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
     ev->got = 0;
     if (!ev->has_running || ev->closing)
         return;
+    if (ev->superseded) { /* nobody waits for its answer: on with the newer request */
+        ev->superseded = false;
+        ev->has_running = ev->has_queued = false;
+        ev->running = ev->queued;
+        start(ev);
+        return;
+    }
     if (ev->killed_for_time) {
         fail(ev,
              "%s: no answer within %g s, the time limit: stopped (an endless loop, maybe "
@@ -94,6 +102,8 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
 static void on_child_out(void *ud, const char *buf, size_t n)
 {
     struct evaluator *ev = ud;
+    if (ev->superseded)
+        return; /* a stale answer from a child being killed: on_exit starts the newer request */
     while (n > 0 && ev->child) {
         size_t take = sizeof ev->reply - ev->got;
         take = take < n ? take : n;
@@ -126,7 +136,7 @@ static void on_deadline(uv_timer_t *t)
 static void start(struct evaluator *ev)
 {
     ev->has_running = true;
-    ev->killed_for_time = false;
+    ev->killed_for_time = ev->superseded = false;
     if (!ev->child) {
         char limit[32], nice[16], why[200];
         snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
@@ -180,10 +190,17 @@ static long submit(struct evaluator *ev, enum evaluator_kind kind, const struct 
     snprintf(r->key, sizeof r->key, "%s", key ? key : "");
     if (goal)
         r->goal = *goal;
-    if (ev->has_running)
-        ev->has_queued = true;
-    else
+    if (!ev->has_running) {
         start(ev);
+    } else if (!ev->has_queued && ev->child) {
+        /* The running answer is for a configuration already left: stop computing it (a slow
+         * analytics' curves take minutes) and start the newer one as soon as it is gone. A new
+         * child costs milliseconds; the stale answer could cost seconds. */
+        ev->has_queued = ev->superseded = true;
+        proc_kill(ev->child);
+    } else {
+        ev->has_queued = true;
+    }
     return r->seq;
 }
 
