@@ -155,6 +155,11 @@ static int dispatch(int argc, char **argv)
                   "--json' or 'situ run --json'");
         return EXIT_BAD_INPUT;
     }
+    char why[256];
+    if (tui_term_usable(why, sizeof why) < 0) {
+        cli_error("%s", why);
+        return EXIT_BAD_INPUT;
+    }
     struct tui_opts t = {0};
     if (explorer_flags(&argc, argv, &t) < 0)
         return EXIT_BAD_INPUT;

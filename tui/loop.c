@@ -392,6 +392,9 @@ static void on_input(uv_poll_t *h, int status, int events)
         int key = map_key(ch);
         if (key < 0)
             continue;
+        /* While the screen is too small to show them, keys change nothing but quit. */
+        if (t->layout.too_small && key != 'q' && key != APP_KEY_CTRL_C)
+            continue;
         unsigned flags = app_key(&t->app, key);
         loop_act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)

@@ -16,6 +16,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tmuxpane  # noqa: E402
+
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-isolation.")
 LIMIT = 1.0  # --time-limit of these tests: the hard stop comes 0.25 s after it
@@ -156,61 +159,8 @@ def self_contained():
 
 # ---- the explorer, in a private tmux server ---------------------------------------------------
 
-class Pane:
-    def __init__(self, *args, cols=100, rows=30):
-        self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
-        # A private server that ignores the user's tmux.conf; exec at each level, so that the
-        # pane's process is the explorer whatever the user's shell.
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
-                  + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
-        self.tmux("set-option", "-g", "remain-on-exit", "on")
-        try:
-            self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
-            # exec: the pane's process becomes the explorer itself, whatever the shell.
-            end = time.monotonic() + 5
-            while os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(SITU):
-                assert time.monotonic() < end, "the pane's process is not the explorer"
-                time.sleep(0.01)
-        except BaseException:
-            self.close()  # no server left behind by a failed start
-            raise
-
-    def tmux(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
-                              cwd=TMP).stdout
-
-    def screen(self):
-        return self.tmux("capture-pane", "-p")
-
-    def wait_for(self, text, timeout=15):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.screen():
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"'{text}' not on screen in {timeout} s:\n{self.screen()}")
-
-    def alive(self):
-        try:
-            with open(f"/proc/{self.pid}/stat") as f:
-                return f.read().split(")")[-1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
-    def quit_time(self, how):
-        t0 = time.monotonic()
-        if how == "q":
-            self.tmux("send-keys", "q")
-        else:
-            os.kill(self.pid, how)
-        while self.alive() and time.monotonic() - t0 < 5:
-            time.sleep(0.005)
-        return time.monotonic() - t0
-
-    def close(self):
-        self.tmux("kill-server")
-
+def Pane(*args, **kw):
+    return tmuxpane.Pane(SITU, TMP, *args, **kw)
 
 def children_of(pid):
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
