@@ -25,6 +25,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 1
 fi
 
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-tui.XXXXXX") || exit 1
 # A private tmux server per terminal, its socket in our temporary directory (gone at the end).
 base=$tmp/situtest$$
@@ -33,7 +34,8 @@ sock=$base-0
 cleanup() {
     i=0
     while [ $i -le $sessions ]; do
-        tmux -S "$base-$i" kill-server 2>/dev/null
+        sock=$base-$i
+        tui_tmux kill-server 2>/dev/null
         i=$((i + 1))
     done
     rm -rf "$tmp"
@@ -73,7 +75,7 @@ finish() {
 
 # The pane's text now.
 capture() {
-    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+    tui_screen situ >"$screen" || : >"$screen"
 }
 
 # wait_for PATTERN [SECONDS]: polls the screen until the (grep -E) pattern shows up.
@@ -101,7 +103,7 @@ wait_gone() {
 }
 
 keys() {
-    tmux -S "$sock" send-keys -t situ "$@"
+    tui_tmux send-keys -t situ "$@"
 }
 
 # start LOCALE ARGS...: a fresh terminal (NO_COLOR from $nocolor) running the explorer through a wrapper that records the
@@ -109,7 +111,7 @@ keys() {
 start() {
     loc=$1
     shift
-    tmux -S "$sock" kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
     sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
     sock=$base-$sessions
     cat >"$tmp/wrap.sh" <<EOF
@@ -125,7 +127,7 @@ fl=\$(sed -n 's/^flags:[[:space:]]*//p' /proc/\$\$/fdinfo/0 2>/dev/null)
 printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
 read -r _ || exec tail -f /dev/null
 EOF
-    tmux -S "$sock" new-session -d -s situ -x 100 -y 30 "sh $tmp/wrap.sh $*"
+    tui_new situ 100 30 "sh '$tmp/wrap.sh' $*"
 }
 
 eta_model() {
@@ -235,10 +237,10 @@ keys '?'
 wait_gone "close this help" 10 || miss "? did not close the help"
 finish "? opens the help listing the keys and closes it"
 
-tmux -S "$sock" resize-window -t situ -x 40 -y 10
+tui_tmux resize-window -t situ -x 40 -y 10
 wait_for "Terminal too small" 10 || miss "no size message at 40x10"
 grep -q "80×24" "$screen" || miss "the message does not say the minimum size"
-tmux -S "$sock" resize-window -t situ -x 100 -y 30
+tui_tmux resize-window -t situ -x 100 -y 30
 wait_for "PARAMETERS" 10 || miss "the screen did not come back at 100x30"
 wait_gone "Terminal too small" 10 || miss "the size message stayed"
 finish "resize to 40x10 shows the size message, and back"
@@ -262,7 +264,8 @@ sed 's/^/    /' "$tmp/stderr" >&2
 start C.UTF-8 --nodes 16
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pids_of "--platform $platform --nodes 16" | head -1)
+# The explorer itself, under the wrapper that reports its exit status.
+pid=$(tui_pid situ) || miss "no process of the pane runs $situ"
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_for "EXIT=" 10 || miss "SIGTERM did not end the explorer"
 grep -q "EXIT=143" "$screen" || miss "exit status was not 143 (128 + SIGTERM)"
@@ -279,7 +282,7 @@ finish "SIGTERM restores the terminal and kills the simulations"
 start C.UTF-8 --nodes 16 --ratio 7
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pids_of "--platform $platform --nodes 16 --ratio 7" | head -1)
+pid=$(tui_pid situ) || miss "no process of the pane runs $situ"
 [ -n "$pid" ] && kill -SEGV "$pid"
 wait_for "EXIT=" 10 || miss "SIGSEGV did not end the explorer"
 grep -q "EXIT=139" "$screen" || miss "it did not die of SIGSEGV (128 + 11)"
