@@ -114,8 +114,11 @@ start() {
     tui_tmux kill-server 2>/dev/null
     sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
     sock=$base-$sessions
+    # The explorer runs in our temporary directory: relative paths are ours, and its data comes
+    # from beside the binary, not from whatever directory the suite was started in.
     cat >"$tmp/wrap.sh" <<EOF
 ulimit -c 0
+cd "$tmp" || exit 1
 before=\$(stty -g)
 XDG_CACHE_HOME="$tmp/cache" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
 rc=\$?
@@ -320,8 +323,9 @@ keys u
 wait_for "LINK UTILISATION" 10 || miss "u did not open the link view"
 if [ $engine = yes ]; then
     wait_for "dahu_link.*ALERT" 30 || miss "no link flagged above the alert threshold"
-    grep -q "above 0%" "$screen" || miss "the header does not give the threshold"
-    grep -Eq "scale: .*low.*good.*high.*HOT" "$screen" || miss "no scale legend"
+    # Polled too: a capture can fall between two writes of one frame (seen under load).
+    wait_for "above 0%" 5 || miss "the header does not give the threshold"
+    wait_for "scale: .*low.*good.*high.*HOT" 5 || miss "no scale legend"
 fi
 keys s
 wait_for "STATIC SCALING" 10 || miss "s did not open the scaling view"
@@ -343,7 +347,9 @@ makespan_model() {
     capture
     sed -n 's/.*makespan  *\([0-9.][0-9.]* [a-z]*\).*/\1/p' "$screen" | head -1
 }
-start C.UTF-8 --analytics "$ana" --ratio 31
+# Relative (the explorer runs in $tmp): the status line is 100 columns, and the error must fit
+# in it with its line number however long $TMPDIR is.
+start C.UTF-8 --analytics watched.lua --ratio 31
 wait_for "makespan +[0-9]" || miss "no makespan"
 before=$(makespan_model)
 cat >"$ana.new" <<'LUA'
