@@ -50,6 +50,24 @@ tui_screen() {
     tui_tmux capture-pane -p -t "$1" 2>/dev/null
 }
 
+# tui_capture SESSION FILE: the pane's text into FILE, once two captures in a row agree (for at
+# most half a second): a capture can fall between two writes of one frame, and a check that
+# found its pattern would then read the other lines of a screen that was never shown whole.
+tui_capture() {
+    tui_screen "$1" >"$2"
+    _tui_n=10
+    while [ "$_tui_n" -gt 0 ]; do
+        tui_screen "$1" >"$2.next"
+        if cmp -s "$2" "$2.next"; then
+            break
+        fi
+        mv "$2.next" "$2"
+        _tui_n=$((_tui_n - 1))
+        sleep 0.05
+    done
+    rm -f "$2.next"
+}
+
 # tui_children PID: its children's pids, one a line. /proc, so that it needs no procps.
 tui_children() {
     _tui_parent=$1

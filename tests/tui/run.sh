@@ -73,9 +73,9 @@ finish() {
     t0=$(date +%s)
 }
 
-# The pane's text now.
+# The pane's text now, a whole frame of it.
 capture() {
-    tui_screen situ >"$screen" || : >"$screen"
+    tui_capture situ "$screen"
 }
 
 # wait_for PATTERN [SECONDS]: polls the screen until the (grep -E) pattern shows up.
