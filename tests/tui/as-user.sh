@@ -1,7 +1,7 @@
 #!/bin/sh
 # The terminal suites once more, as an unprivileged user whose shell is /bin/sh (dash on Debian),
 # in a hostile environment: a ~/.tmux.conf that moves the status line, the base index and the
-# shell, TERM=dumb, LANG=C, COLUMNS/LINES and NO_COLOR exported. CI runs as root, whose shell is
+# shell, TERM=dumb, LANG=C, COLUMNS/LINES, NO_COLOR and SITU_ASCII exported. CI runs as root, whose shell is
 # bash; a dash user once got the wrapper shell's pid for the explorer's (issue 18). The suites
 # must give the same results for anyone, so `make test` runs them this way too.
 # Usage: sh tests/tui/as-user.sh PATH/TO/situ SUITE.sh...     (SUITEs in tests/tui/)
@@ -62,7 +62,8 @@ cp "$situ" "$work/tree/situ" &&
     exit 1
 }
 chmod -R a+rX,go-w "$work/tree"
-# The hostile personal configuration: none of it may reach a test's terminal.
+# The hostile personal configuration: none of it may reach a test's terminal (the last line
+# would turn every Unicode check into a failure).
 cat >"$work/home/.tmux.conf" <<'EOF'
 set -g base-index 1
 set -g pane-base-index 1
@@ -72,6 +73,7 @@ set -g default-shell /bin/bash
 set -g default-terminal xterm-256color
 set -g history-limit 10
 set -g escape-time 2000
+set-environment -g SITU_ASCII 1
 EOF
 chown -R 65534:65534 "$work/home" "$work/tmp"
 
@@ -83,7 +85,7 @@ for suite in "$@"; do
     # shellcheck disable=SC2086
     (cd "$work/tree" && env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$work/home" \
         TMPDIR="$work/tmp" USER=nobody LOGNAME=nobody SHELL=/bin/sh TERM=dumb LANG=C \
-        COLUMNS=50 LINES=10 NO_COLOR=1 $drop /bin/sh "tests/tui/$suite" ./situ) >"$work/out" 2>&1
+        COLUMNS=50 LINES=10 NO_COLOR=1 SITU_ASCII=1 $drop /bin/sh "tests/tui/$suite" ./situ) >"$work/out" 2>&1
     rc=$?
     last=$(tail -1 "$work/out")
     if [ $rc -eq 0 ]; then
