@@ -290,6 +290,10 @@ def hung_child_is_killed_at_the_time_limit():
     assert p.returncode == 3 and "timed out after 1 s" in p.stderr, p.stderr
     assert r is not None and sorted(x["ratio"] for x in r) == ["1", "3"]
     assert time.time() - t0 < 30
+    # Killed, as the name says: not left hanging once the sweep has given up on it (the sweep's
+    # children are forks, with its command line).
+    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    assert not leftover.strip(), f"the hung child is still there: {leftover.split()}"
 
 
 def retry_once_recovers_a_flaky_child():
