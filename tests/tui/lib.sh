@@ -1,3 +1,5 @@
+# shellcheck shell=sh disable=SC2154
+# (sock and situ are the suite's: the server's socket and the binary under test.)
 # The tmux harness every terminal suite shares (tests/tui/*.sh, tests/bench/tui.sh): sourced,
 # never run. One home for how a suite starts its private tmux server and finds the explorer in it.
 #

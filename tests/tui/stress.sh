@@ -84,7 +84,9 @@ keys=$((20 * 800))
 rate=$((keys * 1000 / (elapsed_ms + 1)))
 echo "   sent $keys keys in $elapsed_ms ms of sending ($rate keys/s); at most $most simulation children at once" >&2
 check "simulations ran during the storm" $([ "$most" -ge 1 ] && echo 0 || echo 1) "none seen"
-check "keys arrive at thousands per second" $([ "$rate" -ge 1000 ] && echo 0 || echo 1) "$rate keys/s"
+# The rate at which tmux took the keys: the storm is a storm. That the explorer handled them all
+# is the final screen's check below.
+check "the keys are sent at thousands per second" $([ "$rate" -ge 1000 ] && echo 0 || echo 1) "$rate keys/s"
 
 # The final state is known: the selection is back on ratio; ten steps left make it 1.
 tui_tmux send-keys -t stress Left Left Left Left Left Left Left Left Left Left
