@@ -22,7 +22,7 @@ fail() {
     echo "bench tui: $*" >&2
     exit 1
 }
-sims() { tui_children "$pid" | wc -l; }
+sims() { tui_simulations "$pid" | wc -l; }
 
 # phase NAME KEYS GAP CYCLE LOAD ARGS...: KEYS presses GAP seconds apart, cycling through the keys
 # of CYCLE ("lh": right, left, so the ratio stays in range; "lj": right, then down to the next

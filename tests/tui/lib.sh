@@ -10,6 +10,7 @@
 #   tui_screen SESSION                the pane's text
 #   pid=$(tui_pid SESSION) || ...     the explorer's own pid ($situ must name the binary)
 #   tui_children PID                  the pids of PID's children, one a line
+#   tui_simulations PID               those that are simulations (situ run)
 #
 # Why: results must not depend on who runs the tests. tmux runs a pane's command through
 # `default-shell -c`, which comes from $SHELL or ~/.tmux.conf; bash execs the last command of -c
@@ -83,6 +84,15 @@ tui_children() {
         _tui_f=${_tui_f#/proc/}
         echo "${_tui_f%/stat}"
     done
+}
+
+# tui_simulations PID: the pids of PID's simulation children, one a line: the explorer starts
+# them as "situ run --json ..."; its helpers (situ __evaluate, situ __scenario) are not counted.
+tui_simulations() {
+    for _tui_k in $(tui_children "$1"); do
+        [ "$(tr '\0' '\n' <"/proc/$_tui_k/cmdline" 2>/dev/null | sed -n 2p)" = run ] && echo "$_tui_k"
+    done
+    return 0
 }
 
 # tui_is_situ PID: whether PID runs the binary under test (its /proc/PID/exe is $situ).

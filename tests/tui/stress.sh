@@ -37,7 +37,9 @@ wait_for() { # PATTERN SECONDS
     return 1
 }
 rss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status"; }
-# The explorer's own children: its simulations (pid is checked to be the explorer below).
+# The explorer's simulation children, and all its children (pid is checked to be the explorer
+# below). This configuration has no Lua: once drained, no helper process has a reason to live.
+sims() { tui_simulations "$pid" | wc -l; }
 children() { tui_children "$pid" | wc -l; }
 
 cat >"$tmp/wrap.sh" <<EOF2
@@ -72,10 +74,10 @@ b=0
 while [ $b -lt 20 ]; do
     # shellcheck disable=SC2086
     tui_tmux send-keys -t stress $batch
-    c=$(children)
+    c=$(sims)
     [ "$c" -gt "$most" ] && most=$c
     sleep 0.3
-    c=$(children)
+    c=$(sims)
     [ "$c" -gt "$most" ] && most=$c
     b=$((b + 1))
 done
