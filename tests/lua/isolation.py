@@ -156,14 +156,18 @@ def self_contained():
 
 # ---- the explorer, in a private tmux server ---------------------------------------------------
 
+# The terminal suites' one tmux harness: a private server that ignores ~/.tmux.conf, with a fixed
+# shell, TERM and locale, and without the user's NO_COLOR, SITU_ASCII, SITU_SIM_SUBCOMMAND (which
+# would make the explorer's "simulations" models: a check for a SimGrid result passed with it).
+HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tui", "lib.sh")
+
+
 class Pane:
     def __init__(self, *args, cols=100, rows=30):
         self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
-        # A private server that ignores the user's tmux.conf; exec at each level, so that the
-        # pane's process is the explorer whatever the user's shell.
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
-                  + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
+        # exec at each level, so that the pane's process is the explorer whatever the shell.
+        self.harness("tui_new", "situ", str(cols), str(rows), "sh -c \"exec "
+                     + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
         self.tmux("set-option", "-g", "remain-on-exit", "on")
         try:
             self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
@@ -176,9 +180,12 @@ class Pane:
             self.close()  # no server left behind by a failed start
             raise
 
+    def harness(self, *args):
+        return subprocess.run(["sh", "-c", '. "$0"; sock=$1; shift; "$@"', HARNESS, self.sock,
+                               *args], capture_output=True, text=True, cwd=TMP).stdout
+
     def tmux(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
-                              cwd=TMP).stdout
+        return self.harness("tui_tmux", *args)
 
     def screen(self):
         return self.tmux("capture-pane", "-p")
@@ -232,7 +239,9 @@ def explorer_hang(kind, how):
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
-            runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
+            # argv[1], not anywhere in the line (a temporary directory's name may hold "run")
+            runs = [k for k in kids
+                    if open(f"/proc/{k}/cmdline", "rb").read().split(b"\0")[1:2] == [b"run"]]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
