@@ -1,30 +1,34 @@
-"""The explorer in a private tmux server, for the Python test suites: a server that ignores the
-user's tmux.conf, a pane whose process is the explorer itself (exec at every level, whatever the
-user's shell), polling reads of the screen, and the explorer's own exit measured."""
+"""The explorer in a private tmux server, for the Python test suites, through the terminal suites'
+harness (tests/tui/lib.sh): a pane whose process is the explorer itself (exec at every level,
+whatever the user's shell), polling reads of the screen, and the explorer's own exit measured."""
 import os
 import subprocess
 import time
 
 
+HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tui", "lib.sh")
+
+
 class Pane:
-    def __init__(self, situ, tmp, *args, cols=100, rows=30, term="xterm-256color", check=True):
-        """term: the TERM the explorer sees (None: unset); check: the pane's process is the
-        explorer itself (exec), as the timing of its exit needs; False: a shell runs it and keeps
-        its exit status (tmux's own pane_dead_status is not always filled in)."""
+    def __init__(self, situ, tmp, *args, cols=100, rows=30, term="", check=True):
+        """term: the TERM the explorer sees ("": the harness's, None: unset); check: the pane's
+        process is the explorer itself (exec), as the timing of its exit needs; False: a shell
+        runs it and keeps its exit status (tmux's own pane_dead_status is not always filled in)."""
         self.tmp = tmp
         self.sock = os.path.join(tmp, f"tmux{time.monotonic_ns()}")
-        # A private server that ignores the user's tmux.conf; exec at each level, so that the
-        # pane's process is the explorer whatever the user's shell.
-        # remain-on-exit before the pane starts: its exit status and last screen stay readable.
-        self.tmux("-f", "/dev/null", "start-server", ";", "set-option", "-g", "remain-on-exit", "on",
-                  ";", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "exec env " + ("-u TERM" if term is None else f"TERM={term}")
-                  + " LANG=C.UTF-8 SHELL=/bin/sh sh -c \"" + ("exec " if check else "")
-                  + " ".join(f"'{a}'" for a in [situ, *args]) + " 2>" + self.sock + ".err"
-                  + ("" if check else "; echo \\$? >" + self.sock + ".status") + "\"")
+        # The terminal suites' one harness (tests/tui/lib.sh): a private server that ignores the
+        # user's tmux.conf, shell, TERM, locale and SITU_* variables. remain-on-exit before the
+        # pane starts: its exit and its last screen stay readable.
+        self.tmux("start-server", ";", "set-option", "-g", "exit-empty", "off", ";",
+                  "set-option", "-g", "remain-on-exit", "on")
+        env = "env -u TERM " if term is None else f"env TERM={term} " if term else ""
+        self.harness("tui_new", "situ", str(cols), str(rows),
+                     env + "sh -c \"" + ("exec " if check else "")
+                     + " ".join(f"'{a}'" for a in [situ, *args]) + " 2>" + self.sock + ".err"
+                     + ("" if check else "; echo \\$? >" + self.sock + ".status") + "\"")
         try:
             self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
-            # exec: the pane's process becomes the explorer itself, whatever the shell.
+            # exec at every level: the pane's process becomes the explorer, whatever the shell.
             end = time.monotonic() + 5
             while check and os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(situ):
                 assert time.monotonic() < end, "the pane's process is not the explorer"
@@ -33,9 +37,12 @@ class Pane:
             self.close()  # no server left behind by a failed start
             raise
 
+    def harness(self, *args):
+        return subprocess.run(["sh", "-c", '. "$0"; sock=$1; shift; "$@"', HARNESS, self.sock,
+                               *args], capture_output=True, text=True, cwd=self.tmp).stdout
+
     def tmux(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
-                              cwd=self.tmp).stdout
+        return self.harness("tui_tmux", *args)
 
     def stderr(self):
         try:

@@ -182,7 +182,9 @@ def explorer_hang(kind, how):
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
-            runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
+            # a simulation child is "situ run ..." (argv[1]); the helpers are __evaluate, __scenario
+            runs = [k for k in kids if open(f"/proc/{k}/cmdline", "rb").read().split(b"\0")[1:2]
+                    == [b"run"]]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
