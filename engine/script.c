@@ -358,6 +358,62 @@ static int l_open_write(lua_State *L)
     return 1;
 }
 
+/* A file handle on the output stream that scripts cannot close (io.write, io.stdout). */
+static int noclose(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    p->closef = noclose;
+    luaL_pushfail(L);
+    lua_pushliteral(L, "cannot close the script's output");
+    return 2;
+}
+
+static int devnull_close(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+}
+
+static int redirect_io(lua_State *L)
+{
+    FILE *f = lua_touserdata(L, 1);
+    luaL_Stream *out = lua_newuserdatauv(L, sizeof *out, 0);
+    out->closef = NULL; /* closed until it opens */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    out->f = f ? f : fopen("/dev/null", "w");
+    if (!out->f)
+        return luaL_error(L, "cannot open /dev/null");
+    out->closef = f ? noclose : devnull_close;
+    luaL_Stream *in = lua_newuserdatauv(L, sizeof *in, 0);
+    in->closef = NULL; /* closed until it opens */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    in->f = fopen("/dev/null", "r");
+    if (!in->f)
+        return luaL_error(L, "cannot open /dev/null");
+    in->closef = devnull_close;
+    lua_getglobal(L, "io");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "stdout");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "stderr");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "stdin");
+    lua_getfield(L, -1, "output");
+    lua_pushvalue(L, -4);
+    lua_call(L, 1, 0);
+    lua_getfield(L, -1, "input");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+int script_redirect_io(struct script *s, FILE *out)
+{
+    lua_pushcfunction(s->L, redirect_io);
+    lua_pushlightuserdata(s->L, out);
+    return script_pcall(s, 1, 0, false);
+}
+
 static int l_print(lua_State *L)
 {
     struct script *s = script_of(L);

@@ -8,54 +8,6 @@
 #include "script.h"
 #include "script_internal.h"
 
-/* A file handle on the output buffer that scripts cannot close (io.write, io.stdout). */
-static int noclose(lua_State *L)
-{
-    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    p->closef = noclose;
-    luaL_pushfail(L);
-    lua_pushliteral(L, "cannot close the scenario's output");
-    return 2;
-}
-
-static int devnull_close(lua_State *L)
-{
-    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
-}
-
-/* io.write and io.stdout/io.stderr write to the buffer; io.read reads nothing (stdin is the
- * terminal the explorer reads keys from). */
-static int redirect_io(lua_State *L)
-{
-    struct script *s = script_of(L);
-    luaL_Stream *out = lua_newuserdatauv(L, sizeof *out, 0);
-    out->f = s->mem;
-    out->closef = noclose;
-    luaL_setmetatable(L, LUA_FILEHANDLE);
-    luaL_Stream *in = lua_newuserdatauv(L, sizeof *in, 0);
-    in->closef = NULL; /* closed until it opens */
-    luaL_setmetatable(L, LUA_FILEHANDLE);
-    in->f = fopen("/dev/null", "r");
-    if (!in->f)
-        return luaL_error(L, "cannot open /dev/null");
-    in->closef = devnull_close;
-    lua_getglobal(L, "io");
-    lua_pushvalue(L, -3);
-    lua_setfield(L, -2, "stdout");
-    lua_pushvalue(L, -3);
-    lua_setfield(L, -2, "stderr");
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "stdin");
-    lua_getfield(L, -1, "output");
-    lua_pushvalue(L, -4);
-    lua_call(L, 1, 0);
-    lua_getfield(L, -1, "input");
-    lua_pushvalue(L, -3);
-    lua_call(L, 1, 0);
-    return 0;
-}
-
 /* Lets `require "x"` find modules beside the script. */
 static int add_script_dir(lua_State *L)
 {
@@ -80,8 +32,7 @@ int script_async_start(struct script *s, const char *path, int argc, char **argv
         return -1;
     }
     script_set_args(s, path, argc, argv);
-    lua_pushcfunction(L, redirect_io);
-    if (script_pcall(s, 0, 0, false) < 0)
+    if (script_redirect_io(s, s->mem) < 0)
         return -1;
     lua_pushcfunction(L, add_script_dir);
     lua_pushstring(L, path);

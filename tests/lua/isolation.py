@@ -6,6 +6,7 @@ explorer, which keeps answering keys and quits within 0.5 s of q or SIGTERM. Als
 symbolic links, self-contained analytics, and the explorer's recovery once the file is fixed.
 Usage: python3 tests/lua/isolation.py ./situ. Ends with 'isolation: N passed, M failed'."""
 import glob
+import json
 import os
 import re
 import resource
@@ -146,6 +147,25 @@ def symlink_write():
         f.write('local f = assert(io.open("plain.txt", "w")) f:write("ok") f:close()\n')
     p = situ("script", "w.lua", cwd=d)
     assert p.returncode == 0 and open(os.path.join(d, "plain.txt")).read() == "ok", p.stderr
+
+
+def io_write_stays_out_of_results():
+    """io.write in an analytics goes where print goes (stderr, or nowhere in the explorer's
+    helpers): stdout carries `situ run --json` and the helpers' protocols."""
+    path = write("writes.lua", "return { name = 'writes', cost = function(ctx)\n"
+                 "  io.write('noise\\n') io.stdout:write('more noise\\n')\n"
+                 "  return ctx.particles * ctx.analytics_cost end }\n")
+    for cmd in ("model", "run"):
+        p = situ(cmd, "--analytics", path, "--json")
+        assert p.returncode == 0, f"{cmd}: {p.stderr[:300]}"
+        assert json.loads(p.stdout)["makespan"] > 0, f"{cmd}: {p.stdout[:200]}"
+        assert "noise" in p.stderr, f"{cmd}: the writes went nowhere: {p.stderr[:200]}"
+    t = Pane("--analytics", path)
+    try:
+        t.wait_for("SimGrid ✓", timeout=60)  # the evaluator's model, then a simulation
+        assert "gives no numbers" not in t.screen() and "noise" not in t.screen(), t.screen()
+    finally:
+        t.close()
 
 
 def self_contained():
@@ -290,6 +310,7 @@ def main():
     check("a finalizer's memory bomb at close stays bounded", finalizer_memory)
     check("the sandbox never writes through a symbolic link", symlink_write)
     check("analytics files are self-contained (no dofile/loadfile/require)", self_contained)
+    check("an analytics' io.write stays out of results and protocols", io_write_stays_out_of_results)
     for kind in HANGS:
         check(f"explorer {kind}: error shown, keys answered, q exits < 0.5 s",
               explorer_hang(kind, "q"))
