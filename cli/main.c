@@ -131,6 +131,8 @@ static int dispatch(int argc, char **argv)
     bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
     if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
+    if (argc >= 2 && !strcmp(argv[1], "__lesson-check"))
+        return evaluator_lesson_check_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "model"))
         return cmd_model(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "run"))

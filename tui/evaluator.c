@@ -1,9 +1,14 @@
 #include "evaluator.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../engine/script.h"
 #include "../engine/watchdog.h"
@@ -235,4 +240,55 @@ void evaluator_close(struct evaluator *ev)
     proc_close(ev->child);
     ev->child = NULL;
     uv_close((uv_handle_t *)&ev->deadline, on_timer_closed);
+}
+
+int evaluator_lesson_check(const char *lesson, double time_limit, char *err, size_t errlen)
+{
+    char limit[32];
+    snprintf(limit, sizeof limit, "%.17g", time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT);
+    int pipefd[2];
+    if (pipe(pipefd) < 0) {
+        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execl("/proc/self/exe", "situ", "--time-limit", limit, "__lesson-check", lesson,
+              (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
+        return -1;
+    }
+    /* Its own watchdog stops it at the limit; this deadline is for a child that cannot. */
+    double wait_s = atof(limit) + WATCHDOG_GRACE + 1;
+    int status = 0;
+    bool done = false;
+    for (double waited = 0; !done && waited < wait_s; waited += 0.01) {
+        done = waitpid(pid, &status, WNOHANG) == pid;
+        if (!done)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    char text[1024] = "";
+    if (!done) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        snprintf(text, sizeof text, "%s: no answer within %s s, the time limit", lesson, limit);
+    } else {
+        ssize_t n = read(pipefd[0], text, sizeof text - 1);
+        text[n > 0 ? n : 0] = 0;
+    }
+    close(pipefd[0]);
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    char line[PROC_ERR_TAIL];
+    proc_last_line(text, line, sizeof line);
+    snprintf(err, errlen, "%s", line[0] ? line : "the lesson's check failed");
+    return -1;
 }

@@ -162,3 +162,20 @@ int evaluator_child_main(int argc, char **argv)
     }
     return 0;
 }
+
+int evaluator_lesson_check_main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        return 1;
+    char err[1024];
+    struct lesson *l = lesson_load(argv[2], err, sizeof err);
+    if (!l) {
+        fprintf(stderr, "situ: %s\n", err);
+        return 2;
+    }
+    lesson_free(l); /* its finalizers too: under the limits, as in the explorer */
+    return 0;
+}

@@ -17,7 +17,9 @@
 
 #include "../engine/analytics.h"
 #include "../engine/cache.h"
+#include "../engine/script.h"
 #include "../engine/watchdog.h"
+#include "evaluator.h"
 #include "loop.h"
 #include "tui.h"
 
@@ -567,7 +569,11 @@ int tui_run(const struct tui_opts *o)
     if (o->alert > 0)
         t->app.alert = o->alert;
     t->app.script_unsafe = o->unsafe;
-    if (o->lesson && o->lesson[0] && app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0) {
+    /* A lesson's top-level code runs here (the panel needs its text and configurations), but
+     * first in a child, where a hang is stopped at the time limit. */
+    if (o->lesson && o->lesson[0] &&
+        (evaluator_lesson_check(o->lesson, script_time_limit(), err, sizeof err) < 0 ||
+         app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0)) {
         fprintf(stderr, "situ: %s\n", err);
         app_free(&t->app);
         uv_loop_close(&t->loop);

@@ -282,6 +282,24 @@ def explorer_goal_hang():
         t.close()
 
 
+def explorer_lesson_load_hang():
+    """A lesson's own top level runs first in a checking child: a hang there is exit 2 with one
+    line at the limit, before the explorer takes the terminal."""
+    lesson = write("hang-top.lua", HANGS["pattern"] + "\nreturn { title = 'x', steps = {\n"
+                   "  { text = 'never shown' } } }\n")
+    t0 = time.monotonic()
+    t = Pane("--lesson", lesson, "--time-limit", str(LIMIT), check=False)
+    try:
+        status = t.exit_status(timeout=LIMIT + 10)
+        err = t.stderr().splitlines()
+        assert status == 2, f"exit {status}: {err}"
+        assert len(err) == 1 and lesson in err[0] and "stopped after" in err[0], err
+        assert time.monotonic() - t0 < LIMIT + 3, f"{time.monotonic() - t0:.1f} s"
+        assert "never shown" not in t.screen()
+    finally:
+        t.close()
+
+
 def explorer_recovers():
     """A broken file shows its error; fixing it brings the numbers back and a simulation."""
     path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
@@ -323,6 +341,8 @@ def main():
     check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
     check("explorer lesson goal hang: shown as the goal's error, q exits < 0.5 s",
           explorer_goal_hang)
+    check("explorer lesson whose top level hangs: exit 2 at the limit, one line",
+          explorer_lesson_load_hang)
     for sock in glob.glob(os.path.join(TMP, "tmux*")):  # whatever a failed check left running
         subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
     shutil.rmtree(TMP, ignore_errors=True)
