@@ -18,12 +18,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 import tmuxpane  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-isolation.")
 LIMIT = 1.0  # --time-limit of these tests: the hard stop comes 0.25 s after it
-passed, failed = 0, 0
+SUITE = suite.Suite("isolation")
+check = SUITE.check
 
 HANGS = {
     # Inside string.find: the count hook never fires in a C function.
@@ -69,16 +71,6 @@ def stopped(p, path, what):
     assert not p.stdout, f"{what}: printed {p.stdout[:100]!r}"
 
 
-def check(name, fn):
-    global passed, failed
-    t0 = time.time()
-    try:
-        fn()
-        passed += 1
-        print(f"ok   {name} ({time.time() - t0:.1f} s)")
-    except Exception as e:  # a failed check names itself and goes on
-        failed += 1
-        print(f"FAIL {name}: {str(e)[:600]}")
 
 
 def headless(kind):
@@ -346,8 +338,7 @@ def main():
     for sock in glob.glob(os.path.join(TMP, "tmux*")):  # whatever a failed check left running
         subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
     shutil.rmtree(TMP, ignore_errors=True)
-    print(f"isolation: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return SUITE.end()
 
 
 if __name__ == "__main__":

@@ -11,22 +11,15 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 import tmuxpane  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-terminals.")
-passed, failed = 0, 0
+SUITE = suite.Suite("terminals")
+check = SUITE.check
 
 
-def check(name, fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"ok   {name}")
-    except Exception as e:  # a failed check names itself and goes on
-        failed += 1
-        print(f"FAIL {name}: {str(e)[:600]}")
 
 
 def bad_term(term, words):
@@ -84,9 +77,8 @@ def main():
     check("TERM unknown: exit 2 with a hint", bad_term("no-such-terminal", "no terminfo entry"))
     for cols, rows in ((20, 5), (40, 3), (12, 2), (79, 23)):
         check(f"{cols}x{rows}: a note that fits, keys ignored but q", too_small(cols, rows))
-    print(f"terminals: {passed} passed, {failed} failed")
     shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+    return SUITE.end()
 
 
 if __name__ == "__main__":
