@@ -67,6 +67,7 @@ test: deps
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory fuzz-replay
+	$(MAKE) --no-print-directory valgrind-lua
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ

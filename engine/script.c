@@ -561,8 +561,10 @@ void script_free(struct script *s)
         script_clock_start(s);
         s->depth++;
         lua_close(s->L);
+        s->L = NULL;
         s->depth--;
-        script_clock_stop(s);
+        watchdog_disarm(s->watch); /* not script_clock_stop: the state is gone */
+        s->watch = -1;
     }
     if (s->mem)
         fclose(s->mem);
