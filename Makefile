@@ -74,6 +74,7 @@ test: deps
 	sh tests/tui/signals.sh ./situ
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
+	python3 tests/tui/bite.py ./situ
 	python3 tests/cli/table.py ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
