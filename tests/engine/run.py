@@ -150,12 +150,13 @@ def tail_and_partial_chunk():
 
 def halo_is_exchanged():
     # Every halo_period iterations the ranks swap faces: the simulation measures that time
-    # (the model's within 1%) at every period, one exchange per step (the default, 20) included,
+    # (the model's within 1%) at every period, one exchange per step (the default, 20) and a
+    # period that does not divide the stride (7: 2 or 3 exchanges a step) included,
     # and across nodes the faces load the links between them (the states stay on their node:
     # in situ, queue DTL).
     base = ["--nodes", "2", "--iterations", "400", "--dtl", "queue"]
     net = {}
-    for period in (1, 5, 20):
+    for period in (1, 5, 7, 20):
         r, m = run(*base, "--halo-period", str(period)), model(*base, "--halo-period", str(period))
         assert r["halo"] > 0, f"halo period {period}: no halo time measured (exchanges skipped)"
         close(r["halo"], m["halo"], 0.01, f"halo (period {period})")
