@@ -117,16 +117,19 @@ def cache_corrupt_entry_is_rerun():
 
 
 def cache_incomplete_entry_is_rerun():
-    """An entry that parses but is not a whole result (only a makespan, a negative one, an
-    efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
+    """An entry that parses but is not a whole result (only a makespan, a negative one, a zero
+    one, an efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
     cache = os.path.join(TMP, "cache-i")
     out = os.path.join(TMP, "i.csv")
     situ("sweep", *SMALL, "--out", out, "--cache", cache)
     entries = sorted(glob.glob(os.path.join(cache, "*.json")))
-    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "efficiency")):
+    assert len(entries) == 4, f"{len(entries)} entries"
+    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "zero", "efficiency")):
         entry = json.load(open(victim))
         if broken == "negative":
             entry["result"]["makespan"] = -entry["result"]["makespan"]
+        elif broken == "zero":
+            entry["result"]["makespan"] = 0
         elif broken == "efficiency":
             entry["result"]["efficiency"] = 7
         else:
@@ -227,7 +230,8 @@ def bad_lists():
     for args, needle in ((["--ratio", "1.."], "ratio"), (["--nodes", "8..1"], "nodes"),
                          (["--stride", "a,b"], "stride"), (["--ratio", ","], "ratio"),
                          (["--bogus", "1"], "bogus"), (["--preset", "no-such-preset"], "no-such-preset"),
-                         (["--ratio", "4"], "ratio"), (["--stride:ratio", "20"], "stride:ratio")):
+                         (["--ratio", "4"], "ratio"), (["--stride:ratio", "20"], "stride:ratio"),
+                         (["--ratio:ratio", "7:15"], "ratio")):
         p = situ("sweep", *args, "--no-cache", expect=2)
         lines = p.stderr.strip().splitlines()
         assert len(lines) == 1 and needle in lines[0], f"{args}: {p.stderr!r}"
