@@ -20,6 +20,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 from list import MUTANTS  # noqa: E402
 
 COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts",
