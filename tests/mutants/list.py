@@ -25,7 +25,7 @@ MUTANTS = [
     dict(id="runner-key-ignores-analytics-fingerprint", file="engine/runner.c",
          old="if (p->analytics[0] && analytics_fingerprint(p->analytics, fp, sizeof fp) == 0 && fp[0]) {",
          new="if (0 && p->analytics[0] && analytics_fingerprint(p->analytics, fp, sizeof fp) == 0) {",
-         tests=[UNIT + "'bite/runner_cache*'"]),
+         tests=[UNIT + "'bite/runner_cache*'", TUI]),
     dict(id="disk-cache-key-hashes-the-analytics-name", file="engine/cache.c",
          old="        return hash_file(h, path);",
          new="        return fnv1a(h, path, strlen(path));",

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The explorer's numbers are the engine's: the "over the run" bars (model and SimGrid columns),
 η and the cores, read off the screen and checked against `situ model --json` and `situ run
---json` for the same configuration, at start-up and after pressing `m` (the mapping). A
-simulation that cannot run is a failure here, never a reason to check less.
+--json` for the same configuration, at start-up and after pressing `m` (the mapping); and after
+an analytics edit, a setting simulated before is simulated again (not the old file's cached
+result). A simulation that cannot run is a failure here, never a reason to check less.
 Usage: python3 tests/tui/bite.py ./situ. Ends with 'bite: N passed, M failed'."""
 import json
 import os
@@ -123,6 +124,67 @@ def m_switches_the_mapping():
         t.close()
 
 
+def seconds(text):
+    m = re.fullmatch(r"([0-9.]+) (us|ms|s|min|h)", text)
+    assert m, f"not a time: {text!r}"
+    return float(m.group(1)) * {"us": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600}[m.group(2)]
+
+
+def makespans(screen):
+    """(model, SimGrid or None) from the makespan row."""
+    row = [l for l in right_panel(screen) if l.startswith("makespan")]
+    assert row, f"no makespan row:\n{screen}"
+    times = re.findall(r"([0-9.]+ (?:us|ms|s|min|h))\b", row[0])
+    assert times, f"makespan row {row[0]!r}: no model time"
+    return seconds(times[0]), seconds(times[1]) if len(times) > 1 else None
+
+
+def simgrid_makespan(screen):
+    sim = makespans(screen)[1]
+    assert sim is not None, f"no SimGrid makespan:\n{screen}"
+    return sim
+
+
+def analytics_edit_reaches_the_cache():
+    """Simulate ratio 15, then 31; make the analytics 100x dearer; go back to 15: the SimGrid
+    column must be the new file's simulation, never the old file's cached result."""
+    lua = os.path.join(TMP, "edited.lua")
+    text = 'return {{ name = "edited", cost = {}, bytes = 0 }}\n'
+    open(lua, "w").write(text.format("0.50"))
+    args = ["--iterations", "400", "--analytics", lua]
+    old = engine("run", *args)["makespan"]
+    t = tmuxpane.Pane(SITU, TMP, *args)
+    try:
+        t.wait_for("SimGrid ✓", 60)
+        t.tmux("send-keys", "Right")
+        t.wait_for("31 sim/ana", 10)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not re.search(r"SimGrid ✓ [0-9.]+ m?s", t.screen()):
+            time.sleep(0.1)
+        before = makespans(t.screen())[0]
+        open(lua, "w").write(text.format("50.0"))
+        new = engine("run", *args)["makespan"]
+        assert new > 2 * old, f"the edit did not change the run: {old} -> {new}"
+        end = time.monotonic() + 20
+        while time.monotonic() < end and makespans(t.screen())[0] == before:
+            time.sleep(0.05)  # the explorer has seen the edit: its model moved
+        assert makespans(t.screen())[0] != before, f"the edit never reached the model:\n{t.screen()}"
+        t.tmux("send-keys", "Left")
+        t.wait_for("15 sim/ana", 10)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:  # the old result must never show, the new one must land
+            s = t.screen()
+            if "SimGrid ✓" in s:
+                shown = simgrid_makespan(s)
+                assert abs(shown / old - 1) > 0.05, f"the old file's result is back: {shown} s (old {old:.4g} s, new {new:.4g} s)\n{s}"
+                if abs(shown / new - 1) < 0.01:
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"no simulation of the edited file at ratio 15 ({new:.4g} s):\n{t.screen()}")
+    finally:
+        t.close()
+
+
 def main():
     p = subprocess.run([SITU, "run", "--json", "--iterations", "400"], capture_output=True, text=True)
     if p.returncode != 0:  # nothing here can be checked without it: fail, do not weaken
@@ -131,6 +193,8 @@ def main():
         return 1
     check("the run bars, η and cores on screen are the model's and SimGrid's numbers", bars_at_start_up)
     check("m switches the mapping, and the bars follow both engines", m_switches_the_mapping)
+    check("after an analytics edit, a setting simulated before is simulated again",
+          analytics_edit_reaches_the_cache)
     shutil.rmtree(TMP, ignore_errors=True)
     print(f"bite: {passed} passed, {failed} failed")
     return 1 if failed else 0
