@@ -23,7 +23,7 @@ CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI) $(PLOT))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all deps run test unit cli-test figures bench install uninstall clean format FORCE
+.PHONY: all deps run test unit cli-test figures bench install uninstall clean format mutants FORCE
 
 all: deps situ
 
@@ -75,11 +75,20 @@ test: deps
 	sh tests/tui/signals.sh ./situ
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
+	python3 tests/tui/bite.py ./situ
+	python3 tests/cli/table.py ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ
 	python3 tests/study/output.py ./situ
+
+# Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
+# the tests that should catch it; fails below a 90% kill ratio or on an unexplained survivor.
+mutants: situ $(BUILD)/unit
+	python3 tests/mutants/run.py --min 0.9
+
+test-slow: mutants
 
 # The paper's figures and their summaries, regenerated from the code (never edited by hand).
 figures: all

@@ -29,6 +29,9 @@ def situ(*args, expect=0, cwd=None):
 
 def check(name, fn):
     global passed, failed
+    only = os.environ.get("SITU_TESTS")  # comma-separated parts of names: run only those
+    if only and not any(w in name for w in only.split(",")):
+        return
     try:
         fn()
         passed += 1
@@ -76,6 +79,31 @@ def cache_second_run_simulates_nothing():
     assert all(os.stat(e).st_mtime_ns == t for e, t in stamp.items()), "cache entries rewritten"
 
 
+def cache_key_follows_the_analytics_content():
+    # The same configuration with the analytics file edited (its cost 100x larger, the same
+    # size, the same mtime): the cache must not return the old makespans.
+    cache = os.path.join(TMP, "cache-ana")
+    lua = os.path.join(TMP, "dear.lua")
+    text = 'return { name = "dear", cost = %s, bytes = 0 }\n'
+    args = ["sweep", "--ratio", "1,3", "--iterations", "400", "--analytics", lua, "--cache", cache]
+    open(lua, "w").write(text % "0.50")
+    st = os.stat(lua)
+    first = os.path.join(TMP, "ana-1.csv")
+    situ(*args, "--out", first)
+    open(lua, "w").write(text % "50.0")
+    os.utime(lua, ns=(st.st_atime_ns, st.st_mtime_ns))
+    second = os.path.join(TMP, "ana-2.csv")
+    situ(*args, "--out", second)
+    before = {x["ratio"]: float(x["makespan"]) for x in rows(first)}
+    after = {x["ratio"]: float(x["makespan"]) for x in rows(second)}
+    for ratio, m in after.items():
+        fresh = json.loads(situ("model", "--json", "--ratio", ratio, "--iterations", "400",
+                                "--analytics", lua).stdout)["makespan_pipeline"]
+        assert abs(m / fresh - 1) < 0.02, f"ratio {ratio}: {m:.4g} s after the edit, the model says {fresh:.4g} s (before: {before[ratio]:.4g} s)"
+        assert m > 2 * before[ratio], f"ratio {ratio}: {m:.4g} s after a 100x dearer analytics, {before[ratio]:.4g} s before"
+    assert len(glob.glob(os.path.join(cache, "*.json"))) == 4, "the edit did not make new entries"
+
+
 def cache_corrupt_entry_is_rerun():
     cache = os.path.join(TMP, "cache-c")
     out = os.path.join(TMP, "c.jsonl")
@@ -89,16 +117,19 @@ def cache_corrupt_entry_is_rerun():
 
 
 def cache_incomplete_entry_is_rerun():
-    """An entry that parses but is not a whole result (only a makespan, a negative one, an
-    efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
+    """An entry that parses but is not a whole result (only a makespan, a negative one, a zero
+    one, an efficiency of 7) is run again: every row comes out complete, and the entry is replaced."""
     cache = os.path.join(TMP, "cache-i")
     out = os.path.join(TMP, "i.csv")
     situ("sweep", *SMALL, "--out", out, "--cache", cache)
     entries = sorted(glob.glob(os.path.join(cache, "*.json")))
-    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "efficiency")):
+    assert len(entries) == 4, f"{len(entries)} entries"
+    for victim, broken in zip(entries, ({"makespan": 1.0}, "negative", "zero", "efficiency")):
         entry = json.load(open(victim))
         if broken == "negative":
             entry["result"]["makespan"] = -entry["result"]["makespan"]
+        elif broken == "zero":
+            entry["result"]["makespan"] = 0
         elif broken == "efficiency":
             entry["result"]["efficiency"] = 7
         else:
@@ -199,7 +230,8 @@ def bad_lists():
     for args, needle in ((["--ratio", "1.."], "ratio"), (["--nodes", "8..1"], "nodes"),
                          (["--stride", "a,b"], "stride"), (["--ratio", ","], "ratio"),
                          (["--bogus", "1"], "bogus"), (["--preset", "no-such-preset"], "no-such-preset"),
-                         (["--ratio", "4"], "ratio"), (["--stride:ratio", "20"], "stride:ratio")):
+                         (["--ratio", "4"], "ratio"), (["--stride:ratio", "20"], "stride:ratio"),
+                         (["--ratio:ratio", "7:15"], "ratio")):
         p = situ("sweep", *args, "--no-cache", expect=2)
         lines = p.stderr.strip().splitlines()
         assert len(lines) == 1 and needle in lines[0], f"{args}: {p.stderr!r}"
@@ -459,7 +491,7 @@ def killed_runner_takes_its_situ_run():
 
 
 TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
-         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
+         retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
