@@ -9,8 +9,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
+
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
-passed, failed = 0, 0
+SUITE = suite.Suite("table")
+check = SUITE.check
 UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
@@ -73,15 +77,6 @@ def defaults_and_steps():
     assert k["halo"] == j["halo"] and k["makespan"] == j["makespan"], "the default is not a period of 20"
 
 
-def check(name, fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"ok   {name}")
-    except Exception as e:
-        failed += 1
-        print(f"FAIL {name}: {e}")
 
 
 def main():
@@ -95,8 +90,7 @@ def main():
               compare("--nodes", "3", "--ratio", "1", "--mapping", "intransit", "--iterations", "2010",
                       "--halo-period", "7"))
     check("the default halo period is 20; 419 iterations make 20 steps", defaults_and_steps)
-    print(f"table: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return SUITE.end()
 
 
 if __name__ == "__main__":

@@ -15,23 +15,16 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 import tmuxpane  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-bite.")
 os.environ["XDG_CACHE_HOME"] = os.path.join(TMP, "cache")  # no result from an earlier run
-passed, failed = 0, 0
+SUITE = suite.Suite("bite")
+check = SUITE.check
 
 
-def check(name, fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"ok   {name}")
-    except Exception as e:  # a failed check names itself and goes on
-        failed += 1
-        print(f"FAIL {name}: {str(e)[:1500]}")
 
 
 def engine(cmd, *args):
@@ -196,8 +189,7 @@ def main():
     check("after an analytics edit, a setting simulated before is simulated again",
           analytics_edit_reaches_the_cache)
     shutil.rmtree(TMP, ignore_errors=True)
-    print(f"bite: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return SUITE.end()
 
 
 if __name__ == "__main__":

@@ -163,7 +163,12 @@ children() {
     pids_of "$platform" | wc -l | tr -d ' '
 }
 
-if "$situ" run --json --platform "$platform" >/dev/null 2>&1; then engine=yes; else engine=no; fi
+# Every simulated check below needs `situ run`: if it does not work, fail now (never check less).
+if ! "$situ" run --json --platform "$platform" >/dev/null 2>"$tmp/engine.err"; then
+    echo "FAIL: situ run does not work, the explorer's simulations cannot be checked: $(tail -n 1 "$tmp/engine.err")" >&2
+    echo "tui: 0 passed, 1 failed"
+    exit 1
+fi
 
 # ---- not a terminal -------------------------------------------------------------------------
 "$situ" >"$tmp/out" 2>"$tmp/err" </dev/null
@@ -196,30 +201,23 @@ keys Right
 wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio to 31"
 eta2=$(eta_model)
 [ -n "$eta2" ] && [ "$eta2" != "$eta" ] || miss "eta stayed at '$eta' after the ratio moved"
-if [ $engine = yes ]; then
-    wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "the new ratio's simulation never landed"
-fi
+wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "the new ratio's simulation never landed"
 keys Left
 wait_for " ratio +15 sim/ana" 10 || miss "Left did not bring the ratio back"
 finish "a key changes the ratio and eta follows ($eta -> $eta2)"
 
-if [ $engine = yes ]; then
-    # The starting configuration's own result first, so that coming back to it is a cache hit.
-    wait_for "SimGrid ✓" 30 || miss "the starting configuration never got its simulation"
-    # A configuration never simulated before (stride 40), after two others were left behind:
-    # its own child must run and land, not a cached or a stale result.
-    keys Down Right
-    wait_for " stride +40 iter" 10 || miss "Right did not move the stride to 40"
-    wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "no fresh simulated result on screen"
-    grep -Eq "efficiency η +[0-9.]+ +[0-9.]+" "$screen" || miss "no simulated efficiency"
-    keys Left Up
-    wait_for " stride +20 iter" 10 || miss "Left did not bring the stride back"
-    wait_for "SimGrid ✓ cached" 10 || miss "going back did not come from the cache"
-    finish "a simulated value appears, and returning to a setting is instant"
-else
-    wait_for "✗ simulation: " 30 || miss "the run error is not in the status line"
-    finish "the simulation's failure shows in the status line"
-fi
+# The starting configuration's own result first, so that coming back to it is a cache hit.
+wait_for "SimGrid ✓" 30 || miss "the starting configuration never got its simulation"
+# A configuration never simulated before (stride 40), after two others were left behind:
+# its own child must run and land, not a cached or a stale result.
+keys Down Right
+wait_for " stride +40 iter" 10 || miss "Right did not move the stride to 40"
+wait_for "SimGrid ✓ [0-9.]+ m?s" 30 || miss "no fresh simulated result on screen"
+grep -Eq "efficiency η +[0-9.]+ +[0-9.]+" "$screen" || miss "no simulated efficiency"
+keys Left Up
+wait_for " stride +20 iter" 10 || miss "Left did not bring the stride back"
+wait_for "SimGrid ✓ cached" 10 || miss "going back did not come from the cache"
+finish "a simulated value appears, and returning to a setting is instant"
 
 keys Enter
 wait_for "ratio = " 10 || miss "Enter did not open the value editor"
@@ -321,12 +319,10 @@ start C.UTF-8 --nodes 2 --ratio 1 --alert 0.0001
 wait_for "PARAMETERS" || miss "did not start"
 keys u
 wait_for "LINK UTILISATION" 10 || miss "u did not open the link view"
-if [ $engine = yes ]; then
-    wait_for "dahu_link.*ALERT" 30 || miss "no link flagged above the alert threshold"
-    # Polled too: a capture can fall between two writes of one frame (seen under load).
-    wait_for "above 0%" 5 || miss "the header does not give the threshold"
-    wait_for "scale: .*low.*good.*high.*HOT" 5 || miss "no scale legend"
-fi
+wait_for "dahu_link.*ALERT" 30 || miss "no link flagged above the alert threshold"
+# Polled too: a capture can fall between two writes of one frame (seen under load).
+wait_for "above 0%" 5 || miss "the header does not give the threshold"
+wait_for "scale: .*low.*good.*high.*HOT" 5 || miss "no scale legend"
 keys s
 wait_for "STATIC SCALING" 10 || miss "s did not open the scaling view"
 wait_for "time to solution \(log\)" 10 || miss "no axis label"
