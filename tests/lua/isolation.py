@@ -174,6 +174,16 @@ def self_contained():
 def Pane(*args, **kw):
     return tmuxpane.Pane(SITU, TMP, *args, **kw)
 
+def argv1(pid):
+    """A process's first argument, or None if it is gone (a helper may be ending just now)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:  # ENOENT, or ESRCH while it exits
+        return None
+    return args[1] if len(args) > 1 else None
+
+
 def children_of(pid):
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
@@ -195,8 +205,7 @@ def explorer_hang(kind, how):
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
             # a simulation child is "situ run ..." (argv[1]); the helpers are __evaluate, __scenario
-            runs = [k for k in kids if open(f"/proc/{k}/cmdline", "rb").read().split(b"\0")[1:2]
-                    == [b"run"]]
+            runs = [k for k in kids if argv1(k) == b"run"]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
