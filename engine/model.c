@@ -241,9 +241,10 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
     m->ana_idle = fmax(0, period_sum - busy_ana);
-    m->makespan = period_sum + tail;
-    /* The pipeline's drain: the last step's shorter side is not overlapped by anything. */
-    m->makespan_pipeline = m->makespan + (m->steps ? fmin(sim_side, last_ana) : 0);
+    m->makespan_eq5 = period_sum + tail;
+    /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
+     * the last step's shorter side is not overlapped by anything. */
+    m->makespan = m->makespan_eq5 + (m->steps ? fmin(sim_side, last_ana) : 0);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
 }
