@@ -43,9 +43,9 @@ struct model_result {
     double ana_active, ana_idle; /* over the run, one analytics core */
     double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
                           * last step (the pipeline's fill and drain) */
-    double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+ tail);
-                          * a simulation's result has none (NAN) */
-    double efficiency;           /* eq. 6 */
+    double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
+                          * tail); a simulation's result has none (NAN) */
+    double efficiency;   /* eq. 6 */
     enum scenario scenario;
 };
 
