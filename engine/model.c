@@ -44,7 +44,7 @@ double model_transfer_time(const struct platform *pf, int a, int b, double bytes
 /* Time of one halo exchange: every rank sends its faces at once. Off-node bytes share each node's
  * link (both ways are symmetric); on-node messages go through the unshared loopback. */
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
-                                 const struct layout *l)
+                                 const struct layout *l, double *off_bytes)
 {
     static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
                                    {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
@@ -60,6 +60,7 @@ static double halo_exchange_time(const struct params *p, const struct platform *
                 host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, NET_CROSSTRAFFIC) : 0;
             double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
             worst = fmax(worst, fmax(off, on));
+            *off_bytes = fmax(*off_bytes, host_off);
             if (r == l->sim_cores)
                 break;
             host = l->rank_host[r];
@@ -122,7 +123,7 @@ struct ana_step {
 
 static void analytics_step(const struct params *p, const struct platform *pf,
                            const struct layout *l, const struct analytics_value *av,
-                           struct ana_step *out)
+                           double sim_busy, double halo_load, struct ana_step *out)
 {
     double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     bool queue = p->dtl == DTL_QUEUE;
@@ -166,11 +167,18 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
         double w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
-        double t = retrieval + chunks * chunk_compute + exchange + w;
+        /* In situ, the simulation's halos cross the node links while the exchange does, from the
+         * analysis' end until the simulation's S (both sides start a step together): meanwhile
+         * the exchange gets what the halos leave of the link, 1 - halo_load. */
+        double start = retrieval + chunks * chunk_compute, x = exchange;
+        double rate = 1 - fmin(halo_load, 0.9), window = fmax(0, sim_busy - start);
+        if (x > 0 && window > 0)
+            x = x <= window * rate ? x / rate : x + window * (1 - rate);
+        double t = start + x + w;
         if (t > worst) {
             worst = t;
             *out = (struct ana_step){
-                .R = retrieval, .A = chunks * chunk_compute + exchange, .W = w, .chunks = chunks};
+                .R = retrieval, .A = chunks * chunk_compute + x, .W = w, .chunks = chunks};
         }
     }
     free(remote);
@@ -195,7 +203,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double per_rank = m->particles / l->sim_cores;
     double iteration = per_rank * p->sim_cost * f;
     double exchanges = (double)p->stride / p->halo_period;
-    m->halo = exchanges * halo_exchange_time(p, pf, l);
+    double halo_off = 0; /* off-node halo bytes of the busiest host, one exchange */
+    m->halo = exchanges * halo_exchange_time(p, pf, l, &halo_off);
 
     struct stages *st = &m->stage;
     st->S = p->stride * iteration + m->halo;
@@ -209,6 +218,14 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->C = model_transfer_time(pf, l->collector_host, far, METRIC_BYTES, 1);
     }
     double sim_side = st->S + st->Ing;
+    /* Seconds of one step that the off-node halos keep the busiest node link busy, both ways at
+     * once (as the exchange's), during S: on hosts that run analytics actors too (in situ), they
+     * slow the analytics' exchange down. */
+    bool shared = false;
+    for (int h = 0; h < l->hosts; h++)
+        shared = shared || (l->ana_per_host[h] && l->dtl_load[h] && l->sim_per_host[h]);
+    double halo_busy =
+        shared ? exchanges * halo_off * NET_CROSSTRAFFIC / (pf->bw * NET_BANDWIDTH_FACTOR) : 0;
 
     /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
      * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
@@ -217,7 +234,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
     for (int k = 0; k < prof->nclasses; k++) {
         struct ana_step a;
-        analytics_step(p, pf, l, &prof->classes[k].v, &a);
+        analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
+                       sim_side > 0 ? halo_busy / sim_side : 0, &a);
         double n = (double)prof->classes[k].count;
         period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
         busy_ana += n * (a.R + a.A);
