@@ -184,6 +184,26 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     free(remote);
 }
 
+/* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
+ * poisoned value, and the last actor to stop stops the collector: two empty messages, the
+ * second from the analytics host that hears last. Instantaneous with the queue DTL. */
+static double run_end(const struct params *p, const struct platform *pf, const struct layout *l)
+{
+    if (p->dtl == DTL_QUEUE)
+        return 0;
+    double end = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        double heard = 0;
+        for (long r = 0; r < l->sim_cores; r++)
+            if (l->dtl_host[r] == h)
+                heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
+        end = fmax(end, heard + model_transfer_time(pf, h, l->collector_host, 0, 1));
+    }
+    return end;
+}
+
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -202,9 +222,15 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
 
     double per_rank = m->particles / l->sim_cores;
     double iteration = per_rank * p->sim_cost * f;
-    double exchanges = (double)p->stride / p->halo_period;
+    /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short run may
+     * have none), and spread over the steps. */
+    long analysed = m->steps * p->stride;
+    double exchanges = m->steps ? (double)(analysed / p->halo_period) / m->steps
+                                : (double)p->stride / p->halo_period;
+    long tail_halos = p->iterations / p->halo_period - analysed / p->halo_period;
     double halo_off = 0; /* off-node halo bytes of the busiest host, one exchange */
-    m->halo = exchanges * halo_exchange_time(p, pf, l, &halo_off);
+    double one_halo = halo_exchange_time(p, pf, l, &halo_off);
+    m->halo = exchanges * one_halo;
 
     struct stages *st = &m->stage;
     st->S = p->stride * iteration + m->halo;
@@ -253,8 +279,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->W = W / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double tail = m->tail_iterations * iteration +
-                  (double)m->tail_iterations / p->halo_period * (m->halo / exchanges);
+    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
@@ -262,7 +287,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->makespan_eq5 = period_sum + tail;
     /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
      * the last step's shorter side is not overlapped by anything. */
-    m->makespan = m->makespan_eq5 + (m->steps ? fmin(sim_side, last_ana) : 0);
+    m->makespan = m->makespan_eq5 + (m->steps ? fmin(sim_side, last_ana) : 0) + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
 }

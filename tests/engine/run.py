@@ -201,6 +201,13 @@ SHORT = [  # rho = iterations / stride <= 20: warm-up, fill and drain weigh (eq.
     ["--iterations", "60", "--nodes", "4", "--region", "20"],
     ["--iterations", "100", "--nodes", "2", "--mapping", "intransit", "--ratio", "3"],
     ["--iterations", "400", "--nodes", "4", "--ratio", "7", "--region", "30"],
+    # Latency-bound, one step: the run's end (the poisoned values, then the collector's) was
+    # missing (eq. 5: 37% short, with fill/drain: 25%).
+    ["--nodes", "12", "--ratio", "3", "--region", "5", "--stride", "5", "--iterations", "5",
+     "--compute-scaling", "10", "--mapping", "intransit", "--halo-period", "5"],
+    # 50 iterations, halos every 20: two exchanges, not an average of 2.5 (19% over).
+    ["--nodes", "16", "--ratio", "3", "--region", "8", "--stride", "5", "--iterations", "50",
+     "--halo-period", "20", "--dtl", "queue"],
 ]
 
 # In situ, an allgather crosses the node links while the halos do (every iteration here): the
