@@ -205,6 +205,8 @@ SHORT = [  # rho = iterations / stride <= 20: warm-up, fill and drain weigh (eq.
     # missing (eq. 5: 37% short, with fill/drain: 25%).
     ["--nodes", "12", "--ratio", "3", "--region", "5", "--stride", "5", "--iterations", "5",
      "--compute-scaling", "10", "--mapping", "intransit", "--halo-period", "5"],
+    # In situ, one step on 4 nodes: the run's end stays on the loopback (two hops: 4% over).
+    ["--iterations", "20", "--nodes", "4", "--region", "20"],
     # 50 iterations, halos every 20: two exchanges, not an average of 2.5 (19% over).
     ["--nodes", "16", "--ratio", "3", "--region", "8", "--stride", "5", "--iterations", "50",
      "--halo-period", "20", "--dtl", "queue"],
