@@ -66,11 +66,15 @@ test: deps
 	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory fuzz-replay
+	$(MAKE) --no-print-directory valgrind-lua
 	$(BUILD)/unit --jobs 2
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
 	sh tests/tui/signals.sh ./situ
+	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
+	python3 tests/tui/terminals.py ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/lua/isolation.py ./situ

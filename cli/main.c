@@ -131,6 +131,8 @@ static int dispatch(int argc, char **argv)
     bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
     if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
+    if (argc >= 2 && !strcmp(argv[1], "__lesson-check"))
+        return evaluator_lesson_check_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "model"))
         return cmd_model(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "run"))
@@ -153,6 +155,11 @@ static int dispatch(int argc, char **argv)
     if (!tui_have_terminal()) {
         cli_error("the explorer needs a terminal (stdin and stdout); for scripts use 'situ model "
                   "--json' or 'situ run --json'");
+        return EXIT_BAD_INPUT;
+    }
+    char why[256];
+    if (tui_term_usable(why, sizeof why) < 0) {
+        cli_error("%s", why);
         return EXIT_BAD_INPUT;
     }
     struct tui_opts t = {0};

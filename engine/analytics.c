@@ -102,9 +102,7 @@ void analytics_set_output(FILE *out)
 {
     print_out = out;
     print_out_set = true;
-    for (int i = 0; i < CACHE_SLOTS; i++)
-        if (cache[i].s)
-            cache[i].s->o.out = out;
+    analytics_forget(); /* reloaded with their io pointed at out */
 }
 
 static void drop(struct loaded *a)
@@ -197,7 +195,10 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
         return -1;
     }
     lua_State *L = a->s->L;
-    if (script_load(a->s, path) < 0 || script_pcall(a->s, 0, 1, false) < 0)
+    /* io.write too goes where print goes: stdout carries results (situ run --json, the
+     * explorer's evaluator's replies). */
+    if (script_redirect_io(a->s, o.out) < 0 || script_load(a->s, path) < 0 ||
+        script_pcall(a->s, 0, 1, false) < 0)
         goto fail;
     if (luaL_loadbuffer(L, spec_lua, sizeof spec_lua - 1, "=analytics") != LUA_OK) {
         if (snprintf(a->s->err, sizeof a->s->err, "%s: %s", path, lua_tostring(L, -1)) < 0)

@@ -234,7 +234,8 @@ struct lesson *lesson_load(const char *name, char *err, size_t errlen)
     l->s->model_only = true;
     script_open_situ(l->s);
     lua_State *L = l->s->L;
-    if (script_load(l->s, l->path) < 0 || script_pcall(l->s, 0, 1, false) < 0)
+    if (script_redirect_io(l->s, NULL) < 0 || script_load(l->s, l->path) < 0 ||
+        script_pcall(l->s, 0, 1, false) < 0)
         goto lua_fail;
     if (luaL_loadbuffer(L, shape_lua, sizeof shape_lua - 1, "=lesson") != LUA_OK) {
         lua_pop(L, 2);
@@ -273,6 +274,7 @@ void lesson_free(struct lesson *l)
 void lesson_set_output(struct lesson *l, FILE *out)
 {
     l->s->o.out = out;
+    script_redirect_io(l->s, out); /* io.write as print; a failure keeps the old target */
 }
 
 const char *lesson_title(const struct lesson *l)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "script_internal.h"
 #include "watchdog.h"
 
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
@@ -92,13 +93,13 @@ static void expand_source(struct script *s)
  * holds it everywhere else. The collector only runs inside such calls: a finalizer is user
  * code, and outside them any allocation of ours (a string pushed from C) could run one with
  * no deadline. */
-static void script_clock_start(struct script *s)
+void script_clock_start(struct script *s)
 {
     s->watch = watchdog_arm(s->o.time_limit, s->path[0] ? s->path : s->where);
     lua_gc(s->L, LUA_GCRESTART);
 }
 
-static void script_clock_stop(struct script *s)
+void script_clock_stop(struct script *s)
 {
     lua_gc(s->L, LUA_GCSTOP);
     watchdog_disarm(s->watch);
@@ -144,7 +145,7 @@ void script_where(lua_State *L, char *out, size_t len)
 
 /* "file.lua:12: ..." already says where; anything else gets the position of the innermost Lua
  * function prepended. */
-static bool has_position(const char *msg)
+bool script_has_position(const char *msg)
 {
     /* "file.lua: message": a whole-file message from Situ's own checks */
     const char *colon = strstr(msg, ": ");
@@ -172,7 +173,7 @@ static int msghandler(lua_State *L)
         else
             msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
-    if (!has_position(msg)) {
+    if (!script_has_position(msg)) {
         char where[PATH_MAX + 16];
         script_where(L, where, sizeof where);
         msg = lua_pushfstring(L, "%s: %s", where, msg);
@@ -186,7 +187,7 @@ static int msghandler(lua_State *L)
 
 /* s->err from a failed call: Lua calls no message handler for memory errors, so the hook's
  * last position stands in. */
-static void set_error(struct script *s, int status, const char *msg)
+void script_set_error(struct script *s, int status, const char *msg)
 {
     if (status == LUA_ERRMEM || s->mem_hit)
         snprintf(s->err, sizeof s->err, "%s: out of memory: over the limit of %zu MiB%s",
@@ -222,7 +223,7 @@ int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
     int status = lua_pcall(L, nargs, nresults, base);
     lua_remove(L, base);
     if (status != LUA_OK) {
-        set_error(s, status, lua_tostring(L, -1));
+        script_set_error(s, status, lua_tostring(L, -1));
         lua_pop(L, 1);
         s->mem_hit = false;
         lua_gc(L, LUA_GCCOLLECT); /* finalizers run here: still under the limits */
@@ -355,6 +356,62 @@ static int l_open_write(lua_State *L)
     }
     p->closef = close_written;
     return 1;
+}
+
+/* A file handle on the output stream that scripts cannot close (io.write, io.stdout). */
+static int noclose(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    p->closef = noclose;
+    luaL_pushfail(L);
+    lua_pushliteral(L, "cannot close the script's output");
+    return 2;
+}
+
+static int devnull_close(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+}
+
+static int redirect_io(lua_State *L)
+{
+    FILE *f = lua_touserdata(L, 1);
+    luaL_Stream *out = lua_newuserdatauv(L, sizeof *out, 0);
+    out->closef = NULL; /* closed until it opens */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    out->f = f ? f : fopen("/dev/null", "w");
+    if (!out->f)
+        return luaL_error(L, "cannot open /dev/null");
+    out->closef = f ? noclose : devnull_close;
+    luaL_Stream *in = lua_newuserdatauv(L, sizeof *in, 0);
+    in->closef = NULL; /* closed until it opens */
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    in->f = fopen("/dev/null", "r");
+    if (!in->f)
+        return luaL_error(L, "cannot open /dev/null");
+    in->closef = devnull_close;
+    lua_getglobal(L, "io");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "stdout");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "stderr");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "stdin");
+    lua_getfield(L, -1, "output");
+    lua_pushvalue(L, -4);
+    lua_call(L, 1, 0);
+    lua_getfield(L, -1, "input");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+int script_redirect_io(struct script *s, FILE *out)
+{
+    lua_pushcfunction(s->L, redirect_io);
+    lua_pushlightuserdata(s->L, out);
+    return script_pcall(s, 1, 0, false);
 }
 
 static int l_print(lua_State *L)
@@ -504,8 +561,10 @@ void script_free(struct script *s)
         script_clock_start(s);
         s->depth++;
         lua_close(s->L);
+        s->L = NULL;
         s->depth--;
-        script_clock_stop(s);
+        watchdog_disarm(s->watch); /* not script_clock_stop: the state is gone */
+        s->watch = -1;
     }
     if (s->mem)
         fclose(s->mem);
@@ -524,286 +583,4 @@ void script_set_args(struct script *s, const char *path, int argc, char **argv)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setglobal(L, "arg");
-}
-
-/* ---- scenarios in the explorer: one coroutine, resumed when its results are in ------------- */
-
-/* A file handle on the output buffer that scripts cannot close (io.write, io.stdout). */
-static int noclose(lua_State *L)
-{
-    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    p->closef = noclose;
-    luaL_pushfail(L);
-    lua_pushliteral(L, "cannot close the scenario's output");
-    return 2;
-}
-
-static int devnull_close(lua_State *L)
-{
-    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
-}
-
-/* io.write and io.stdout/io.stderr write to the buffer; io.read reads nothing (stdin is the
- * terminal the explorer reads keys from). */
-static int redirect_io(lua_State *L)
-{
-    struct script *s = script_of(L);
-    luaL_Stream *out = lua_newuserdatauv(L, sizeof *out, 0);
-    out->f = s->mem;
-    out->closef = noclose;
-    luaL_setmetatable(L, LUA_FILEHANDLE);
-    luaL_Stream *in = lua_newuserdatauv(L, sizeof *in, 0);
-    in->closef = NULL; /* closed until it opens */
-    luaL_setmetatable(L, LUA_FILEHANDLE);
-    in->f = fopen("/dev/null", "r");
-    if (!in->f)
-        return luaL_error(L, "cannot open /dev/null");
-    in->closef = devnull_close;
-    lua_getglobal(L, "io");
-    lua_pushvalue(L, -3);
-    lua_setfield(L, -2, "stdout");
-    lua_pushvalue(L, -3);
-    lua_setfield(L, -2, "stderr");
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "stdin");
-    lua_getfield(L, -1, "output");
-    lua_pushvalue(L, -4);
-    lua_call(L, 1, 0);
-    lua_getfield(L, -1, "input");
-    lua_pushvalue(L, -3);
-    lua_call(L, 1, 0);
-    return 0;
-}
-
-/* Lets `require "x"` find modules beside the script. */
-static int add_script_dir(lua_State *L)
-{
-    const char *path = lua_tostring(L, 1);
-    const char *slash = strrchr(path, '/');
-    lua_getglobal(L, "package");
-    if (slash)
-        lua_pushlstring(L, path, (size_t)(slash - path));
-    else
-        lua_pushliteral(L, ".");
-    lua_getfield(L, -2, "path");
-    lua_pushfstring(L, "%s/?.lua;%s", lua_tostring(L, -2), lua_tostring(L, -1));
-    lua_setfield(L, -4, "path");
-    return 0;
-}
-
-int script_async_start(struct script *s, const char *path, int argc, char **argv)
-{
-    lua_State *L = s->L;
-    if (!s->o.async || s->co) {
-        snprintf(s->err, sizeof s->err, "%s: not an async interpreter", path);
-        return -1;
-    }
-    script_set_args(s, path, argc, argv);
-    lua_pushcfunction(L, redirect_io);
-    if (script_pcall(s, 0, 0, false) < 0)
-        return -1;
-    lua_pushcfunction(L, add_script_dir);
-    lua_pushstring(L, path);
-    if (script_pcall(s, 1, 0, false) < 0)
-        return -1;
-    if (script_load(s, path) < 0) {
-        s->status = SCRIPT_FAILED;
-        return -1;
-    }
-    lua_Debug ar;
-    lua_pushvalue(L, -1);
-    lua_getinfo(L, ">S", &ar);
-    snprintf(s->where, sizeof s->where, "%s", script_source(&ar));
-    s->co = lua_newthread(L); /* inherits the count hook and the extra space */
-    lua_insert(L, -2);
-    lua_xmove(L, s->co, 1);
-    s->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    s->status = SCRIPT_READY;
-    return 0;
-}
-
-bool script_async_ready(const struct script *s)
-{
-    return s->req.kind == SCRIPT_REQ_NONE || s->req.got == s->req.n;
-}
-
-/* The coroutine died of an error: its stack is still there, for the position and the
- * traceback (what msghandler does for script_pcall). */
-static void co_error(struct script *s, int status)
-{
-    lua_State *co = s->co;
-    if (status == LUA_ERRMEM || s->mem_hit) {
-        set_error(s, status, NULL);
-        return;
-    }
-    const char *msg = lua_tostring(co, -1);
-    if (!msg)
-        msg = lua_pushfstring(co, "(error object is a %s value)", luaL_typename(co, -1));
-    char where[PATH_MAX + 16];
-    if (!has_position(msg)) {
-        script_where(co, where, sizeof where);
-        msg = lua_pushfstring(co, "%s: %s", where, msg);
-    }
-    luaL_traceback(s->L, co, msg, 0);
-    set_error(s, status, lua_tostring(s->L, -1));
-    lua_pop(s->L, 1);
-}
-
-enum script_status script_async_resume(struct script *s)
-{
-    if (!s->co || s->status == SCRIPT_DONE || s->status == SCRIPT_FAILED)
-        return s->status;
-    if (!script_async_ready(s))
-        return s->status = SCRIPT_WAITING;
-    int nres = 0;
-    script_clock_start(s);
-    s->depth++;
-    s->mem_hit = false;
-    int status = lua_resume(s->co, s->L, 0, &nres);
-    s->depth--;
-    script_clock_stop(s);
-    if (s->mem)
-        fflush(s->mem);
-    if (status == LUA_YIELD && s->req.kind != SCRIPT_REQ_NONE) {
-        lua_pop(s->co, nres);
-        return s->status = SCRIPT_WAITING;
-    }
-    if (status == LUA_YIELD) { /* coroutine.yield() at the top: nobody to yield to */
-        lua_pop(s->co, nres);
-        lua_pushliteral(s->co, "coroutine.yield outside a coroutine: the scenario's top level "
-                               "cannot yield");
-        script_where(s->co, s->where, sizeof s->where);
-        snprintf(s->err, sizeof s->err, "%s: %s", s->where, lua_tostring(s->co, -1));
-        lua_pop(s->co, 1);
-        s->status = SCRIPT_FAILED;
-    } else if (status == LUA_OK) {
-        lua_settop(s->co, 0);
-        s->status = SCRIPT_DONE;
-    } else {
-        co_error(s, status);
-        s->status = SCRIPT_FAILED;
-    }
-    script_async_clear(s);
-    s->mem_hit = false;
-    script_clock_start(s); /* finalizers: under the limits */
-    s->depth++;
-    lua_gc(s->L, LUA_GCCOLLECT);
-    s->depth--;
-    script_clock_stop(s);
-    return s->status;
-}
-
-bool script_async_can_yield(lua_State *L, const char *fn)
-{
-    struct script *s = script_of(L);
-    if (!s->o.async)
-        return false;
-    if (L != s->co)
-        luaL_error(L,
-                   "%s: in the explorer, simulations wait in the scenario's main code only, "
-                   "not inside a coroutine of its own (situ script runs it headless)",
-                   fn);
-    if (!lua_isyieldable(L))
-        luaL_error(L,
-                   "%s: cannot wait for simulations here (inside a metamethod, an iterator "
-                   "or a C callback) in the explorer",
-                   fn);
-    return true;
-}
-
-void script_async_clear(struct script *s)
-{
-    struct script_request *r = &s->req;
-    for (int i = 0; i < r->n; i++) {
-        if (r->res)
-            json_decref(r->res[i]);
-        if (r->err)
-            free(r->err[i]);
-    }
-    free(r->p);
-    free(r->res);
-    free(r->err);
-    free(r->fed);
-    memset(r, 0, sizeof *r);
-}
-
-struct params *script_async_request(lua_State *L, enum script_req_kind kind, int n)
-{
-    struct script *s = script_of(L);
-    script_async_clear(s);
-    struct script_request *r = &s->req;
-    r->p = calloc((size_t)n, sizeof *r->p);
-    r->res = calloc((size_t)n, sizeof *r->res);
-    r->err = calloc((size_t)n, sizeof *r->err);
-    r->fed = calloc((size_t)n, sizeof *r->fed);
-    if (!r->p || !r->res || !r->err || !r->fed) {
-        script_async_clear(s);
-        return NULL;
-    }
-    r->n = n;
-    r->kind = kind;
-    return r->p;
-}
-
-int script_async_feed_json(struct script *s, int i, const char *json, const char *error)
-{
-    struct script_request *r = &s->req;
-    if (i < 0 || i >= r->n || r->fed[i])
-        return -1;
-    json_error_t jerr;
-    char why[300];
-    if (!error && !(r->res[i] = json_loads(json ? json : "", 0, &jerr))) {
-        snprintf(why, sizeof why, "the simulation printed no JSON: %s", jerr.text);
-        error = why;
-    }
-    if (error)
-        r->err[i] = strdup(error);
-    r->fed[i] = true;
-    r->got++;
-    return 0;
-}
-
-int script_async_feed(struct script *s, int i, const struct sim_result *res, const char *error)
-{
-    struct script_request *r = &s->req;
-    if (i < 0 || i >= r->n || r->fed[i])
-        return -1;
-    if (!error && !(r->res[i] = script_result_json(&r->p[i], res)))
-        error = "out of memory";
-    if (error)
-        r->err[i] = strdup(error);
-    r->fed[i] = true;
-    r->got++;
-    return 0;
-}
-
-int script_async_result(lua_State *L, int i, const char **err)
-{
-    struct script_request *r = &script_of(L)->req;
-    if (r->res[i]) {
-        script_push_json(L, r->res[i]);
-        return 1;
-    }
-    lua_pushnil(L);
-    *err = r->err[i] ? r->err[i] : "out of memory";
-    return 0;
-}
-
-size_t script_take_output(struct script *s, char *dst, size_t cap)
-{
-    if (!s->mem || fflush(s->mem) != 0)
-        return 0;
-    size_t n = s->mem_size - s->mem_taken;
-    n = n < cap ? n : cap;
-    memcpy(dst, s->mem_buf + s->mem_taken, n);
-    s->mem_taken += n;
-    if (s->mem_taken == s->mem_size && s->mem_size > 0) {
-        /* Everything read: start an empty buffer (the stream stays the same FILE). */
-        rewind(s->mem);
-        s->mem_taken = 0;
-        fflush(s->mem);
-        s->mem_size = 0;
-    }
-    return n;
 }

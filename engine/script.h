@@ -115,6 +115,12 @@ void script_budget_reset(struct script *s);
 /* The first line of s->err. */
 void script_error_line(const struct script *s, char *out, size_t len);
 
+/* io.write, io.stdout, io.stderr and io.output write to out (NULL: nowhere), as print does, and
+ * io.read reads nothing: a script's stdout may carry results (situ run --json) or a helper's
+ * protocol, and its stdin may be the explorer's terminal. The handles cannot be closed. -1 with
+ * s->err. */
+int script_redirect_io(struct script *s, FILE *out);
+
 /* Sets the global `arg` as the standalone interpreter does: arg[0] the script, arg[1..] its
  * arguments. */
 void script_set_args(struct script *s, const char *path, int argc, char **argv);

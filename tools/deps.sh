@@ -7,7 +7,8 @@ set -eu
 modules="simgrid:libsimgrid-dev lua5.4:liblua5.4-dev libuv:libuv1-dev ncursesw:libncurses-dev
 jansson:libjansson-dev libxml-2.0:libxml2-dev criterion:libcriterion-dev cairo:libcairo2-dev"
 # command -> Debian package providing it
-commands="pkg-config:pkg-config tmux:tmux cc:gcc python3:python3 parallel:parallel clang:clang valgrind:valgrind setpriv:util-linux"
+commands="pkg-config:pkg-config tmux:tmux cc:gcc python3:python3 parallel:parallel clang:clang valgrind:valgrind setpriv:util-linux
+pgrep:procps"
 
 missing=""
 for pair in $commands; do
@@ -23,12 +24,16 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
     missing="$missing libclang-rt-14-dev"
 [ -z "$missing" ] && exit 0
 
-echo "deps: installing$missing" >&2
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "deps: need root or sudo to install:$missing" >&2; exit 2; }
+    # One line that says what to do (nothing was installed, so no "installing" line before it).
+    command -v sudo >/dev/null 2>&1 || {
+        echo "deps: need root or sudo to install:$missing (as root: apt-get install$missing)" >&2
+        exit 2
+    }
     sudo=sudo
 fi
+echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # shellcheck disable=SC2086

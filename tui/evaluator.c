@@ -1,9 +1,14 @@
 #include "evaluator.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../engine/script.h"
 #include "../engine/watchdog.h"
@@ -20,6 +25,7 @@ struct evaluator {
     size_t got;
     uv_timer_t deadline;
     bool closing, killed_for_time;
+    bool superseded; /* the running request was replaced: its child is being killed */
     long seq;
     struct evaluator_request running, queued;
     bool has_running, has_queued;
@@ -75,6 +81,13 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
     ev->got = 0;
     if (!ev->has_running || ev->closing)
         return;
+    if (ev->superseded) { /* nobody waits for its answer: on with the newer request */
+        ev->superseded = false;
+        ev->has_running = ev->has_queued = false;
+        ev->running = ev->queued;
+        start(ev);
+        return;
+    }
     if (ev->killed_for_time) {
         fail(ev,
              "%s: no answer within %g s, the time limit: stopped (an endless loop, maybe "
@@ -94,6 +107,8 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
 static void on_child_out(void *ud, const char *buf, size_t n)
 {
     struct evaluator *ev = ud;
+    if (ev->superseded)
+        return; /* a stale answer from a child being killed: on_exit starts the newer request */
     while (n > 0 && ev->child) {
         size_t take = sizeof ev->reply - ev->got;
         take = take < n ? take : n;
@@ -126,7 +141,7 @@ static void on_deadline(uv_timer_t *t)
 static void start(struct evaluator *ev)
 {
     ev->has_running = true;
-    ev->killed_for_time = false;
+    ev->killed_for_time = ev->superseded = false;
     if (!ev->child) {
         char limit[32], nice[16], why[200];
         snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
@@ -180,10 +195,17 @@ static long submit(struct evaluator *ev, enum evaluator_kind kind, const struct 
     snprintf(r->key, sizeof r->key, "%s", key ? key : "");
     if (goal)
         r->goal = *goal;
-    if (ev->has_running)
-        ev->has_queued = true;
-    else
+    if (!ev->has_running) {
         start(ev);
+    } else if (!ev->has_queued && ev->child) {
+        /* The running answer is for a configuration already left: stop computing it (a slow
+         * analytics' curves take minutes) and start the newer one as soon as it is gone. A new
+         * child costs milliseconds; the stale answer could cost seconds. */
+        ev->has_queued = ev->superseded = true;
+        proc_kill(ev->child);
+    } else {
+        ev->has_queued = true;
+    }
     return r->seq;
 }
 
@@ -218,4 +240,55 @@ void evaluator_close(struct evaluator *ev)
     proc_close(ev->child);
     ev->child = NULL;
     uv_close((uv_handle_t *)&ev->deadline, on_timer_closed);
+}
+
+int evaluator_lesson_check(const char *lesson, double time_limit, char *err, size_t errlen)
+{
+    char limit[32];
+    snprintf(limit, sizeof limit, "%.17g", time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT);
+    int pipefd[2];
+    if (pipe(pipefd) < 0) {
+        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execl("/proc/self/exe", "situ", "--time-limit", limit, "__lesson-check", lesson,
+              (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
+        return -1;
+    }
+    /* Its own watchdog stops it at the limit; this deadline is for a child that cannot. */
+    double wait_s = atof(limit) + WATCHDOG_GRACE + 1;
+    int status = 0;
+    bool done = false;
+    for (double waited = 0; !done && waited < wait_s; waited += 0.01) {
+        done = waitpid(pid, &status, WNOHANG) == pid;
+        if (!done)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    char text[1024] = "";
+    if (!done) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        snprintf(text, sizeof text, "%s: no answer within %s s, the time limit", lesson, limit);
+    } else {
+        ssize_t n = read(pipefd[0], text, sizeof text - 1);
+        text[n > 0 ? n : 0] = 0;
+    }
+    close(pipefd[0]);
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    char line[PROC_ERR_TAIL];
+    proc_last_line(text, line, sizeof line);
+    snprintf(err, errlen, "%s", line[0] ? line : "the lesson's check failed");
+    return -1;
 }

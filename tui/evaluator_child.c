@@ -111,6 +111,11 @@ int evaluator_child_main(int argc, char **argv)
     if (getppid() == 1)
         return 1;
     signal(SIGPIPE, SIG_IGN);
+    /* The replies get a descriptor of their own; stdout becomes stderr, so that nothing else
+     * (a library's message) can slip into them. */
+    int replies = dup(STDOUT_FILENO);
+    if (replies < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return 1;
     analytics_set_time_limit(limit);
     analytics_set_output(NULL); /* print() has no terminal here */
 
@@ -131,7 +136,7 @@ int evaluator_child_main(int argc, char **argv)
         r->seq = q->seq;
         if (q->kind == EVAL_GOAL) {
             eval_goal(q, limit, r);
-            if (write_full(STDOUT_FILENO, r, sizeof *r) < 0)
+            if (write_full(replies, r, sizeof *r) < 0)
                 return 1;
             continue;
         }
@@ -152,8 +157,25 @@ int evaluator_child_main(int argc, char **argv)
             scaling_eval(&r->u.sc, &q->p, q->key, &pf, analytics_profile);
             r->ok = true;
         }
-        if (write_full(STDOUT_FILENO, r, sizeof *r) < 0)
+        if (write_full(replies, r, sizeof *r) < 0)
             return 1;
     }
+    return 0;
+}
+
+int evaluator_lesson_check_main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        return 1;
+    char err[1024];
+    struct lesson *l = lesson_load(argv[2], err, sizeof err);
+    if (!l) {
+        fprintf(stderr, "situ: %s\n", err);
+        return 2;
+    }
+    lesson_free(l); /* its finalizers too: under the limits, as in the explorer */
     return 0;
 }

@@ -19,76 +19,16 @@
 #include "../engine/cache.h"
 #include "../engine/script.h"
 #include "../engine/watchdog.h"
-#include "app.h"
 #include "evaluator.h"
-#include "scenario_host.h"
-#include "screen.h"
-#include "stats.h"
+#include "loop.h"
 #include "tui.h"
-#include "view.h"
-
-#define DEBOUNCE_MS    150
-#define PRIO_CURRENT   10 /* the configuration on screen preempts everything else */
-#define PRIO_XOVER     0
-#define TAG_CURRENT    1
-#define TAG_XOVER_BASE 100
-#define PRIO_SCRIPT    5 /* a scenario's runs: asked for, but behind the configuration on screen */
-#define PENDING_MAX    64
-#define QUIT_GRACE_MS  2000
-#define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
-
-struct tui {
-    uv_loop_t loop;
-    uv_poll_t input;
-    uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
-    uv_timer_t debounce, grace;
-    uv_fs_event_t watch; /* the analytics file's directory (editors replace files) */
-    uv_timer_t reload;   /* a change seen: re-check the file when the saves settle */
-    bool watching;
-    char watch_dir[PARAMS_PATH_MAX + 16], watch_base[PARAMS_PATH_MAX];
-    uv_prepare_t frame;  /* draws what timers changed before the loop blocks */
-    uv_check_t frame_io; /* draws what keys and children changed, before anything else runs */
-    struct runner *runner;
-    struct app_state app;
-    struct screen scr;
-    struct view_layout layout;
-    bool dirty, quitting, screen_on;
-    int max_jobs;
-    long current_id;             /* the submission for the configuration on screen */
-    int xo_tag;                  /* tag of the crossover points' submissions */
-    int xo_gen;                  /* one tag per crossover base */
-    char xo_key[RUNNER_KEY_MAX]; /* crossover base they were submitted for */
-    int idle_polls;              /* readable without a key: the terminal may be gone */
-    bool curves_busy;            /* a model computation (crossover, scaling) is on its way */
-    /* A Lua analytics is evaluated in child processes (evaluator.h): one for the model of the
-     * configuration on screen, one for the curves, so that neither waits for the other. */
-    struct evaluator *model_ev, *curves_ev, *goal_ev; /* goal_ev: the lesson's goals */
-    long goal_seq, goal_gen_sent;
-    struct scenario_host *scenario; /* the scenario panel's process (scenario_host.h), or NULL */
-    long model_seq;                 /* the latest model request; older replies are dropped */
-    long model_gen_sent;            /* app.model_gen it was made for */
-    long curves_seq;
-    bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
-    uint64_t model_keys[PENDING_MAX];      /* keys whose Lua model is not on screen yet */
-    int nmodel_keys;
-    bool model_landed;          /* the model came in: the next frame shows it */
-    struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
-    bool want_stats;
-    struct stats latency;
-    struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
-    uint64_t submitted_at;         /* when the current configuration's child was asked for */
-    uint64_t result_at;            /* submission time of a result waiting for its frame */
-    uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
-    int npending;
-    int exit_code;
-    int script_tag;    /* tag of the scenario's submissions: -gen (never a current/xover tag) */
-    bool script_busy;  /* script_pump is on the stack (a cache hit calls back inside submit) */
-    bool script_again; /* ...and a result asked it to go round once more */
-};
 
 static struct tui T; /* one explorer per process, like the terminal it owns */
 
-static void act(struct tui *t, unsigned flags);
+struct tui *loop_tui(void)
+{
+    return &T;
+}
 
 bool tui_have_terminal(void)
 {
@@ -105,71 +45,7 @@ static void on_sim_done(void *ud, const struct runner_done *d)
         if (d->status == RUNNER_OK)
             t->result_at = t->submitted_at;
     }
-    act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
-}
-
-/* ---- a scenario: in its own process; its requests go to the runner, its results back to it ---
- */
-
-static void on_script_result(void *ud, const struct runner_done *d)
-{
-    struct tui *t = &T;
-    int i = (int)(intptr_t)ud;
-    unsigned flags = app_script_on_result(&t->app, -d->tag, i, d->result, d->error);
-    if (flags)
-        scenario_host_feed(t->scenario, i, d->params, d->result, d->error ? d->error : "no result");
-    act(t, flags);
-}
-
-/* What the scenario's process says. Never closes it: that waits for a key (x, or a new one). */
-static void on_scenario(void *ud, const struct scenario_event *e)
-{
-    struct tui *t = ud;
-    switch (e->kind) {
-    case SCENARIO_OUTPUT:
-        act(t, app_script_on_output(&t->app, e->text, e->len));
-        break;
-    case SCENARIO_WAITING:
-        act(t, app_script_on_request(&t->app, e->configs, e->n));
-        break;
-    case SCENARIO_DONE:
-        act(t, app_script_on_end(&t->app, NULL));
-        break;
-    case SCENARIO_FAILED:
-        act(t, app_script_on_end(&t->app, e->text));
-        break;
-    }
-}
-
-/* Starts the scenario the app asked for, and submits what it waits for. Never re-entered:
- * results served from the cache inside runner_submit only ask for one more round. */
-static void script_pump(struct tui *t)
-{
-    if (t->script_busy) {
-        t->script_again = true;
-        return;
-    }
-    t->script_busy = true;
-    do {
-        t->script_again = false;
-        char *words[APP_SCRIPT_ARGS + 1], err[256];
-        int nw = app_script_start(&t->app, words, APP_SCRIPT_ARGS + 1);
-        if (nw > 0) {
-            scenario_host_close(t->scenario);
-            t->scenario = scenario_host_start(&t->loop, nw, words, t->app.script_unsafe,
-                                              script_time_limit(), on_scenario, t, err, sizeof err);
-            if (!t->scenario)
-                act(t, app_script_on_end(&t->app, err));
-        }
-        const struct params *ps;
-        int n = app_script_request(&t->app, &ps);
-        if (n > 0)
-            t->script_tag = -t->app.script.gen;
-        for (int i = 0; i < n && !t->quitting; i++)
-            runner_submit(t->runner, &ps[i], PRIO_SCRIPT, t->script_tag, 0, on_script_result,
-                          (void *)(intptr_t)i);
-    } while (t->script_again && !t->quitting);
-    t->script_busy = false;
+    loop_act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
 }
 
 static void on_runner_change(void *ud)
@@ -240,8 +116,6 @@ struct curves_work {
     struct scaling_curves sc;
 };
 
-static void start_curves(struct tui *t);
-
 static void curves_run(uv_work_t *req)
 {
     struct curves_work *w = req->data;
@@ -260,14 +134,14 @@ static void curves_done(uv_work_t *req, int status)
     struct tui *t = w->t;
     t->curves_busy = false;
     if (status == 0)
-        act(t, w->scaling ? app_on_scaling(&t->app, &w->sc) : app_on_curves(&t->app, &w->c));
+        loop_act(t, w->scaling ? app_on_scaling(&t->app, &w->sc) : app_on_curves(&t->app, &w->c));
     platform_free(&w->pf);
     free(w);
-    start_curves(t); /* the configuration may have moved on while this ran */
+    loop_start_curves(t); /* the configuration may have moved on while this ran */
 }
 
 /* One computation at a time: a burst of keys costs one more, for the last configuration. */
-static void start_curves(struct tui *t)
+void loop_start_curves(struct tui *t)
 {
     if (t->curves_busy || t->quitting)
         return;
@@ -276,11 +150,7 @@ static void start_curves(struct tui *t)
     if (scaling && (t->app.pane != APP_PANE_SCALING || scaling_current(&t->app.sc)))
         return;
     if (t->app.p.analytics[0]) { /* user Lua: in the curves' evaluator process */
-        const struct params *base = scaling ? &t->app.sc.base : &t->app.xo.base;
-        const char *key = scaling ? t->app.sc.base_key : t->app.xo.base_key;
-        t->curves_seq =
-            evaluator_submit(t->curves_ev, scaling ? EVAL_SCALING : EVAL_XOVER, base, key);
-        t->curves_busy = t->curves_seq > 0;
+        helpers_curves(t, scaling);
         return;
     }
     struct curves_work *w = calloc(1, sizeof *w);
@@ -305,102 +175,12 @@ static void start_curves(struct tui *t)
     t->curves_busy = true;
 }
 
-/* Curves from the evaluator process. A failure (the analytics timed out) installs curves with no
- * model points for that key, which say why, rather than asking again for ever. */
-static void on_curves_reply(void *ud, const struct evaluator_reply *r)
-{
-    struct tui *t = ud;
-    if (r->seq != t->curves_seq)
-        return;
-    t->curves_busy = false;
-    if (r->kind == EVAL_XOVER) {
-        struct xover_curves *c = malloc(sizeof *c);
-        if (c) {
-            *c = r->u.xo;
-            if (!r->ok) {
-                memset(c, 0, sizeof *c);
-                snprintf(c->key, sizeof c->key, "%s", t->app.xo.base_key);
-                for (int m = 0; m < XO_MAPPINGS; m++)
-                    snprintf(c->err[m], sizeof c->err[m], "%.*s", (int)sizeof c->err[m] - 1,
-                             r->err);
-            }
-            act(t, app_on_curves(&t->app, c));
-            free(c);
-        }
-    } else {
-        struct scaling_curves *c = malloc(sizeof *c);
-        if (c) {
-            *c = r->u.sc;
-            if (!r->ok) {
-                memset(c, 0, sizeof *c);
-                snprintf(c->key, sizeof c->key, "%s", t->app.sc.base_key);
-            }
-            act(t, app_on_scaling(&t->app, c));
-            free(c);
-        }
-    }
-    start_curves(t); /* the configuration may have moved on while this ran */
-}
-
-/* ---- the model of a Lua analytics, from the evaluator process ---------------------------------
- */
-
-static void on_model_reply(void *ud, const struct evaluator_reply *r)
-{
-    struct tui *t = ud;
-    if (r->seq != t->model_seq)
-        return; /* superseded: a newer request is on its way */
-    t->model_landed = true;
-    act(t, app_on_model(&t->app, t->model_gen_sent, r->ok ? &r->u.m : NULL, r->ok ? NULL : r->err));
-}
-
-/* The app asked for a model it cannot compute itself: ask the evaluator (the latest wins). */
-static void sync_model(struct tui *t)
-{
-    if (!t->app.model_pending || t->app.model_gen == t->model_gen_sent || !t->model_ev)
-        return;
-    t->model_gen_sent = t->app.model_gen;
-    t->model_seq = evaluator_submit(t->model_ev, EVAL_MODEL, &t->app.p, NULL);
-}
-
-/* ---- a lesson's goal, checked by its evaluator process ----------------------------------------
- */
-
-static void on_goal_reply(void *ud, const struct evaluator_reply *r)
-{
-    struct tui *t = ud;
-    if (r->seq != t->goal_seq)
-        return;
-    /* A dead or timed-out evaluator is the goal's error, as a failing goal is. */
-    act(t, app_lesson_on_goal(&t->app, t->goal_gen_sent, r->ok ? r->u.goal : LESSON_GOAL_ERROR,
-                              r->err));
-}
-
-static void sync_goal(struct tui *t)
-{
-    const char *lesson;
-    int step;
-    const struct sim_result *sim;
-    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim);
-    if (!gen || gen == t->goal_gen_sent || !t->goal_ev)
-        return;
-    struct evaluator_goal g = {.step = step, .model = t->app.model, .has_sim = sim != NULL};
-    snprintf(g.lesson, sizeof g.lesson, "%s", lesson);
-    if (sim) {
-        g.sim = sim->m;
-        g.sim_wall = sim->wall_seconds;
-        snprintf(g.sim_fidelity, sizeof g.sim_fidelity, "%s", sim->fidelity);
-    }
-    t->goal_gen_sent = gen;
-    t->goal_seq = evaluator_submit_goal(t->goal_ev, &t->app.p, &g);
-}
-
 /* ---- the analytics file ---------------------------------------------------------------------- */
 
 static void on_reload(uv_timer_t *h)
 {
     struct tui *t = h->data;
-    act(t, app_on_analytics_changed(&t->app));
+    loop_act(t, app_on_analytics_changed(&t->app));
 }
 
 /* Only enqueues: the reload timer runs when the editor's burst of events is over. */
@@ -450,7 +230,7 @@ static void config_changed(struct tui *t)
         watch_analytics(t);
     const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
     if (r)
-        act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
+        loop_act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
     struct xover *xo = &t->app.xo;
     for (int m = 0; m < XO_MAPPINGS; m++) {
         for (int i = 0; i < XO_POINTS; i++) {
@@ -459,10 +239,10 @@ static void config_changed(struct tui *t)
             struct params q;
             xover_point_params(xo, m, i, &q);
             if ((r = runner_lookup(t->runner, &q)) != NULL)
-                act(t, app_on_result(&t->app, &q, r, NULL, true, 0));
+                loop_act(t, app_on_result(&t->app, &q, r, NULL, true, 0));
         }
     }
-    start_curves(t);
+    loop_start_curves(t);
     uv_timer_start(&t->debounce, on_debounce, DEBOUNCE_MS, 0);
 }
 
@@ -495,18 +275,13 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->reload, NULL);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
-    evaluator_close(t->model_ev);
-    evaluator_close(t->curves_ev);
-    evaluator_close(t->goal_ev);
-    t->model_ev = t->curves_ev = t->goal_ev = NULL;
-    scenario_host_close(t->scenario);
-    t->scenario = NULL;
+    helpers_close(t);
     runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
     uv_timer_start(&t->grace, on_grace, QUIT_GRACE_MS, 0);
     uv_unref((uv_handle_t *)&t->grace);
 }
 
-static void act(struct tui *t, unsigned flags)
+void loop_act(struct tui *t, unsigned flags)
 {
     if (t->quitting)
         return;
@@ -514,15 +289,10 @@ static void act(struct tui *t, unsigned flags)
         begin_quit(t, 0);
         return;
     }
-    if (flags & APP_SCRIPT_CANCEL) {
-        scenario_host_close(t->scenario);
-        t->scenario = NULL;
-        if (t->script_tag)
-            runner_cancel_tag(t->runner, t->script_tag);
-        t->script_tag = 0;
-    }
+    if (flags & APP_SCRIPT_CANCEL)
+        helpers_script_close(t);
     if (flags & APP_SCRIPT)
-        script_pump(t);
+        helpers_script_pump(t);
     if (flags & APP_CONFIG)
         config_changed(t);
     if (flags & APP_RERUN) {
@@ -534,11 +304,10 @@ static void act(struct tui *t, unsigned flags)
         submit(t, t->sim_deferred_force);
         t->sim_deferred_force = false;
     }
-    sync_model(t);
-    sync_goal(t);
+    helpers_sync(t);
     if (flags & APP_DIRTY) {
         t->dirty = true;
-        start_curves(t); /* a view may have opened that needs its curves */
+        loop_start_curves(t); /* a view may have opened that needs its curves */
     }
 }
 
@@ -599,7 +368,7 @@ static void handle_mouse(struct tui *t)
     int index;
     double frac;
     if (getmouse(&ev) == OK && view_hit(&t->layout, &t->app, ev.y, ev.x, &index, &frac))
-        act(t, app_click(&t->app, index, frac));
+        loop_act(t, app_click(&t->app, index, frac));
 }
 
 static void on_input(uv_poll_t *h, int status, int events)
@@ -625,8 +394,11 @@ static void on_input(uv_poll_t *h, int status, int events)
         int key = map_key(ch);
         if (key < 0)
             continue;
+        /* While the screen is too small to show them, keys change nothing but quit. */
+        if (t->layout.too_small && key != 'q' && key != APP_KEY_CTRL_C)
+            continue;
         unsigned flags = app_key(&t->app, key);
-        act(t, flags);
+        loop_act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
         if (t->app.model_pending && t->nmodel_keys < PENDING_MAX)
@@ -664,7 +436,7 @@ static void draw(struct tui *t)
 {
     int running, queued;
     runner_counts(t->runner, &running, &queued);
-    act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
+    loop_act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
     if (!t->dirty || !t->screen_on)
         return;
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
@@ -797,7 +569,11 @@ int tui_run(const struct tui_opts *o)
     if (o->alert > 0)
         t->app.alert = o->alert;
     t->app.script_unsafe = o->unsafe;
-    if (o->lesson && o->lesson[0] && app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0) {
+    /* A lesson's top-level code runs here (the panel needs its text and configurations), but
+     * first in a child, where a hang is stopped at the time limit. */
+    if (o->lesson && o->lesson[0] &&
+        (evaluator_lesson_check(o->lesson, script_time_limit(), err, sizeof err) < 0 ||
+         app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0)) {
         fprintf(stderr, "situ: %s\n", err);
         app_free(&t->app);
         uv_loop_close(&t->loop);
@@ -832,19 +608,12 @@ int tui_run(const struct tui_opts *o)
         close(devnull);
     view_layout(t->scr.rows, t->scr.cols, &t->layout);
     t->dirty = true;
-    t->model_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_model_reply, t);
-    /* The curves are background work: behind the model and the simulations on screen. */
-    t->curves_ev = evaluator_new(&t->loop, script_time_limit(), 10, on_curves_reply, t);
-    t->goal_ev = evaluator_new(&t->loop, script_time_limit(), 0, on_goal_reply, t);
-    if (!t->model_ev || !t->curves_ev || !t->goal_ev) {
+    if (helpers_open(t) < 0)
         begin_quit(t, 1);
-    } else {
-        sync_model(t);
-        sync_goal(t);
+    else
         config_changed(t);
-    }
     if (o->script && o->script[0])
-        act(t, app_script_open(&t->app, o->script));
+        loop_act(t, app_script_open(&t->app, o->script));
     uv_run(&t->loop, UV_RUN_DEFAULT);
     rc = t->exit_code;
     if (saved_err >= 0) {

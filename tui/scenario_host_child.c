@@ -12,13 +12,15 @@
 #include "../engine/watchdog.h"
 #include "scenario_host.h"
 
+static FILE *protocol; /* the explorer's end: stdout as it was, before it became stderr */
+
 static int emit(json_t *o)
 {
     if (!o)
         return -1;
-    int rc = report_print_json(stdout, o);
+    int rc = report_print_json(protocol, o);
     json_decref(o);
-    return rc < 0 || fflush(stdout) != 0 ? -1 : 0;
+    return rc < 0 || fflush(protocol) != 0 ? -1 : 0;
 }
 
 static int emit_output(struct script *s)
@@ -91,7 +93,7 @@ static void flush_on_fire(void)
                 line[o++] = (char)c;
         }
         o += (size_t)snprintf(line + o, sizeof line - o, "\"}\n");
-        (void)!write(STDOUT_FILENO, line, o);
+        (void)!write(fileno(protocol), line, o);
     }
 }
 
@@ -101,6 +103,11 @@ int scenario_host_main(int argc, char **argv)
     if (getppid() == 1)
         return 1;
     signal(SIGPIPE, SIG_IGN);
+    /* The protocol gets a descriptor of its own; stdout becomes stderr, so that nothing else
+     * (an analytics' io.write through situ.model, a library) can slip into it. */
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(protocol = fdopen(fd, "w")))
+        return 1;
     struct script_opts o = {.async = true,
                             .max_instructions = SCRIPT_MAX_INSTRUCTIONS,
                             .max_memory = SCRIPT_MAX_MEMORY,

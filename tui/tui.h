@@ -3,11 +3,16 @@
 #define SITU_TUI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../engine/params.h"
 
 /* Whether stdin and stdout are both terminals (the explorer needs them). */
 bool tui_have_terminal(void);
+
+/* Whether TERM names a terminal the explorer can draw on (set, known to terminfo, able to place
+ * the cursor). -1 with a one-line reason and a hint. */
+int tui_term_usable(char *err, size_t errlen);
 
 struct tui_opts {
     const struct params *p; /* the starting configuration, parsed and validated */

@@ -93,14 +93,25 @@ void view_presets_draw(const struct screen *s, const struct view_layout *l,
 
 void view_small_draw(const struct screen *s, const struct view_layout *l)
 {
-    char a[64], b[64];
-    snprintf(a, sizeof a, "Terminal too small: %d%s%d", l->cols, s->g->times, l->rows);
-    snprintf(b, sizeof b, "Situ needs at least %d%s%d", VIEW_MIN_COLS, s->g->times, VIEW_MIN_ROWS);
-    const char *lines[] = {a, b, "enlarge the window", "or press q to quit"};
-    int n = 4, y = (l->rows - n) / 2;
+    /* Each line in a long and a short form: the longest that fits is drawn, and on fewer rows
+     * the lines that matter most (what is wrong, how to leave) come first. */
+    char full[3][64], brief[3][64];
+    snprintf(full[0], sizeof full[0], "Terminal too small: %d%s%d", l->cols, s->g->times, l->rows);
+    snprintf(brief[0], sizeof brief[0], "%d%s%d: too small", l->cols, s->g->times, l->rows);
+    snprintf(full[1], sizeof full[1], "Situ needs at least %d%s%d", VIEW_MIN_COLS, s->g->times,
+             VIEW_MIN_ROWS);
+    snprintf(brief[1], sizeof brief[1], "needs %d%s%d", VIEW_MIN_COLS, s->g->times, VIEW_MIN_ROWS);
+    snprintf(full[2], sizeof full[2], "enlarge it, or press q to quit");
+    snprintf(brief[2], sizeof brief[2], "q quits");
+    static const int order[3][3] = {{0, -1, -1}, {0, 2, -1}, {0, 1, 2}};
+    int n = l->rows >= 3 ? 3 : l->rows < 1 ? 1 : l->rows;
+    int y = (l->rows - n) / 2;
     for (int i = 0; i < n; i++) {
-        int w = screen_cells(lines[i]);
-        int x = (l->cols - w) / 2;
-        draw_text(s, y + i, x < 0 ? 0 : x, l->cols, i == 0 ? COL_ERROR : COL_TEXT, lines[i]);
+        int k = order[n - 1][i];
+        const char *text = screen_cells(full[k]) <= l->cols         ? full[k]
+                           : screen_cells(brief[k]) <= l->cols || k ? brief[k]
+                                                                    : "too small";
+        int x = (l->cols - screen_cells(text)) / 2;
+        draw_text(s, y + i, x < 0 ? 0 : x, l->cols, k == 0 ? COL_ERROR : COL_TEXT, text);
     }
 }

@@ -5,6 +5,8 @@ wall-clock limit with exit 2 and one line, headless (model, run, script, lesson)
 explorer, which keeps answering keys and quits within 0.5 s of q or SIGTERM. Also the sandbox's
 symbolic links, self-contained analytics, and the explorer's recovery once the file is fixed.
 Usage: python3 tests/lua/isolation.py ./situ. Ends with 'isolation: N passed, M failed'."""
+import glob
+import json
 import os
 import re
 import resource
@@ -15,10 +17,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
+import tmuxpane  # noqa: E402
+
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-isolation.")
 LIMIT = 1.0  # --time-limit of these tests: the hard stop comes 0.25 s after it
-passed, failed = 0, 0
+SUITE = suite.Suite("isolation")
+check = SUITE.check
 
 HANGS = {
     # Inside string.find: the count hook never fires in a C function.
@@ -64,16 +71,6 @@ def stopped(p, path, what):
     assert not p.stdout, f"{what}: printed {p.stdout[:100]!r}"
 
 
-def check(name, fn):
-    global passed, failed
-    t0 = time.time()
-    try:
-        fn()
-        passed += 1
-        print(f"ok   {name} ({time.time() - t0:.1f} s)")
-    except Exception as e:  # a failed check names itself and goes on
-        failed += 1
-        print(f"FAIL {name}: {str(e)[:600]}")
 
 
 def headless(kind):
@@ -144,6 +141,25 @@ def symlink_write():
     assert p.returncode == 0 and open(os.path.join(d, "plain.txt")).read() == "ok", p.stderr
 
 
+def io_write_stays_out_of_results():
+    """io.write in an analytics goes where print goes (stderr, or nowhere in the explorer's
+    helpers): stdout carries `situ run --json` and the helpers' protocols."""
+    path = write("writes.lua", "return { name = 'writes', cost = function(ctx)\n"
+                 "  io.write('noise\\n') io.stdout:write('more noise\\n')\n"
+                 "  return ctx.particles * ctx.analytics_cost end }\n")
+    for cmd in ("model", "run"):
+        p = situ(cmd, "--analytics", path, "--json")
+        assert p.returncode == 0, f"{cmd}: {p.stderr[:300]}"
+        assert json.loads(p.stdout)["makespan"] > 0, f"{cmd}: {p.stdout[:200]}"
+        assert "noise" in p.stderr, f"{cmd}: the writes went nowhere: {p.stderr[:200]}"
+    t = Pane("--analytics", path)
+    try:
+        t.wait_for("SimGrid ✓", timeout=60)  # the evaluator's model, then a simulation
+        assert "gives no numbers" not in t.screen() and "noise" not in t.screen(), t.screen()
+    finally:
+        t.close()
+
+
 def self_contained():
     write("helper.lua", "return 2\n")
     for fn in ("dofile", "loadfile", "require"):
@@ -155,57 +171,8 @@ def self_contained():
 
 # ---- the explorer, in a private tmux server ---------------------------------------------------
 
-class Pane:
-    def __init__(self, *args, cols=100, rows=30):
-        self.sock = os.path.join(TMP, f"tmux{time.monotonic_ns()}")
-        # A private server that ignores the user's tmux.conf; exec at each level, so that the
-        # pane's process is the explorer whatever the user's shell.
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                  "exec env TERM=xterm-256color LANG=C.UTF-8 SHELL=/bin/sh sh -c \"exec "
-                  + " ".join(f"'{a}'" for a in [SITU, *args]) + " 2>" + TMP + "/err\"")
-        self.tmux("set-option", "-g", "remain-on-exit", "on")
-        self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
-        # exec: the pane's process becomes the explorer itself, whatever the shell.
-        end = time.monotonic() + 5
-        while os.readlink(f"/proc/{self.pid}/exe") != os.path.realpath(SITU):
-            assert time.monotonic() < end, "the pane's process is not the explorer"
-            time.sleep(0.01)
-
-    def tmux(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
-                              cwd=TMP).stdout
-
-    def screen(self):
-        return self.tmux("capture-pane", "-p")
-
-    def wait_for(self, text, timeout=15):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.screen():
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"'{text}' not on screen in {timeout} s:\n{self.screen()}")
-
-    def alive(self):
-        try:
-            with open(f"/proc/{self.pid}/stat") as f:
-                return f.read().split(")")[-1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
-    def quit_time(self, how):
-        t0 = time.monotonic()
-        if how == "q":
-            self.tmux("send-keys", "q")
-        else:
-            os.kill(self.pid, how)
-        while self.alive() and time.monotonic() - t0 < 5:
-            time.sleep(0.005)
-        return time.monotonic() - t0
-
-    def close(self):
-        self.tmux("kill-server")
-
+def Pane(*args, **kw):
+    return tmuxpane.Pane(SITU, TMP, *args, **kw)
 
 def children_of(pid):
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
@@ -227,7 +194,9 @@ def explorer_hang(kind, how):
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
-            runs = [k for k in kids if b"run" in open(f"/proc/{k}/cmdline", "rb").read()]
+            # a simulation child is "situ run ..." (argv[1]); the helpers are __evaluate, __scenario
+            runs = [k for k in kids if open(f"/proc/{k}/cmdline", "rb").read().split(b"\0")[1:2]
+                    == [b"run"]]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
@@ -305,6 +274,24 @@ def explorer_goal_hang():
         t.close()
 
 
+def explorer_lesson_load_hang():
+    """A lesson's own top level runs first in a checking child: a hang there is exit 2 with one
+    line at the limit, before the explorer takes the terminal."""
+    lesson = write("hang-top.lua", HANGS["pattern"] + "\nreturn { title = 'x', steps = {\n"
+                   "  { text = 'never shown' } } }\n")
+    t0 = time.monotonic()
+    t = Pane("--lesson", lesson, "--time-limit", str(LIMIT), check=False)
+    try:
+        status = t.exit_status(timeout=LIMIT + 10)
+        err = t.stderr().splitlines()
+        assert status == 2, f"exit {status}: {err}"
+        assert len(err) == 1 and lesson in err[0] and "stopped after" in err[0], err
+        assert time.monotonic() - t0 < LIMIT + 3, f"{time.monotonic() - t0:.1f} s"
+        assert "never shown" not in t.screen()
+    finally:
+        t.close()
+
+
 def explorer_recovers():
     """A broken file shows its error; fixing it brings the numbers back and a simulation."""
     path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
@@ -333,6 +320,7 @@ def main():
     check("a finalizer's memory bomb at close stays bounded", finalizer_memory)
     check("the sandbox never writes through a symbolic link", symlink_write)
     check("analytics files are self-contained (no dofile/loadfile/require)", self_contained)
+    check("an analytics' io.write stays out of results and protocols", io_write_stays_out_of_results)
     for kind in HANGS:
         check(f"explorer {kind}: error shown, keys answered, q exits < 0.5 s",
               explorer_hang(kind, "q"))
@@ -345,9 +333,12 @@ def main():
     check("explorer scenario: sandboxed, or not with --unsafe", explorer_scenario_unsafe)
     check("explorer lesson goal hang: shown as the goal's error, q exits < 0.5 s",
           explorer_goal_hang)
+    check("explorer lesson whose top level hangs: exit 2 at the limit, one line",
+          explorer_lesson_load_hang)
+    for sock in glob.glob(os.path.join(TMP, "tmux*")):  # whatever a failed check left running
+        subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
     shutil.rmtree(TMP, ignore_errors=True)
-    print(f"isolation: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return SUITE.end()
 
 
 if __name__ == "__main__":

@@ -266,8 +266,18 @@ def fault(kind, *extra, env_extra=""):
     out = os.path.join(TMP, "fault.csv")
     if os.path.exists(out):
         os.remove(out)
-    p = subprocess.run([SITU, "sweep", "--ratio", "1,3,7", "--iterations", "400", "--no-cache",
-                        "--out", out, *extra], capture_output=True, text=True, env=env, timeout=120)
+    # Its own process group: a sweep that never answers is killed with its children (forks,
+    # in its group), or a hung child outlives the test and the next ones count it as theirs.
+    p = subprocess.Popen([SITU, "sweep", "--ratio", "1,3,7", "--iterations", "400", "--no-cache",
+                          "--out", out, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True)
+    try:
+        stdout, stderr = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise AssertionError(f"situ sweep ({kind}) gave no answer in 120 s; its group was killed")
+    p = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
     return p, (rows(out) if os.path.exists(out) else None)
 
 
@@ -290,6 +300,10 @@ def hung_child_is_killed_at_the_time_limit():
     assert p.returncode == 3 and "timed out after 1 s" in p.stderr, p.stderr
     assert r is not None and sorted(x["ratio"] for x in r) == ["1", "3"]
     assert time.time() - t0 < 30
+    # Killed, as the name says: not left hanging once the sweep has given up on it (the sweep's
+    # children are forks, with its command line).
+    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    assert not leftover.strip(), f"the hung child is still there: {leftover.split()}"
 
 
 def retry_once_recovers_a_flaky_child():

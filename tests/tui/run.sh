@@ -25,6 +25,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 1
 fi
 
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-tui.XXXXXX") || exit 1
 # A private tmux server per terminal, its socket in our temporary directory (gone at the end).
 base=$tmp/situtest$$
@@ -33,7 +34,8 @@ sock=$base-0
 cleanup() {
     i=0
     while [ $i -le $sessions ]; do
-        tmux -S "$base-$i" kill-server 2>/dev/null
+        sock=$base-$i
+        tui_tmux kill-server 2>/dev/null
         i=$((i + 1))
     done
     rm -rf "$tmp"
@@ -71,9 +73,9 @@ finish() {
     t0=$(date +%s)
 }
 
-# The pane's text now.
+# The pane's text now, a whole frame of it.
 capture() {
-    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+    tui_capture situ "$screen"
 }
 
 # wait_for PATTERN [SECONDS]: polls the screen until the (grep -E) pattern shows up.
@@ -101,7 +103,7 @@ wait_gone() {
 }
 
 keys() {
-    tmux -S "$sock" send-keys -t situ "$@"
+    tui_tmux send-keys -t situ "$@"
 }
 
 # start LOCALE ARGS...: a fresh terminal (NO_COLOR from $nocolor) running the explorer through a wrapper that records the
@@ -109,11 +111,14 @@ keys() {
 start() {
     loc=$1
     shift
-    tmux -S "$sock" kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
     sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
     sock=$base-$sessions
+    # The explorer runs in our temporary directory: relative paths are ours, and its data comes
+    # from beside the binary, not from whatever directory the suite was started in.
     cat >"$tmp/wrap.sh" <<EOF
 ulimit -c 0
+cd "$tmp" || exit 1
 before=\$(stty -g)
 XDG_CACHE_HOME="$tmp/cache" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
 rc=\$?
@@ -125,7 +130,7 @@ fl=\$(sed -n 's/^flags:[[:space:]]*//p' /proc/\$\$/fdinfo/0 2>/dev/null)
 printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
 read -r _ || exec tail -f /dev/null
 EOF
-    tmux -S "$sock" new-session -d -s situ -x 100 -y 30 "sh $tmp/wrap.sh $*"
+    tui_new situ 100 30 "sh '$tmp/wrap.sh' $*"
 }
 
 eta_model() {
@@ -235,10 +240,10 @@ keys '?'
 wait_gone "close this help" 10 || miss "? did not close the help"
 finish "? opens the help listing the keys and closes it"
 
-tmux -S "$sock" resize-window -t situ -x 40 -y 10
+tui_tmux resize-window -t situ -x 40 -y 10
 wait_for "Terminal too small" 10 || miss "no size message at 40x10"
 grep -q "80×24" "$screen" || miss "the message does not say the minimum size"
-tmux -S "$sock" resize-window -t situ -x 100 -y 30
+tui_tmux resize-window -t situ -x 100 -y 30
 wait_for "PARAMETERS" 10 || miss "the screen did not come back at 100x30"
 wait_gone "Terminal too small" 10 || miss "the size message stayed"
 finish "resize to 40x10 shows the size message, and back"
@@ -262,7 +267,8 @@ sed 's/^/    /' "$tmp/stderr" >&2
 start C.UTF-8 --nodes 16
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pids_of "--platform $platform --nodes 16" | head -1)
+# The explorer itself, under the wrapper that reports its exit status.
+pid=$(tui_pid situ) || miss "no process of the pane runs $situ"
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_for "EXIT=" 10 || miss "SIGTERM did not end the explorer"
 grep -q "EXIT=143" "$screen" || miss "exit status was not 143 (128 + SIGTERM)"
@@ -279,7 +285,7 @@ finish "SIGTERM restores the terminal and kills the simulations"
 start C.UTF-8 --nodes 16 --ratio 7
 wait_for "PARAMETERS" || miss "did not start"
 wait_for "SimGrid [1-9] running" 10 || miss "no simulation running"
-pid=$(pids_of "--platform $platform --nodes 16 --ratio 7" | head -1)
+pid=$(tui_pid situ) || miss "no process of the pane runs $situ"
 [ -n "$pid" ] && kill -SEGV "$pid"
 wait_for "EXIT=" 10 || miss "SIGSEGV did not end the explorer"
 grep -q "EXIT=139" "$screen" || miss "it did not die of SIGSEGV (128 + 11)"
@@ -346,8 +352,9 @@ keys u
 wait_for "LINK UTILISATION" 10 || miss "u did not open the link view"
 if [ $engine = yes ]; then
     wait_for "dahu_link.*ALERT" 30 || miss "no link flagged above the alert threshold"
-    grep -q "above 0%" "$screen" || miss "the header does not give the threshold"
-    grep -Eq "scale: .*low.*good.*high.*HOT" "$screen" || miss "no scale legend"
+    # Polled too: a capture can fall between two writes of one frame (seen under load).
+    wait_for "above 0%" 5 || miss "the header does not give the threshold"
+    wait_for "scale: .*low.*good.*high.*HOT" 5 || miss "no scale legend"
 fi
 keys s
 wait_for "STATIC SCALING" 10 || miss "s did not open the scaling view"
@@ -369,7 +376,9 @@ makespan_model() {
     capture
     sed -n 's/.*makespan  *\([0-9.][0-9.]* [a-z]*\).*/\1/p' "$screen" | head -1
 }
-start C.UTF-8 --analytics "$ana" --ratio 31
+# Relative (the explorer runs in $tmp): the status line is 100 columns, and the error must fit
+# in it with its line number however long $TMPDIR is.
+start C.UTF-8 --analytics watched.lua --ratio 31
 wait_for "makespan +[0-9]" || miss "no makespan"
 before=$(makespan_model)
 cat >"$ana.new" <<'LUA'
@@ -395,6 +404,7 @@ finish "editing the analytics file re-runs the model ($before -> $after); a Lua 
 scenario=$(cd "$(dirname "$0")" && pwd)/scenario.lua
 start C.UTF-8 "--script='$scenario fromcli'"
 wait_for "SCENARIO scenario.lua" 10 || miss "no scenario panel"
+# Waited for: the panel opens before the scenario's own process has printed anything.
 wait_for "argument: fromcli" 10 || miss "the scenario did not get its argument"
 wait_for "running: waiting for [12] simulation" 10 || miss "the panel does not say what it waits for"
 # The screen stays live while the scenario waits for its simulations: a key moves the ratio.

@@ -6,16 +6,17 @@
 set -u
 situ=$1
 case $situ in /*) ;; *) situ=$(pwd)/$situ ;; esac
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-signals.XXXXXX") || exit 1
 sock=$tmp/tmux
-trap 'for s in "$tmp"/tmux-*; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
+trap 'for sock in "$tmp"/tmux-*; do tui_tmux kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 platform=$tmp/dahu-signals.xml
 cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" || exit 1
 passed=0
 failed=0
 
-screen() { tmux -S "$sock" capture-pane -p -t sig 2>/dev/null; }
+screen() { tui_screen sig; }
 wait_for() {
     n=$(($2 * 20))
     while [ $n -gt 0 ]; do
@@ -29,6 +30,7 @@ children() { pgrep -f -- "run --json .*$platform" | wc -l; }
 
 for sig in INT HUP TERM; do
     why=""
+    case $sig in INT) code=130 ;; HUP) code=129 ;; TERM) code=143 ;; esac # 128 + the signal
     cat >"$tmp/wrap.sh" <<EOF2
 before=\$(stty -g)
 XDG_CACHE_HOME="$tmp/cache-$sig" LANG=C.UTF-8 "$situ" --platform "$platform" --fidelity full 2>/dev/null
@@ -38,15 +40,14 @@ restored=yes
 printf '\nEXIT=%s RESTORED=%s\n' "\$rc" "\$restored"
 exec tail -f /dev/null
 EOF2
-    tmux -S "$sock" kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
     sock=$tmp/tmux-$sig # a fresh server: the last one may still be on its way out
-    tmux -S "$sock" new-session -d -s sig -x 100 -y 30 "sh $tmp/wrap.sh"
+    tui_new sig 100 30 "sh '$tmp/wrap.sh'"
     wait_for 'efficiency η' 20 || why="did not start"
-    # The explorer is the process whose arguments start with --platform (its children's start
-    # with "run").
-    pid=$(pgrep -f -- "situ --platform $platform" | head -1)
+    # The signal goes to the explorer itself (the wrapper shell around it reports its status).
+    pid=$(tui_pid sig) || why="${why:-no process of the pane runs $situ}"
     # Make sure simulations are running: a change starts one after the debounce.
-    tmux -S "$sock" send-keys -t sig Right
+    tui_tmux send-keys -t sig Right
     n=200
     while [ -z "$why" ] && [ "$(children)" -eq 0 ] && [ $n -gt 0 ]; do
         sleep 0.05
@@ -55,6 +56,8 @@ EOF2
     [ -z "$why" ] && [ "$(children)" -eq 0 ] && why="no simulation was running"
     kill -"$sig" "$pid" 2>/dev/null
     wait_for 'EXIT=' 10 || why="${why:-SIG$sig did not end the explorer}"
+    # The status says which process the signal ended: the explorer, by that very signal.
+    screen | grep -q "EXIT=$code " || why="${why:-the explorer did not exit $code (128 + SIG$sig)}"
     screen | grep -q 'RESTORED=yes' || why="${why:-the terminal was not restored}"
     n=40
     while [ "$(children)" -gt 0 ] && [ $n -gt 0 ]; do

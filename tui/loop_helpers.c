@@ -1,0 +1,213 @@
+/* The explorer's helper processes, where its user Lua runs (never on the loop's thread): an
+ * evaluator for the model of a Lua analytics, one for its curves (behind, at a lower priority),
+ * one for a lesson's goals, and the scenario panel's host. Their answers become app calls, as
+ * every other event does. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/script.h"
+#include "evaluator.h"
+#include "loop.h"
+#include "scenario_host.h"
+
+/* ---- a scenario: in its own process; its requests go to the runner, its results back to it ---
+ */
+
+static void on_script_result(void *ud, const struct runner_done *d)
+{
+    struct tui *t = loop_tui();
+    int i = (int)(intptr_t)ud;
+    unsigned flags = app_script_on_result(&t->app, -d->tag, i, d->result, d->error);
+    if (flags)
+        scenario_host_feed(t->scenario, i, d->params, d->result, d->error ? d->error : "no result");
+    loop_act(t, flags);
+}
+
+/* What the scenario's process says. Never closes it: that waits for a key (x, or a new one). */
+static void on_scenario(void *ud, const struct scenario_event *e)
+{
+    struct tui *t = ud;
+    switch (e->kind) {
+    case SCENARIO_OUTPUT:
+        loop_act(t, app_script_on_output(&t->app, e->text, e->len));
+        break;
+    case SCENARIO_WAITING:
+        loop_act(t, app_script_on_request(&t->app, e->configs, e->n));
+        break;
+    case SCENARIO_DONE:
+        loop_act(t, app_script_on_end(&t->app, NULL));
+        break;
+    case SCENARIO_FAILED:
+        loop_act(t, app_script_on_end(&t->app, e->text));
+        break;
+    }
+}
+
+/* Starts the scenario the app asked for, and submits what it waits for. Never re-entered:
+ * results served from the cache inside runner_submit only ask for one more round. */
+void helpers_script_pump(struct tui *t)
+{
+    if (t->script_busy) {
+        t->script_again = true;
+        return;
+    }
+    t->script_busy = true;
+    do {
+        t->script_again = false;
+        char *words[APP_SCRIPT_ARGS + 1], err[256];
+        int nw = app_script_start(&t->app, words, APP_SCRIPT_ARGS + 1);
+        if (nw > 0) {
+            scenario_host_close(t->scenario);
+            t->scenario = scenario_host_start(&t->loop, nw, words, t->app.script_unsafe,
+                                              script_time_limit(), on_scenario, t, err, sizeof err);
+            if (!t->scenario)
+                loop_act(t, app_script_on_end(&t->app, err));
+        }
+        const struct params *ps;
+        int n = app_script_request(&t->app, &ps);
+        if (n > 0)
+            t->script_tag = -t->app.script.gen;
+        for (int i = 0; i < n && !t->quitting; i++)
+            runner_submit(t->runner, &ps[i], PRIO_SCRIPT, t->script_tag, 0, on_script_result,
+                          (void *)(intptr_t)i);
+    } while (t->script_again && !t->quitting);
+    t->script_busy = false;
+}
+
+/* Curves from the evaluator process. A failure (the analytics timed out) installs curves with no
+ * model points for that key, which say why, rather than asking again for ever. */
+static void on_curves_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->curves_seq)
+        return;
+    t->curves_busy = false;
+    if (r->kind == EVAL_XOVER) {
+        struct xover_curves *c = malloc(sizeof *c);
+        if (c) {
+            *c = r->u.xo;
+            if (!r->ok) {
+                memset(c, 0, sizeof *c);
+                snprintf(c->key, sizeof c->key, "%s", t->app.xo.base_key);
+                for (int m = 0; m < XO_MAPPINGS; m++)
+                    snprintf(c->err[m], sizeof c->err[m], "%.*s", (int)sizeof c->err[m] - 1,
+                             r->err);
+            }
+            loop_act(t, app_on_curves(&t->app, c));
+            free(c);
+        }
+    } else {
+        struct scaling_curves *c = malloc(sizeof *c);
+        if (c) {
+            *c = r->u.sc;
+            if (!r->ok) {
+                memset(c, 0, sizeof *c);
+                snprintf(c->key, sizeof c->key, "%s", t->app.sc.base_key);
+            }
+            loop_act(t, app_on_scaling(&t->app, c));
+            free(c);
+        }
+    }
+    loop_start_curves(t); /* the configuration may have moved on while this ran */
+}
+
+/* ---- the model of a Lua analytics, from the evaluator process ---------------------------------
+ */
+
+static void on_model_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->model_seq)
+        return; /* superseded: a newer request is on its way */
+    t->model_landed = true;
+    loop_act(
+        t, app_on_model(&t->app, t->model_gen_sent, r->ok ? &r->u.m : NULL, r->ok ? NULL : r->err));
+}
+
+/* The app asked for a model it cannot compute itself: ask the evaluator (the latest wins). */
+static void sync_model(struct tui *t)
+{
+    if (!t->app.model_pending || t->app.model_gen == t->model_gen_sent || !t->model_ev)
+        return;
+    t->model_gen_sent = t->app.model_gen;
+    t->model_seq = evaluator_submit(t->model_ev, EVAL_MODEL, &t->app.p, NULL);
+}
+
+/* ---- a lesson's goal, checked by its evaluator process ----------------------------------------
+ */
+
+static void on_goal_reply(void *ud, const struct evaluator_reply *r)
+{
+    struct tui *t = ud;
+    if (r->seq != t->goal_seq)
+        return;
+    /* A dead or timed-out evaluator is the goal's error, as a failing goal is. */
+    loop_act(t, app_lesson_on_goal(&t->app, t->goal_gen_sent, r->ok ? r->u.goal : LESSON_GOAL_ERROR,
+                                   r->err));
+}
+
+static void sync_goal(struct tui *t)
+{
+    const char *lesson;
+    int step;
+    const struct sim_result *sim;
+    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim);
+    if (!gen || gen == t->goal_gen_sent || !t->goal_ev)
+        return;
+    struct evaluator_goal g = {.step = step, .model = t->app.model, .has_sim = sim != NULL};
+    snprintf(g.lesson, sizeof g.lesson, "%s", lesson);
+    if (sim) {
+        g.sim = sim->m;
+        g.sim_wall = sim->wall_seconds;
+        snprintf(g.sim_fidelity, sizeof g.sim_fidelity, "%s", sim->fidelity);
+    }
+    t->goal_gen_sent = gen;
+    t->goal_seq = evaluator_submit_goal(t->goal_ev, &t->app.p, &g);
+}
+
+void helpers_sync(struct tui *t)
+{
+    sync_model(t);
+    sync_goal(t);
+}
+
+void helpers_curves(struct tui *t, bool scaling)
+{
+    const struct params *base = scaling ? &t->app.sc.base : &t->app.xo.base;
+    const char *key = scaling ? t->app.sc.base_key : t->app.xo.base_key;
+    t->curves_seq = evaluator_submit(t->curves_ev, scaling ? EVAL_SCALING : EVAL_XOVER, base, key);
+    t->curves_busy = t->curves_seq > 0;
+}
+
+int helpers_open(struct tui *t)
+{
+    double limit = script_time_limit();
+    t->model_ev = evaluator_new(&t->loop, limit, 0, on_model_reply, t);
+    /* The curves are background work: behind the model and the simulations on screen. */
+    t->curves_ev = evaluator_new(&t->loop, limit, 10, on_curves_reply, t);
+    t->goal_ev = evaluator_new(&t->loop, limit, 0, on_goal_reply, t);
+    if (!t->model_ev || !t->curves_ev || !t->goal_ev)
+        return -1;
+    helpers_sync(t);
+    return 0;
+}
+
+void helpers_script_close(struct tui *t)
+{
+    scenario_host_close(t->scenario);
+    t->scenario = NULL;
+    if (t->script_tag)
+        runner_cancel_tag(t->runner, t->script_tag);
+    t->script_tag = 0;
+}
+
+void helpers_close(struct tui *t)
+{
+    evaluator_close(t->model_ev);
+    evaluator_close(t->curves_ev);
+    evaluator_close(t->goal_ev);
+    t->model_ev = t->curves_ev = t->goal_ev = NULL;
+    scenario_host_close(t->scenario);
+    t->scenario = NULL;
+}
