@@ -307,6 +307,20 @@ int lesson_step_has_goal(const struct lesson *l, int i)
     return i >= 0 && i < l->n && l->steps[i].has_goal;
 }
 
+#define READ_SIM_KEY "situ.lesson.read_sim"
+
+/* state.sim: the simulated result (upvalue 1), noting that the goal read it. */
+static int state_index(lua_State *L)
+{
+    const char *key = lua_tostring(L, 2);
+    if (lua_type(L, 2) != LUA_TSTRING || strcmp(key, "sim"))
+        return 0;
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, READ_SIM_KEY);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
 /* state = {params = ..., model = ..., sim = ...} as scenarios see them. */
 static int push_state(lua_State *L, const struct lesson_state *st, char *err, size_t errlen)
 {
@@ -323,18 +337,24 @@ static int push_state(lua_State *L, const struct lesson_state *st, char *err, si
     }
     lua_setfield(L, -2, "model");
     if (st->sim) {
+        /* state.sim is reached through __index, which notes that the goal read it. */
+        lua_createtable(L, 0, 1);
         json_t *j = report_result_json(st->params, &st->sim->m);
         json_object_set_new(j, "wall_seconds", json_real(st->sim->wall_seconds));
         json_object_set_new(j, "fidelity", json_string(st->sim->fidelity));
         script_push_json(L, j);
         json_decref(j);
-        lua_setfield(L, -2, "sim");
+        lua_pushcclosure(L, state_index, 1);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
     }
+    lua_pushboolean(L, 0);
+    lua_setfield(L, LUA_REGISTRYINDEX, READ_SIM_KEY);
     return 0;
 }
 
-enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st,
-                                   char *msg, size_t msglen)
+int lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st, char *msg,
+                      size_t msglen)
 {
     msg[0] = 0;
     if (i < 0 || i >= l->n || !l->steps[i].has_goal)
@@ -363,7 +383,10 @@ enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_
     if (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER)
         snprintf(msg, msglen, "%s", lua_tostring(L, -1));
     lua_pop(L, 2);
-    return rc;
+    lua_getfield(L, LUA_REGISTRYINDEX, READ_SIM_KEY);
+    bool read_sim = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return (int)rc | (read_sim ? LESSON_GOAL_READ_SIM : 0);
 }
 
 int lesson_list(char names[][LESSON_NAME_MAX], int max)

@@ -27,6 +27,9 @@ enum lesson_goal {
     LESSON_GOAL_ERROR,   /* it raised an error or returned something else: msg says where */
 };
 
+/* Or'd into lesson_goal_check's answer when the goal read state.sim, a simulated result: only
+ * then may a goal be said to check SimGrid. */
+#define LESSON_GOAL_READ_SIM 0x100
 
 struct lesson_state {
     const struct params *params;      /* the current configuration */
@@ -60,9 +63,9 @@ int lesson_step_solution(struct lesson *l, int i, const struct params *base, str
                          char *err, size_t errlen);
 
 /* Evaluates step i's goal against st. msg gets the goal's message (or the error line), "" if
- * none. */
-enum lesson_goal lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st,
-                                   char *msg, size_t msglen);
+ * none. Returns a lesson_goal, with LESSON_GOAL_READ_SIM or'd in if the goal read st->sim. */
+int lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st, char *msg,
+                      size_t msglen);
 
 /* Names of the installed lessons, sorted; returns how many. */
 int lesson_list(char names[][LESSON_NAME_MAX], int max);

@@ -44,7 +44,7 @@ double model_transfer_time(const struct platform *pf, int a, int b, double bytes
 /* Time of one halo exchange: every rank sends its faces at once. Off-node bytes share each node's
  * link (both ways are symmetric); on-node messages go through the unshared loopback. */
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
-                                 const struct layout *l)
+                                 const struct layout *l, double *off_bytes)
 {
     static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
                                    {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
@@ -60,6 +60,7 @@ static double halo_exchange_time(const struct params *p, const struct platform *
                 host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, NET_CROSSTRAFFIC) : 0;
             double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
             worst = fmax(worst, fmax(off, on));
+            *off_bytes = fmax(*off_bytes, host_off);
             if (r == l->sim_cores)
                 break;
             host = l->rank_host[r];
@@ -122,7 +123,7 @@ struct ana_step {
 
 static void analytics_step(const struct params *p, const struct platform *pf,
                            const struct layout *l, const struct analytics_value *av,
-                           struct ana_step *out)
+                           double sim_busy, double halo_load, struct ana_step *out)
 {
     double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     bool queue = p->dtl == DTL_QUEUE;
@@ -166,14 +167,49 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
         double w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
-        double t = retrieval + chunks * chunk_compute + exchange + w;
+        /* In situ, the simulation's halos cross the node links while the exchange does, from the
+         * analysis' end until the simulation's S (both sides start a step together): meanwhile
+         * the exchange gets what the halos leave of the link, 1 - halo_load. */
+        double start = retrieval + chunks * chunk_compute, x = exchange;
+        double rate = 1 - fmin(halo_load, 0.9), window = fmax(0, sim_busy - start);
+        if (x > 0 && window > 0)
+            x = x <= window * rate ? x / rate : x + window * (1 - rate);
+        double t = start + x + w;
         if (t > worst) {
             worst = t;
             *out = (struct ana_step){
-                .R = retrieval, .A = chunks * chunk_compute + exchange, .W = w, .chunks = chunks};
+                .R = retrieval, .A = chunks * chunk_compute + x, .W = w, .chunks = chunks};
         }
     }
     free(remote);
+}
+
+/* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
+ * poisoned value, and the last actor to stop stops the collector: two empty messages, the
+ * second from the analytics host that hears last. Instantaneous with the queue DTL. */
+static double run_end(const struct params *p, const struct platform *pf, const struct layout *l)
+{
+    if (p->dtl == DTL_QUEUE)
+        return 0;
+    double end = 0, local = 0;
+    bool remote = false;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        double heard = 0;
+        for (long r = 0; r < l->sim_cores; r++)
+            if (l->dtl_host[r] == h) {
+                heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
+                remote = remote || l->rank_host[r] != h;
+            }
+        local = fmax(local, heard);
+        end = fmax(end, heard + model_transfer_time(pf, h, l->collector_host, 0, 1));
+    }
+    /* Across the network the last actor to stop is a remote one: two hops. In situ every actor
+     * hears over its loopback at once, and which one stops last (so whether its message to the
+     * collector crosses the network) depends on the order SimGrid wakes them: counted local,
+     * which holds at the default sizes, not in every latency-bound run (README). */
+    return remote ? end : local;
 }
 
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
@@ -194,8 +230,15 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
 
     double per_rank = m->particles / l->sim_cores;
     double iteration = per_rank * p->sim_cost * f;
-    double exchanges = (double)p->stride / p->halo_period;
-    m->halo = exchanges * halo_exchange_time(p, pf, l);
+    /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short run may
+     * have none), and spread over the steps. */
+    long analysed = m->steps * p->stride;
+    double exchanges = m->steps ? (double)(analysed / p->halo_period) / m->steps
+                                : (double)p->stride / p->halo_period;
+    long tail_halos = p->iterations / p->halo_period - analysed / p->halo_period;
+    double halo_off = 0; /* off-node halo bytes of the busiest host, one exchange */
+    double one_halo = halo_exchange_time(p, pf, l, &halo_off);
+    m->halo = exchanges * one_halo;
 
     struct stages *st = &m->stage;
     st->S = p->stride * iteration + m->halo;
@@ -209,6 +252,14 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->C = model_transfer_time(pf, l->collector_host, far, METRIC_BYTES, 1);
     }
     double sim_side = st->S + st->Ing;
+    /* Seconds of one step that the off-node halos keep the busiest node link busy, both ways at
+     * once (as the exchange's), during S: on hosts that run analytics actors too (in situ), they
+     * slow the analytics' exchange down. */
+    bool shared = false;
+    for (int h = 0; h < l->hosts; h++)
+        shared = shared || (l->ana_per_host[h] && l->dtl_load[h] && l->sim_per_host[h]);
+    double halo_busy =
+        shared ? exchanges * halo_off * NET_CROSSTRAFFIC / (pf->bw * NET_BANDWIDTH_FACTOR) : 0;
 
     /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
      * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
@@ -217,7 +268,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
     for (int k = 0; k < prof->nclasses; k++) {
         struct ana_step a;
-        analytics_step(p, pf, l, &prof->classes[k].v, &a);
+        analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
+                       sim_side > 0 ? halo_busy / sim_side : 0, &a);
         double n = (double)prof->classes[k].count;
         period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
         busy_ana += n * (a.R + a.A);
@@ -235,15 +287,15 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->W = W / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double tail = m->tail_iterations * iteration +
-                  (double)m->tail_iterations / p->halo_period * (m->halo / exchanges);
+    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
     m->ana_idle = fmax(0, period_sum - busy_ana);
-    m->makespan = period_sum + tail;
-    /* The pipeline's drain: the last step's shorter side is not overlapped by anything. */
-    m->makespan_pipeline = m->makespan + (m->steps ? fmin(sim_side, last_ana) : 0);
+    m->makespan_eq5 = period_sum + tail;
+    /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
+     * the last step's shorter side is not overlapped by anything. */
+    m->makespan = m->makespan_eq5 + (m->steps ? fmin(sim_side, last_ana) : 0) + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
 }

@@ -41,9 +41,11 @@ struct model_result {
     double chunks;        /* rank states one analytics actor handles per step (critical host) */
     double sim_active, sim_idle; /* over the run, one simulation core */
     double ana_active, ana_idle; /* over the run, one analytics core */
-    double makespan;             /* eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+ tail) */
-    double makespan_pipeline;    /* eq. 5 plus pipeline fill/drain: + min(S + Ing, R + A + W + C) */
-    double efficiency;           /* eq. 6 */
+    double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
+                          * last step (the pipeline's fill and drain) */
+    double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
+                          * tail); a simulation's result has none (NAN) */
+    double efficiency;   /* eq. 6 */
     enum scenario scenario;
 };
 

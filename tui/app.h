@@ -72,7 +72,7 @@ struct app_lesson {
     int step;
     bool show_hint;
     enum lesson_goal goal;
-    bool goal_sim;         /* the check saw a simulated result of this configuration */
+    bool goal_sim;         /* the goal read a simulated result of this configuration */
     bool goal_pending;     /* the goal is user code: the evaluator process checks it */
     long goal_gen;         /* bumped for every check asked for */
     char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */

@@ -48,8 +48,8 @@ unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char 
     if (!ls->l || gen != ls->goal_gen || !ls->goal_pending)
         return 0; /* for a step or a configuration already left */
     ls->goal_pending = false;
-    ls->goal = (enum lesson_goal)goal;
-    ls->goal_sim = s->has_sim;
+    ls->goal = (enum lesson_goal)(goal & ~LESSON_GOAL_READ_SIM);
+    ls->goal_sim = goal & LESSON_GOAL_READ_SIM; /* the goal read the simulated result */
     snprintf(ls->msg, sizeof ls->msg, "%s", msg);
     return APP_DIRTY;
 }

@@ -211,12 +211,41 @@ static void draw_no_model(const struct screen *s, const struct view_layout *l,
               "no simulation runs until the file is fixed");
 }
 
+/* A measured value against the model's: a Δ within DELTA_NEAR is muted, one beyond it is drawn
+ * to stand out and marked with '!' (not by colour alone). Shortened until it fits w cells after
+ * a value n cells wide at x. */
+#define DELTA_NEAR 0.02
+static void draw_delta(const struct screen *s, int y, int x, int n, int w, double measured,
+                       double model)
+{
+    if (!(model > 0))
+        return;
+    double d = (measured - model) / model;
+    bool far = fabs(d) > DELTA_NEAR;
+    const char *mark = far ? "!" : "";
+    char buf[48];
+    const char *delta = s->g->delta;
+    /* Δ is one cell, however many bytes. */
+    int cells =
+        snprintf(buf, sizeof buf, "  %s %+.1f%%%s%s", delta, d * 100, far ? " " : "", mark) -
+        (int)strlen(delta) + 1;
+    if (n + cells > w)
+        cells = snprintf(buf, sizeof buf, " %+.1f%%%s", d * 100, mark);
+    if (n + cells > w)
+        snprintf(buf, sizeof buf, " %+.0f%%%s", d * 100, mark);
+    draw_text(s, y, x + n, w - n, far ? COL_WARN : COL_MUTED, buf);
+}
+
 static void draw_results(const struct screen *s, const struct view_layout *l,
                          const struct app_state *a)
 {
     const struct glyphs *g = s->g;
     int x = l->right_x, y = l->top_y, colw = (l->right_w - LABEL_W) / 2;
-    int mx = x + LABEL_W, sx = mx + colw;
+    /* Narrow: the model's values are short ("0.725", "327 s"); the SimGrid column, which also
+     * carries the Δ, gets the rest. */
+    if (colw < 16)
+        colw = 8;
+    int mx = x + LABEL_W, sx = mx + colw, sw = l->right_w - LABEL_W - colw;
     const struct model_result *m = &a->model, *r = a->has_sim ? &a->sim.m : NULL;
     char buf[128], t[32];
 
@@ -227,7 +256,7 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
     }
     draw_text(s, y, mx, colw, COL_HEADING, a->model_pending ? "model, evaluating" : "model");
     sim_header(s, a, buf, sizeof buf);
-    draw_text(s, y, sx, colw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
+    draw_text(s, y, sx, sw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
     const char *ph = sim_placeholder(a);
     enum colour ph_c = a->sim_phase == SIM_FAILED ? COL_ERROR : COL_MUTED;
 
@@ -235,44 +264,49 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
     draw_text(s, y + 1, x, LABEL_W, COL_TEXT, buf);
     draw_fmt(s, y + 1, mx, colw, eta_colour(m->efficiency), "%.3f", m->efficiency);
     if (r) {
-        int n = draw_fmt(s, y + 1, sx, colw, eta_colour(r->efficiency), "%.3f", r->efficiency);
-        if (m->efficiency > 0)
-            draw_fmt(s, y + 1, sx + n + 2, colw - n - 2, COL_MUTED, "%s %+.1f%%", g->delta,
-                     (r->efficiency - m->efficiency) / m->efficiency * 100);
+        int n = draw_fmt(s, y + 1, sx, sw, eta_colour(r->efficiency), "%.3f", r->efficiency);
+        draw_delta(s, y + 1, sx, n, sw, r->efficiency, m->efficiency);
     } else {
-        draw_text(s, y + 1, sx, colw, ph_c, ph);
+        draw_text(s, y + 1, sx, sw, ph_c, ph);
     }
 
+    /* The model's best prediction (with the pipeline's fill and drain), against the measured
+     * makespan; the paper's eq. 5 beside it, for reference. */
     draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "makespan");
     draw_time(m->makespan, t, sizeof t);
     draw_text(s, y + 2, mx, colw, COL_VALUE, t);
     if (r) {
         draw_time(r->makespan, t, sizeof t);
-        int n = draw_text(s, y + 2, sx, colw, COL_VALUE, t);
-        if (m->makespan > 0)
-            draw_fmt(s, y + 2, sx + n + 2, colw - n - 2, COL_MUTED, "%s %+.1f%%", g->delta,
-                     (r->makespan - m->makespan) / m->makespan * 100);
+        int n = draw_text(s, y + 2, sx, sw, COL_VALUE, t);
+        draw_delta(s, y + 2, sx, n, sw, r->makespan, m->makespan);
     } else {
-        draw_text(s, y + 2, sx, colw, ph_c, ph);
+        draw_text(s, y + 2, sx, sw, ph_c, ph);
     }
+    draw_text(s, y + 3, x, LABEL_W, COL_MUTED, " paper eq.5");
+    draw_time(m->makespan_eq5, t, sizeof t);
+    draw_text(s, y + 3, mx, colw, COL_MUTED, t);
+    if (sw >= 30)
+        draw_text(s, y + 3, sx, sw, COL_MUTED, "(above: model's best, fill/drain)");
+    else if (sw >= 12)
+        draw_text(s, y + 3, sx, sw, COL_MUTED, "(above: best)");
 
-    draw_text(s, y + 3, x, LABEL_W, COL_TEXT, "scenario");
-    draw_text(s, y + 3, mx, colw, COL_VALUE, model_scenario_name(m->scenario));
+    draw_text(s, y + 4, x, LABEL_W, COL_TEXT, "scenario");
+    draw_text(s, y + 4, mx, colw, COL_VALUE, model_scenario_name(m->scenario));
     if (r)
-        draw_text(s, y + 3, sx, colw, COL_VALUE, model_scenario_name(r->scenario));
+        draw_text(s, y + 4, sx, sw, COL_VALUE, model_scenario_name(r->scenario));
     else
-        draw_text(s, y + 3, sx, colw, ph_c, ph);
-    draw_fmt(s, y + 4, mx, l->right_w - LABEL_W, COL_MUTED, "%s %s", s->g->arrow,
+        draw_text(s, y + 4, sx, sw, ph_c, ph);
+    draw_fmt(s, y + 5, mx, l->right_w - LABEL_W, COL_MUTED, "%s %s", s->g->arrow,
              scenario_text(m->scenario));
 
-    draw_text(s, y + 5, x, LABEL_W, COL_TEXT, "cores");
+    draw_text(s, y + 6, x, LABEL_W, COL_TEXT, "cores");
     core_split(m, colw - 1, buf, sizeof buf);
-    draw_text(s, y + 5, mx, colw, COL_VALUE, buf);
+    draw_text(s, y + 6, mx, colw, COL_VALUE, buf);
     if (r) {
-        core_split(r, colw - 1, buf, sizeof buf);
-        draw_text(s, y + 5, sx, colw, COL_VALUE, buf);
+        core_split(r, sw - 1, buf, sizeof buf);
+        draw_text(s, y + 6, sx, sw, COL_VALUE, buf);
     } else {
-        draw_text(s, y + 5, sx, colw, ph_c, ph);
+        draw_text(s, y + 6, sx, sw, ph_c, ph);
     }
 }
 

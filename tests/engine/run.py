@@ -225,7 +225,48 @@ def hostfile_mapping():
         assert r["analytics_cores"] == 4 and r["analytics_nodes"] == 1
         links = {l["name"] for l in r["links"]}
         assert "dahu_link_3_DOWN" in links, f"states did not reach dahu-3: {sorted(links)}"
-        close(r["makespan"], m["makespan_pipeline"], 0.02, "makespan")
+        close(r["makespan"], m["makespan"], 0.02, "makespan")
+
+
+FIG8 = [  # the paper's Fig. 8 grid, 8 steps: eq. 5 is up to 8.3% short (R = 15), the model within 1%
+    ["--preset", "paper-fig8", "--nodes", str(n), "--ratio", str(r)]
+    for n, rs in ((1, (1, 3, 7, 15, 31)), (2, (15, 31))) for r in rs
+]
+
+SHORT = [  # rho = iterations / stride <= 20: warm-up, fill and drain weigh (eq. 5: 7% to 42% short)
+    ["--iterations", "20"],
+    ["--iterations", "100", "--nodes", "2"],
+    ["--iterations", "60", "--nodes", "4", "--region", "20"],
+    ["--iterations", "100", "--nodes", "2", "--mapping", "intransit", "--ratio", "3"],
+    ["--iterations", "400", "--nodes", "4", "--ratio", "7", "--region", "30"],
+    # Latency-bound, one step: the run's end (the poisoned values, then the collector's) was
+    # missing (eq. 5: 37% short, with fill/drain: 25%).
+    ["--nodes", "12", "--ratio", "3", "--region", "5", "--stride", "5", "--iterations", "5",
+     "--compute-scaling", "10", "--mapping", "intransit", "--halo-period", "5"],
+    # In situ, one step on 4 nodes: the run's end stays on the loopback (two hops: 4% over).
+    ["--iterations", "20", "--nodes", "4", "--region", "20"],
+    # 50 iterations, halos every 20: two exchanges, not an average of 2.5 (19% over).
+    ["--nodes", "16", "--ratio", "3", "--region", "8", "--stride", "5", "--iterations", "50",
+     "--halo-period", "20", "--dtl", "queue"],
+]
+
+# In situ, an allgather crosses the node links while the halos do (every iteration here): the
+# model once treated them apart and was 5.5% short (the worst of 80 random configurations).
+INTERFERENCE = [
+    ["--analytics", "scatter", "--nodes", "2", "--ratio", "3", "--region", "20",
+     "--compute-scaling", "0.3", "--data-scaling", "10", "--halo-period", "1", "--iterations", "400"],
+    ["--analytics", "scatter", "--nodes", "4", "--ratio", "15", "--region", "30",
+     "--compute-scaling", "0.3", "--halo-period", "1", "--iterations", "400"],
+]
+
+
+def model_vs_full(configs, tol):
+    def test():
+        for args in configs:
+            r, m = run("--fidelity", "full", *args), model(*args)
+            assert m["steps"] <= 20 or "paper-fig8" in args, m["steps"]
+            close(m["makespan"], r["makespan"], tol, "model makespan vs full, " + " ".join(args))
+    return test
 
 
 def bad(args, code, needle):
@@ -265,6 +306,10 @@ def main():
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
+    check("model's makespan within 1% of full on the Fig. 8 grid", model_vs_full(FIG8, 0.01))
+    check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
+    check("model's makespan within 2% of full when an allgather meets the halos",
+          model_vs_full(INTERFERENCE, 0.02))
     check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))

@@ -292,6 +292,35 @@ grep -q "PARAMETERS" "$screen" && miss "the explorer is still on screen"
 [ "$(children)" -eq 0 ] || miss "simulations left running after a crash"
 finish "a crash (SIGSEGV) restores the terminal and kills the simulations"
 
+# ---- like-for-like comparison -------------------------------------------------------------------
+# Fig. 8's preset: the headline makespan is the model's best prediction (327 s, eq. 5 plus the
+# pipeline's fill and drain), which the simulation matches; eq. 5 (300 s) is shown beside it.
+# At 80x24 (the documented minimum) and at 100x30.
+if [ $engine = yes ]; then
+    start C.UTF-8 --preset paper-fig8
+    tmux -S "$sock" resize-window -t situ -x 80 -y 24
+    wait_for "SimGrid ✓" 30 || miss "no simulated result"
+    wait_for "makespan +327 s +327 s +(Δ )?[+-]0\.[0-9]%" 10 || miss "80x24: makespan row is not 327 s / 327 s with a small Δ"
+    grep -Eq "makespan .*!" "$screen" && miss "80x24: a Δ within 1% is marked"
+    grep -Eq "paper eq\.5 +300 s" "$screen" || miss "80x24: eq. 5 is not shown beside it"
+    tmux -S "$sock" resize-window -t situ -x 100 -y 30
+    wait_for "makespan +327 s +327 s +Δ [+-]0\.[0-9]%" 10 || miss "100x30: no 'Δ' on the makespan row"
+    grep -Eq "paper eq\.5 +300 s +\(above: best\)" "$screen" || miss "100x30: eq. 5 is not labelled"
+    keys q
+    wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+    finish "the headline makespan is the model's best, matching SimGrid on Fig. 8; eq. 5 beside it"
+
+    # The ranks' metrics fetch makes fast's efficiency 4.5% below the model's: the Δ is marked
+    # with '!' (not by colour alone), the makespan's (within 2%) is not.
+    start C.UTF-8 --nodes 12 --ratio 1 --region 20 --compute-scaling 0.1 --data-scaling 1000 --iterations 400
+    wait_for "SimGrid ✓" 30 || miss "no simulated result"
+    wait_for "efficiency η +[0-9.]+ +[0-9.]+ +Δ -4\.[0-9]% !" 10 || miss "a 4.5% Δ is not marked '!'"
+    grep -Eq "makespan .*!" "$screen" && miss "the makespan's small Δ is marked"
+    keys q
+    wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+    finish "a Δ beyond 2% is marked '!', one within is not"
+fi
+
 # ---- the lesson panel --------------------------------------------------------------------------
 start C.UTF-8 --lesson efficiency
 wait_for "LESSON The efficiency metric" || miss "no lesson panel"

@@ -314,6 +314,26 @@ Test(lesson, api)
     cr_assert_eq(lesson_goal_check(l, 1, &st, msg, sizeof msg), LESSON_GOAL_MET, "%s", msg);
     lesson_free(l);
 
+    /* Only a goal that reads state.sim, when there is one, may be said to check SimGrid. */
+    path = write_file("sim.lesson.lua",
+                      "return { title = 'T', steps = {\n"
+                      "  { text = 'm', goal = function(s) return s.model.makespan > 0 end },\n"
+                      "  { text = 's', goal = function(s) return s.sim ~= nil and"
+                      " s.sim.makespan < 2 * s.model.makespan, 'sim' end },\n} }\n");
+    l = lesson_load(path, err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    struct model_result m = {.makespan = 10, .makespan_eq5 = 9, .efficiency = 1};
+    struct sim_result r = {.m = m};
+    r.m.makespan = 11;
+    struct lesson_state with = {&p, &m, &r}, without = {&p, &m, NULL};
+    cr_assert_eq(lesson_goal_check(l, 0, &with, msg, sizeof msg), LESSON_GOAL_MET, "%s", msg);
+    cr_assert_eq(lesson_goal_check(l, 1, &with, msg, sizeof msg),
+                 LESSON_GOAL_MET | LESSON_GOAL_READ_SIM, "%s", msg);
+    cr_assert_eq(lesson_goal_check(l, 1, &without, msg, sizeof msg), LESSON_GOAL_NOT_MET, "%s",
+                 msg);
+    cr_assert_eq(lesson_goal_check(l, 0, &with, msg, sizeof msg), LESSON_GOAL_MET, "flag reset");
+    lesson_free(l);
+
     path = write_file("bad.lesson.lua", "return { title = 'T', steps = {} }\n");
     cr_assert_null(lesson_load(path, err, sizeof err));
     cr_assert(strstr(err, "steps must be a non-empty list"), "%s", err);

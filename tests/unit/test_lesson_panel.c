@@ -35,7 +35,7 @@ static enum lesson_goal settle(struct app_state *s)
     if (gen) {
         char msg[APP_MSG_MAX];
         struct lesson_state st = {&s->p, &s->model, sim};
-        enum lesson_goal g = lesson_goal_check(s->lesson.l, step, &st, msg, sizeof msg);
+        int g = lesson_goal_check(s->lesson.l, step, &st, msg, sizeof msg);
         cr_assert(app_lesson_on_goal(s, gen, g, msg) & APP_DIRTY);
         cr_assert_eq(app_lesson_on_goal(s, gen, g, msg), 0u, "answered once");
     }
@@ -87,6 +87,15 @@ Test(lesson_panel, next_back_and_goal)
     /* A stale answer (for an older check) is ignored. */
     cr_assert_eq(app_lesson_on_goal(s, s->lesson.goal_gen - 1, LESSON_GOAL_MET, ""), 0u);
     cr_assert_eq(settle(s), LESSON_GOAL_MET, "%s", s->lesson.msg);
+    /* This goal reads only the model: it is never said to check SimGrid, even with a
+     * simulated result on screen; an answer that read state.sim is. */
+    cr_assert_not(s->lesson.goal_sim);
+    app_lesson_check(s);
+    cr_assert(
+        app_lesson_on_goal(s, s->lesson.goal_gen, LESSON_GOAL_MET | LESSON_GOAL_READ_SIM, "") &
+        APP_DIRTY);
+    cr_assert_eq(s->lesson.goal, LESSON_GOAL_MET);
+    cr_assert(s->lesson.goal_sim);
     /* Forward keeps what the user found (step 3 loads no configuration). */
     app_key(s, 'n');
     cr_assert_eq(s->lesson.step, 2);

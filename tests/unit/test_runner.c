@@ -483,7 +483,7 @@ Test(runner, missing_program_fails_cleanly, .timeout = 10)
     "\"analytics_nodes\":1,\"nodes_used\":1,\"steps\":3,\"stage\":{\"S\":0.75,\"Ing\":0.0,"        \
     "\"R\":0.0036,\"A\":0.544,\"W\":0.0,\"C\":0.0},\"halo\":1e-5,\"sim_active\":300.0,"            \
     "\"sim_idle\":0.5,\"analytics_active\":219.0,\"analytics_idle\":81.5,\"makespan\":300.5,"      \
-    "\"makespan_pipeline\":300.6,\"efficiency\":0.73,\"scenario\":\"IA\""
+    "\"makespan_eq5\":300.6,\"efficiency\":0.73,\"scenario\":\"IA\""
 
 static void expect_parse_error(const char *json, const char *needle)
 {

@@ -47,13 +47,15 @@ Between the two extremes there is a sweet spot. Find a ratio with eta >= 0.7.]],
     {
       text = [[
 At ratio 15 the analytics still idles about a quarter of the run. Idle analytics cores are
-free capacity: raise compute_scaling (a heavier analysis) until the workflow is idle-free,
-eta >= 0.95, without making the run more than 1% longer than with compute_scaling = 50.]],
+almost free capacity: raise compute_scaling (a heavier analysis) until the workflow is
+idle-free, eta >= 0.95, without making the run more than 4% longer than with
+compute_scaling = 50. The steps keep their length (the simulation sets it); only the last
+analysis, which ends after the simulation (the pipeline's drain), gets longer.]],
       config = { ratio = 15 },
       goal = function(state)
         local p, m = state.params, state.model
         local before = situ.model(with(p, { compute_scaling = 50 })).makespan
-        local ok = m.efficiency >= 0.95 and m.makespan <= 1.01 * before
+        local ok = m.efficiency >= 0.95 and m.makespan <= 1.04 * before
         return ok, ("compute_scaling %g: eta %.3f, makespan %.1f s (%.1f s at 50)"):format(
           p.compute_scaling, m.efficiency, m.makespan, before)
       end,
