@@ -48,11 +48,11 @@ def compare(*args):
         near(row["analytics"][1], j["analytics_idle"], "analytics idle")
         field = {}
         for l in lines:
-            m = re.match(r"\s+(makespan|efficiency|with fill/drain|steps|halo|S \(simulate\)|A \(analyse\)|R \(retrieve\)) +(.*)$", l)
+            m = re.match(r"\s+(makespan|efficiency|paper's eq\. 5|steps|halo|S \(simulate\)|A \(analyse\)|R \(retrieve\)) +(.*)$", l)
             if m:
                 field[m.group(1)] = m.group(2)
         near(seconds(field["makespan"]), j["makespan"], "makespan")
-        near(seconds(field["with fill/drain"]), j["makespan_pipeline"], "makespan with fill/drain")
+        near(seconds(field["paper's eq. 5"]), j["makespan_eq5"], "the paper's eq. 5 makespan")
         near(float(field["efficiency"]), j["efficiency"], "efficiency")
         near(seconds(field["S (simulate)"]), j["stage"]["S"], "S")
         near(seconds(field["R (retrieve)"]), j["stage"]["R"], "R")
