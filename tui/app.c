@@ -508,9 +508,9 @@ static unsigned main_key(struct app_state *s, int key)
         /* With a lesson open, h is its hint (the arrows still step), n and b move through it. */
         switch (key) {
         case 'h':
-            s->lesson.show_hint = !s->lesson.show_hint;
-            s->pane = APP_PANE_LESSON;
-            return APP_DIRTY;
+            return app_lesson_hint(s);
+        case 'R':
+            return app_lesson_restart(s);
         case 'n':
             return app_lesson_goto(s, s->lesson.step + 1);
         case 'b':
@@ -547,9 +547,8 @@ static unsigned main_key(struct app_state *s, int key)
         return toggle_pane(s, APP_PANE_LINKS);
     case 's':
         return toggle_pane(s, APP_PANE_SCALING);
-    case 'c':
-        s->pane = APP_PANE_XOVER;
-        return APP_DIRTY;
+    case 'c': /* with a lesson open, c toggles between the plot and the lesson */
+        return toggle_pane(s, APP_PANE_XOVER);
     case 'q':
     case APP_KEY_CTRL_C:
         return APP_QUIT;
@@ -601,8 +600,10 @@ static unsigned main_key(struct app_state *s, int key)
     case '?':
         s->mode = APP_HELP;
         return APP_DIRTY;
-    case APP_KEY_ESC:
-        return APP_DIRTY; /* clears the notice */
+    case APP_KEY_ESC: /* closes a view (back to the lesson or the plot), clears the notice */
+        if (s->pane == APP_PANE_LINKS || s->pane == APP_PANE_SCALING)
+            s->pane = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
+        return APP_DIRTY;
     default:
         return 0;
     }

@@ -65,18 +65,24 @@ enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_F
 #define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
 #define APP_ERR_LONG    1024 /* an analytics error: a whole path, then the message */
 
-/* A lesson in the explorer: which step, whether its hint shows, and its goal's status for the
- * configuration on screen (re-checked on every model update and every simulated result). */
+/* A lesson in the explorer: which step, how much of its hint shows, and its goal's status for the
+ * configuration on screen (re-checked on every model update and every simulated result). The
+ * steps whose goal was met at some point are remembered for the completion summary. */
+#define APP_LESSON_STEPS 64 /* steps counted in the summary (a lesson may have more) */
+
 struct app_lesson {
     struct lesson *l; /* NULL: no lesson open */
     int step;
-    bool show_hint;
+    int hint_level; /* hint levels shown: 0 none, 1 the nudge, 2 more... (h) */
     enum lesson_goal goal;
-    bool goal_sim;         /* the check saw a simulated result of this configuration */
-    bool goal_pending;     /* the goal is user code: the evaluator process checks it */
-    long goal_gen;         /* bumped for every check asked for */
-    char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
-    struct params start;   /* the configuration before step 1: `b` replays the steps from it */
+    bool goal_sim;          /* the check saw a simulated result of this configuration */
+    bool goal_pending;      /* the goal is user code: the evaluator process checks it */
+    long goal_gen;          /* bumped for every check asked for */
+    char msg[APP_MSG_MAX];  /* the goal's message, or its Lua error */
+    struct params start;    /* the configuration before step 1: R restarts from it */
+    unsigned long long met; /* bit i: step i's goal was met */
+    double t_start, t_end;  /* seconds on a monotonic clock: opened, finished */
+    bool done;              /* n past the last step: the summary shows */
 };
 
 /* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
@@ -219,8 +225,16 @@ void app_scaling_sync(struct app_state *s);
 int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen);
 void app_lesson_close(struct app_state *s);
 /* Goes to step i (0-based): forward keeps what the user set and loads the step's configuration
- * on top; backward replays the configurations of steps 1..i from the lesson's start. */
+ * on top; backward keeps the configuration as it is (the student's work is theirs). Past the last
+ * step it finishes the lesson: the summary shows. */
 unsigned app_lesson_goto(struct app_state *s, int i);
+/* R: back to step 1 from the configuration the lesson started with; goals and clock reset. */
+unsigned app_lesson_restart(struct app_state *s);
+/* The summary: goals met of how many steps have one; seconds taken (until done, or now). */
+int app_lesson_goals_met(const struct app_state *s, int *goals);
+double app_lesson_seconds(const struct app_state *s);
+/* h: one more level of the step's hint; past the last, hides it. */
+unsigned app_lesson_hint(struct app_state *s);
 /* Re-evaluates the current step's goal against the configuration, model and simulation. */
 void app_lesson_check(struct app_state *s);
 /* The goal check the loop must have the evaluator process make (the goal is user code, never run

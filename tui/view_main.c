@@ -489,9 +489,13 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
     const char *main_keys[][2] = {{g->arrows_lr, "step"}, {g->enter, "type"}, {"m", "mapping"},
                                   {"r", "re-run"},        {"u", "links"},     {"s", "scaling"},
                                   {"p", "presets"},       {"?", "help"},      {"q", "quit"}};
-    const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"},  {"b", "back"},
-                                    {"h", "hint"},          {"u", "links"}, {"s", "scaling"},
-                                    {"c", "crossover"},     {"?", "help"},  {"q", "quit"}};
+    const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"}, {"b", "back"},
+                                    {"h", "hint"},          {"c", "plot"}, {"u", "links"},
+                                    {"s", "scaling"},       {"?", "help"}, {"q", "quit"}};
+    if (a->lesson.done) { /* the summary: restarting is what a student looks for */
+        lesson_keys[0][0] = "R";
+        lesson_keys[0][1] = "restart";
+    }
     const char *edit_keys[][2] = {
         {g->enter, "apply"}, {"Esc", "cancel"}, {"Ctrl-U", "clear"}, {"Ctrl-C", "quit"}};
     const char *help_keys[][2] = {{"?/Esc", "close help"}, {"q", "quit"}};

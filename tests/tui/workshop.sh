@@ -1,0 +1,181 @@
+#!/bin/sh
+# Workshop tests (issue 12): lessons that teach, glyphs that carry meaning without colour, and the
+# small things, in a real terminal at the documented minimum (80x24) and at 120x40. Each check
+# polls the screen until the text shows or a deadline passes (no fixed sleeps).
+# Usage: sh tests/tui/workshop.sh ./situ
+# The last line is "workshop: N passed, M failed"; the exit status is non-zero if anything failed.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/tui/workshop.sh PATH/TO/situ" >&2
+    exit 2
+fi
+situ=$1
+case $situ in
+/*) ;;
+*) situ=$(pwd)/$situ ;;
+esac
+if [ ! -x "$situ" ] || ! command -v tmux >/dev/null 2>&1; then
+    echo "workshop: needs an executable situ and tmux" >&2
+    echo "workshop: 0 passed, 1 failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-workshop.XXXXXX") || exit 1
+sock=$tmp/tmux
+cleanup() {
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+
+platform=$tmp/dahu-workshop.xml
+cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
+    cp platforms/dahu.xml "$platform" || exit 1
+
+passed=0
+failed=0
+why=""
+screen=$tmp/screen
+size=""
+
+miss() {
+    [ -z "$why" ] && why=$1
+}
+
+finish() {
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        echo "ok: $1 ($size)" >&2
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $1 ($size): $why" >&2
+        sed 's/^/    | /' "$screen" >&2
+        alive || sed 's/^/    stderr| /' "$tmp/stderr" >&2
+    fi
+    why=""
+}
+
+# Whether the pane (the explorer) is still there: a dead one fails at once, not at the deadline.
+alive() {
+    tmux -S "$sock" has-session -t situ 2>/dev/null
+}
+
+capture() {
+    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+}
+
+# wait_for PATTERN [SECONDS]: polls until the (grep -E) pattern shows up.
+wait_for() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" && return 0
+        alive || return 1
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+# wait_gone PATTERN [SECONDS]: polls until the pattern has left the screen.
+wait_gone() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" || return 0
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+keys() {
+    tmux -S "$sock" send-keys -t situ "$@" 2>/dev/null
+}
+
+# start COLSxROWS ENV ARGS...: a fresh private server whose pane execs the explorer (ENV: extra
+# variables such as NO_COLOR=1, or - for none).
+start() {
+    size=$1
+    env=$2
+    shift 2
+    [ "$env" = - ] && env=""
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    cat >"$tmp/wrap.sh" <<EOF
+ulimit -c 0
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8 LC_ALL=C.UTF-8 $env
+exec "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+EOF
+    tmux -S "$sock" -f /dev/null new-session -d -s situ -x "${size%x*}" -y "${size#*x}" \
+        "sh $tmp/wrap.sh $*"
+}
+
+# The explorer exits on q: polls until the pane's process is gone.
+quit() {
+    keys q
+    tries=200
+    while [ $tries -gt 0 ] && tmux -S "$sock" has-session -t situ 2>/dev/null; do
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+}
+
+for size in 80x24 120x40; do
+    # ---- item 3: a lesson taught, completed and restarted ----------------------------------
+    start $size - --lesson efficiency
+    wait_for "LESSON The efficiency metric" || miss "no lesson panel"
+    wait_for "step 1/4" || miss "not at step 1"
+    keys n
+    wait_for "step 2/4" || miss "n did not move to step 2"
+    wait_for "goal not met yet" 20 || miss "step 2's goal not checked"
+    keys h
+    wait_for "hint: Which side waits now" || miss "h did not show the nudge"
+    grep -q "Valid ratios" "$screen" && miss "the first h showed the second level"
+    keys h
+    wait_for "more: Valid ratios" || miss "a second h did not show more"
+    keys c
+    wait_for "IN SITU vs IN TRANSIT" || miss "c did not show the crossover"
+    keys c
+    wait_for "LESSON The efficiency" || miss "c did not bring the lesson back"
+    keys u
+    wait_gone "LESSON The efficiency" || miss "u did not open the link view"
+    keys Escape
+    wait_for "LESSON The efficiency" || miss "Esc did not close the link view"
+    keys s
+    wait_gone "LESSON The efficiency" || miss "s did not open the scaling view"
+    keys Escape
+    wait_for "LESSON The efficiency" || miss "Esc did not close the scaling view"
+    finish "lesson: graded hints, c/u/s/Esc come back to the lesson"
+
+    # Meet step 2's goal by keys (the ratio slider has the focus), then b keeps it.
+    keys Right Right Right Right
+    wait_for "goal met" 20 || miss "ratio 31 did not meet step 2's goal"
+    keys n
+    wait_for "step 3/4" || miss "n did not move to step 3"
+    keys b
+    wait_for "step 2/4" || miss "b did not go back"
+    wait_for " ratio +31 " || miss "b lost the student's ratio 31"
+    wait_for "goal met" 20 || miss "the goal is no longer met after b"
+    finish "lesson: b keeps the student's settings"
+
+    keys n n n
+    wait_for "lesson complete: 1 of 3 goals met, in [0-9]+ min [0-9]+ s" 20 ||
+        miss "no completion summary"
+    wait_for "R restarts" || miss "the summary does not say R restarts"
+    grep -Eq " R +restart " "$screen" || miss "the footer does not offer R"
+    keys R
+    wait_for "step 1/4" || miss "R did not restart the lesson"
+    wait_for " ratio +1 " || miss "R did not reload step 1's configuration"
+    finish "lesson: completed (summary) and restarted"
+    quit
+
+    # ---- item 6: small things ----------------------------------------------------------------
+    start $size -
+    wait_for "efficiency η" || miss "no results"
+    finish "start"
+done
+
+echo "workshop: $passed passed, $failed failed"
+[ $failed -eq 0 ]
