@@ -71,6 +71,7 @@ test: deps
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
 	sh tests/tui/signals.sh ./situ
+	sh tests/tui/workshop.sh ./situ
 	python3 tests/engine/run.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/lua/isolation.py ./situ
