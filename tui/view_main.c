@@ -283,8 +283,7 @@ static void run_bar(const struct screen *s, int y, int x, int w, double active, 
 {
     double total = active + idle;
     double f = total > 0 ? active / total : 0;
-    struct bar_seg seg = {f, c,
-                          s->colour ? s->g->block : (c == COL_ANA ? s->g->shade_a : s->g->block)};
+    struct bar_seg seg = {f, c, c == COL_ANA ? s->g->shade_a : s->g->block};
     draw_bar(s, y, x, w - 5, &seg, 1, s->g->idle);
     draw_fmt(s, y, x + w - 5, 5, COL_TEXT, "%4.0f%%", f * 100);
 }
@@ -312,10 +311,10 @@ static void draw_run_bars(const struct screen *s, const struct view_layout *l,
     }
 }
 
+/* Each stage its own glyph, in colour too: colour alone must not carry the meaning (a colour-
+ * blind reader, a projector that washes colours out, a grey-scale printout of the screen). */
 static const char *glyph_for(const struct screen *s, enum colour c)
 {
-    if (s->colour)
-        return s->g->block;
     return c == COL_RETRIEVE ? s->g->shade_r : c == COL_ANA ? s->g->shade_a : s->g->block;
 }
 
@@ -383,18 +382,22 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
         draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
     }
 
-    /* The legend: each glyph in its own colour. */
+    /* The legend: the bars' own glyphs, each in its own colour. */
     int lx = x;
+    bool wide = l->right_w >= 41; /* the whole legend; at 80 columns a shorter one, all of it */
     const struct {
         enum colour c;
         const char *label;
-    } legend[] = {{COL_SIM, "simulate"}, {COL_RETRIEVE, "retrieve"}, {COL_ANA, "analyse"}};
+    } legend[] = {{COL_SIM, wide ? "simulate" : "sim"},
+                  {COL_RETRIEVE, "retrieve"},
+                  {COL_ANA, "analyse"},
+                  {COL_IDLE, "idle"}};
     for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
-        draw_text(s, y + 3, lx, 1, legend[i].c, glyph_for(s, legend[i].c));
-        lx += 1 + draw_fmt(s, y + 3, lx + 1, 12, COL_MUTED, " %s  ", legend[i].label);
+        draw_text(s, y + 3, lx, 1, legend[i].c,
+                  legend[i].c == COL_IDLE ? g->idle : glyph_for(s, legend[i].c));
+        lx += 1 + draw_fmt(s, y + 3, lx + 1, l->right_w - (lx - x) - 1, COL_MUTED,
+                           wide ? " %s  " : " %s ", legend[i].label);
     }
-    draw_text(s, y + 3, lx, 1, COL_IDLE, g->idle);
-    draw_text(s, y + 3, lx + 1, 8, COL_MUTED, " idle");
 }
 
 /* ---- info, status, keys --------------------------------------------------------------------- */

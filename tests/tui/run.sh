@@ -177,7 +177,7 @@ wait_for "PARAMETERS" || miss "no parameter panel"
 wait_for "efficiency η +[0-9]" || miss "no efficiency"
 wait_for "OVER THE RUN" || miss "no idle/active bars"
 grep -Eq "simulation +█" "$screen" || miss "no simulation bar"
-grep -Eq "analytics +█" "$screen" || miss "no analytics bar"
+grep -Eq "analytics +[▒▓]" "$screen" || miss "no analytics bar"
 for p in nodes ratio stride data_scaling mapping; do
     grep -q " $p " "$screen" || miss "no $p slider"
 done

@@ -171,6 +171,37 @@ for size in 80x24 120x40; do
     finish "lesson: completed (summary) and restarted"
     quit
 
+    # ---- item 4: every series has its own glyph, in colour too -----------------------------
+    start $size TERM=xterm-256color
+    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" || miss "the bars' legend shares a glyph"
+    grep -Eq "analytics +▓+░* +[0-9]+%" "$screen" || miss "the analytics bar is not drawn in ▓"
+    wait_for "━━● in situ" || miss "no in situ legend with its glyphs"
+    grep -q "╍╍◆ in transit" "$screen" || miss "in transit's legend is not dashed with its own point"
+    # Okabe-Ito on a 256-colour terminal: the analyse bar in orange (214), in situ in sky (74).
+    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    grep -q "38;5;214m" "$tmp/escaped" || miss "no Okabe-Ito orange (214)"
+    grep -q "38;5;74m" "$tmp/escaped" || miss "no Okabe-Ito sky blue (74)"
+    finish "colour: distinct glyphs in the bars and the crossover, Okabe-Ito palette"
+    # The scaling legend reads as the plot does, top curve first: 8 nodes above 1 node.
+    keys s
+    wait_for "STATIC SCALING" || miss "s did not open the scaling view"
+    wait_for "8 nodes +rate" 20 || miss "no scaling legend"
+    first=$(grep -E "flat \\(|rate moves" "$screen" | head -1 | grep -Eo "[0-9]+ nodes?")
+    case $first in 8\ nodes*) ;; *) miss "the legend starts with '$first', not the top curve (8 nodes)" ;; esac
+    grep -Eq "╍▲ +8 nodes" "$screen" || miss "8 nodes' legend has no mark of its own"
+    finish "scaling legend in the plot's order, each curve with its own mark"
+    quit
+
+    start $size "NO_COLOR=1 SITU_ASCII=1"
+    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
+    wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
+    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    grep -q "38;5;" "$tmp/escaped" && miss "NO_COLOR still colours"
+    finish "NO_COLOR and SITU_ASCII keep working"
+    quit
+
     # ---- item 6: small things ----------------------------------------------------------------
     start $size -
     wait_for "efficiency η" || miss "no results"
