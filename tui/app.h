@@ -49,7 +49,8 @@ enum app_flags {
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
-enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS, APP_SCRIPT_PATH };
+/* APP_ERROR: the last error in full, wrapped, over the screen (!). */
+enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS, APP_SCRIPT_PATH, APP_ERROR };
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
@@ -124,9 +125,10 @@ struct app_script {
 
 struct app_state {
     struct params p;
-    char preset[PRESET_NAME_MAX]; /* "" when the configuration came from flags alone */
-    char key[RUNNER_KEY_MAX];     /* params_canonical(p) */
-    bool modified;                /* moved away from the preset */
+    char preset[PRESET_NAME_MAX];  /* "" when the configuration came from flags alone */
+    char key[RUNNER_KEY_MAX];      /* params_canonical(p) */
+    char base_key[RUNNER_KEY_MAX]; /* ... of the preset (or the defaults) as loaded */
+    bool modified;                 /* key differs from base_key: moved away from the preset */
 
     int sliders[PARAM_COUNT]; /* parameter ids with slider=true, in table order */
     int nsliders;
@@ -163,6 +165,7 @@ struct app_state {
     int npresets, preset_sel;
 
     enum app_pane pane;
+    int links_scroll; /* links skipped at the top of the link view ([ ]) */
     struct app_lesson lesson;
     double alert;                     /* link utilisation threshold, 0..1 */
     bool script_unsafe;               /* scenarios get the whole standard library */
@@ -272,6 +275,11 @@ unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct 
 unsigned app_script_path_commit(struct app_state *s);
 /* Line k of the output, 0 the oldest of the nlines kept. */
 const char *app_script_line(const struct app_state *s, int k);
+
+/* The error to show first (status bar, !): a broken analytics file, then the simulation of the
+ * configuration on screen, then the scenario's, then the last of any other; "" if none. *what
+ * says whose ("analytics: ", ...). */
+const char *app_error(const struct app_state *s, const char **what);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

@@ -117,7 +117,7 @@ unsigned app_lesson_goto(struct app_state *s, int i)
         s->notice_error = true;
     }
     if (changed)
-        s->modified = true;
+        s->modified = strcmp(s->key, s->base_key) != 0;
     app_lesson_check(s); /* the step changed even if the configuration did not */
     return APP_DIRTY | (changed ? APP_CONFIG : 0);
 }

@@ -163,7 +163,9 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
         break;
     case SIM_DONE:
         draw_time(a->sim_seconds, t, sizeof t);
-        snprintf(buf, len, "SimGrid %s %s", g->ok, a->sim_cached ? "cached" : t);
+        /* The time is how long the simulation took to run, not a result: say so. */
+        snprintf(buf, len, "SimGrid %s %s%s", g->ok, a->sim_cached ? "cached" : "ran ",
+                 a->sim_cached ? "" : t);
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);
@@ -468,18 +470,17 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
                   a->running, a->queued, max_jobs);
     draw_text(s, y, n, 1, COL_BORDER, g->vline);
     n += 2;
-    /* The configuration on screen first: its failure is the one the numbers above lack. */
-    /* A broken analytics file first: it is why the numbers are missing or old. */
-    const char *what = a->analytics_err[0]          ? "analytics: "
-                       : a->sim_phase == SIM_FAILED ? "simulation: "
-                                                    : "";
-    const char *error = a->analytics_err[0]          ? a->analytics_err
-                        : a->sim_phase == SIM_FAILED ? a->sim_err
-                                                     : a->last_error;
+    const char *what, *error = app_error(a, &what); /* the same one ! shows in full */
     if (error[0]) {
         n += 1 + draw_text(s, y, n, l->cols - n, COL_ERROR, g->fail);
         n += draw_text(s, y, n, l->cols - n, COL_ERROR, what);
-        draw_text(s, y, n, l->cols - n, COL_ERROR, error);
+        int room = l->cols - n - 1;
+        if (room > 0 && screen_cells(error) > room) { /* cut: point at the key that shows it */
+            draw_text(s, y, n, room - 9, COL_ERROR, error);
+            draw_text(s, y, n + room - 9, 9, COL_MUTED, " (! full)");
+        } else {
+            draw_text(s, y, n, l->cols - n, COL_ERROR, error);
+        }
     } else {
         draw_text(s, y, n, l->cols - n, COL_MUTED, "no errors");
     }
@@ -502,6 +503,7 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
     const char *edit_keys[][2] = {
         {g->enter, "apply"}, {"Esc", "cancel"}, {"Ctrl-U", "clear"}, {"Ctrl-C", "quit"}};
     const char *help_keys[][2] = {{"?/Esc", "close help"}, {"q", "quit"}};
+    const char *error_keys[][2] = {{"!/Esc", "close"}, {"q", "quit"}};
     const char *preset_keys[][2] = {
         {g->arrows_ud, "choose"}, {g->enter, "load"}, {"Esc", "cancel"}, {"q", "quit"}};
     const char *(*keys)[2] = main_keys;
@@ -512,6 +514,8 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
         keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
     else if (a->mode == APP_HELP)
         keys = help_keys, n = sizeof help_keys / sizeof help_keys[0];
+    else if (a->mode == APP_ERROR)
+        keys = error_keys, n = sizeof error_keys / sizeof error_keys[0];
     else if (a->mode == APP_PRESETS)
         keys = preset_keys, n = sizeof preset_keys / sizeof preset_keys[0];
     /* The last two (help, quit) always show, at the right end; the rest fill what is left. */
@@ -563,4 +567,6 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
         view_help_draw(s, l, max_jobs);
     else if (a->mode == APP_PRESETS)
         view_presets_draw(s, l, a);
+    else if (a->mode == APP_ERROR)
+        view_error_draw(s, l, a);
 }

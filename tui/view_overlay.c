@@ -43,31 +43,51 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"Home End  g G", "first / last parameter"},
         {enter, "type an exact value (Esc cancels)"},
         {"d", "reset the parameter to its default"},
-        {"m", "cycle the mapping: insitu, intransit, hostfile"},
+        {"m", "switch the mapping (in situ, in transit)"},
         {"r", "simulate the current configuration again"},
         {"p", "load a preset (presets/NAME.conf)"},
-        {"u", "link utilisation of the latest simulation"},
-        {"s", "static scaling: rate against time, by nodes"},
+        {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
+        {"s", "static scaling: rate against time (Esc closes)"},
         {"c", "crossover plot (again: back to the lesson)"},
-        {"n b h R", "lesson: next / back / hint, more / restart"},
-        {"x  [ ]", "run a Lua scenario in a panel; scroll it (x/Esc close)"},
+        {"n b h R", "lesson: next, back, hint (more), restart"},
+        {"x  [ ]", "a Lua scenario in a panel; scroll (x/Esc close)"},
+        {"!", "the last error in full"},
         {"mouse", "click a name to select, a track to set"},
         {"?  Esc", "close this help"},
         {"q  Ctrl-C", "quit"},
     };
     int n = sizeof rows / sizeof rows[0];
-    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 7, iy, ix;
+    /* 80x24 is the documented minimum: the box and every line in it fit there. */
+    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 5, iy, ix;
+    if (h > l->rows)
+        h = l->rows;
     box_at(s, l, w, h, "Keys", &iy, &ix);
-    for (int i = 0; i < n; i++) {
-        draw_text(s, iy + i, ix, 16, COL_VALUE, rows[i][0]);
-        draw_text(s, iy + i, ix + 17, w - 21, COL_TEXT, rows[i][1]);
+    for (int i = 0; i < n && iy + i < iy + h - 2; i++) {
+        draw_text(s, iy + i, ix, 15, COL_VALUE, rows[i][0]);
+        draw_text(s, iy + i, ix + 16, w - 19, COL_TEXT, rows[i][1]);
     }
+    draw_fmt(s, iy + n, ix, w - 4, COL_MUTED,
+             "Sliders update the model at once; %.0f ms later SimGrid simulates", 150.0);
     draw_fmt(s, iy + n + 1, ix, w - 4, COL_MUTED,
-             "Moving a slider updates the model at once; %.0f ms later SimGrid", 150.0);
-    draw_fmt(s, iy + n + 2, ix, w - 4, COL_MUTED,
-             "simulates it in a child process (at most %d at once, cached).", max_jobs);
-    draw_text(s, iy + n + 3, ix, w - 4, COL_MUTED,
-              "The crossover's points are simulated behind the current one.");
+             "in a child process (at most %d at once, cached), crossover behind.", max_jobs);
+}
+
+void view_error_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
+{
+    const char *what, *err = app_error(a, &what);
+    char text[APP_ERR_LONG + 64], lines[32][256];
+    snprintf(text, sizeof text, "%s%s", what, err);
+    int w = l->cols - 4 < 90 ? l->cols - 4 : 90;
+    int n = draw_wrap(text, w - 4, lines, 32);
+    int shown = n > 32 ? 32 : n, h = shown + 3, iy, ix;
+    if (h > l->rows - 2)
+        h = l->rows - 2, shown = h - 3;
+    box_at(s, l, w, h, "Last error", &iy, &ix);
+    for (int i = 0; i < shown; i++)
+        draw_text(s, iy + i, ix, w - 4, COL_ERROR, lines[i]);
+    if (shown < n)
+        draw_right(s, iy + shown - 1, ix, w - 4, COL_MUTED, s->g->ellipsis);
+    draw_text(s, iy + shown, ix, w - 4, COL_MUTED, "! or Esc closes");
 }
 
 void view_presets_draw(const struct screen *s, const struct view_layout *l,

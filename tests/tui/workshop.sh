@@ -205,7 +205,71 @@ for size in 80x24 120x40; do
     # ---- item 6: small things ----------------------------------------------------------------
     start $size -
     wait_for "efficiency η" || miss "no results"
-    finish "start"
+    keys '?'
+    wait_for "close this help" || miss "? did not open the help"
+    grep -q "a Lua scenario in a panel; scroll (x/Esc close) *│" "$screen" ||
+        miss "the help's scenario line is cut"
+    grep -q "q  Ctrl-C *quit" "$screen" || miss "the help's last key is cut"
+    grep -q "in a child process (at most" "$screen" || miss "the help's footnote is cut"
+    keys Escape
+    wait_gone "close this help" || miss "Esc did not close the help"
+    keys /
+    wait_for "no search here" || miss "/ is silent"
+    finish "help fits, / answers"
+
+    # (modified) comes with a move and goes when d brings the preset's value back.
+    keys Right
+    wait_for "defaults \\(modified\\)" || miss "no (modified) after a move"
+    keys d
+    wait_gone "\\(modified\\)" || miss "(modified) stayed after d"
+    # The mapping slider stops at its first choice (G: last slider, k: the one above, mapping).
+    keys G k Left
+    wait_for "mapping is at its first choice" || miss "the mapping slider wrapped"
+    grep -Eq "mapping +insitu" "$screen" || miss "the mapping moved"
+    finish "(modified) cleared by d; the mapping slider does not wrap"
+
+    # The SimGrid column's time says what it is (where the column has room for it).
+    if [ "$size" = 120x40 ]; then
+        wait_for "SimGrid ✓ (ran [0-9.]+ m?s|cached)" 30 || miss "no labelled SimGrid time"
+        finish "SimGrid's time has a label"
+    fi
+    quit
+
+    # A scenario that fails: the status bar says so (not "no errors"), ! shows it whole.
+    start $size - --script "$tmp/nosuch-dir/a-scenario-whose-path-is-long-enough-to-be-cut.lua"
+    wait_for "scenario: " 20 || miss "the status bar does not show the scenario's error"
+    grep -q "no errors" "$screen" && miss "the status bar says no errors beside a failed scenario"
+    grep -q "(! full)" "$screen" || miss "the cut error does not point at !"
+    grep -q "No such file or directory" "$screen" && miss "the error fits: the test proves nothing"
+    keys !
+    wait_for "Last error" || miss "! did not open the last error"
+    grep -q "No such file or directory" "$screen" || miss "the error is not shown whole"
+    keys Escape
+    wait_gone "Last error" || miss "Esc did not close the error"
+    finish "a failed scenario is an error in the status bar; ! shows it in full"
+    quit
+
+    # The link view scrolls with ] and [ (16 nodes in transit: more links than rows).
+    start $size - --nodes 16 --mapping intransit
+    keys u
+    wait_for "LINK UTILISATION +mean" 30 || miss "no links"
+    wait_for "more links?, less used \\(\\] scrolls\\)" 30 || miss "no scroll hint"
+    top=$(grep -A1 "LINK UTILISATION" "$screen" | tail -1 | cut -c1-25)
+    keys ]
+    tries=100
+    while [ $tries -gt 0 ]; do
+        capture
+        [ "$(grep -A1 "LINK UTILISATION" "$screen" | tail -1 | cut -c1-25)" != "$top" ] && break
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    [ $tries -gt 0 ] || miss "] did not scroll the link view"
+    keys [
+    wait_for "^ ?$top" || miss "[ did not scroll back"
+    keys Escape
+    wait_for "IN SITU vs IN TRANSIT" || miss "Esc did not close the link view"
+    finish "the link view scrolls; Esc closes it"
+    quit
 done
 
 echo "workshop: $passed passed, $failed failed"
