@@ -653,26 +653,6 @@ static unsigned main_key(struct app_state *s, int key)
     }
 }
 
-const char *app_error(const struct app_state *s, const char **what)
-{
-    /* A broken analytics file first: it is why the numbers are missing or old. Then the
-     * configuration on screen: its failure is the one the numbers above lack. */
-    if (s->analytics_err[0]) {
-        *what = "analytics: ";
-        return s->analytics_err;
-    }
-    if (s->sim_phase == SIM_FAILED && s->sim_err[0]) {
-        *what = "simulation: ";
-        return s->sim_err;
-    }
-    if (s->script.phase == APP_SCRIPT_FAILED) {
-        *what = "scenario: ";
-        return s->script.err;
-    }
-    *what = "";
-    return s->last_error;
-}
-
 unsigned app_key(struct app_state *s, int key)
 {
     switch (s->mode) {

@@ -281,6 +281,10 @@ const char *app_script_line(const struct app_state *s, int k);
  * says whose ("analytics: ", ...). */
 const char *app_error(const struct app_state *s, const char **what);
 
+/* "situ run --ratio 31 ...": the command that simulates the configuration on screen (every
+ * parameter that is not at its default, shell-quoted). -1 if it does not fit in buf. */
+int app_command_line(const struct app_state *s, char *buf, size_t len);
+
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);
 

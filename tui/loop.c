@@ -861,6 +861,11 @@ out:
     uv_walk(&t->loop, close_any, NULL);
     uv_run(&t->loop, UV_RUN_DEFAULT);
     runner_free(t->runner);
+    /* The terminal is back: what reproduces the screen goes to stdout, for the shell's history
+     * and for a script that wraps the explorer (q, not a failure). */
+    char cmd[4096];
+    if (rc == 0 && t->app.p.platform[0] && app_command_line(&t->app, cmd, sizeof cmd) == 0)
+        printf("%s\n", cmd);
     app_free(&t->app);
     uv_loop_close(&t->loop);
     if (t->want_stats) {

@@ -249,6 +249,32 @@ for size in 80x24 120x40; do
     finish "a failed scenario is an error in the status bar; ! shows it in full"
     quit
 
+    # q prints the command line of the configuration on screen, once the terminal is restored;
+    # run, it gives the efficiency SimGrid's column showed. The pane stays to be read.
+    start $size - --nodes 2 --ratio 31
+    tmux -S "$sock" set-option -t situ remain-on-exit on >/dev/null
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "efficiency η +[0-9.]+ +[0-9.]+" 30 || miss "no SimGrid efficiency"
+    eta=$(sed -n 's/.*efficiency η *[0-9.][0-9.]* *\([0-9.][0-9.]*\).*/\1/p' "$screen" | head -1)
+    keys q
+    tries=400 # -J: lines unwrapped; -S -: a long line may have scrolled into the history
+    line=""
+    while [ $tries -gt 0 ] && [ -z "$line" ]; do
+        line=$(tmux -S "$sock" capture-pane -J -p -S - -t situ 2>/dev/null | grep "^situ run ")
+        tries=$((tries - 1))
+        [ -n "$line" ] || sleep 0.05
+    done
+    capture
+    [ -n "$line" ] || miss "q printed no command line"
+    case $line in *"--ratio 31"*"--platform $platform"* | *"--platform $platform"*"--ratio 31"*) ;;
+    *) miss "the command line lacks the ratio or the platform: $line" ;; esac
+    got=$(eval "\"\$situ\" ${line#situ } --json" 2>/dev/null |
+        sed -n 's/.*"efficiency":\([0-9.]*\).*/\1/p')
+    [ -n "$got" ] && [ "$(printf '%.3f' "$got")" = "$eta" ] ||
+        miss "the command gives efficiency '$got', the screen showed '$eta'"
+    finish "q prints the situ run command line; it reproduces the screen's efficiency"
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+
     # The link view scrolls with ] and [ (16 nodes in transit: more links than rows).
     start $size - --nodes 16 --mapping intransit
     keys u

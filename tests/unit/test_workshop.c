@@ -125,3 +125,26 @@ Test(workshop, link_view_scrolls_within_its_links)
     s->sim.nlinks = 0;
     stop(s);
 }
+
+Test(workshop, command_line_says_what_differs_from_the_defaults)
+{
+    struct app_state *s = start_nodes(1, "");
+    char cmd[4096];
+    snprintf(s->p.platform, sizeof s->p.platform, "platforms/dahu.xml");
+    cr_assert_eq(app_command_line(s, cmd, sizeof cmd), 0);
+    cr_assert_str_eq(cmd, "situ run", "the defaults (the default platform by a relative name too)");
+    focus_on(s, P_RATIO);
+    app_key(s, APP_KEY_RIGHT);
+    focus_on(s, P_STRIDE);
+    app_key(s, APP_KEY_RIGHT);
+    char want[64];
+    snprintf(want, sizeof want, "situ run --ratio 31 --stride %ld", s->p.stride);
+    cr_assert_eq(app_command_line(s, cmd, sizeof cmd), 0);
+    cr_assert_str_eq(cmd, want);
+    snprintf(s->p.hostfile, sizeof s->p.hostfile, "it's a file");
+    cr_assert_eq(app_command_line(s, cmd, sizeof cmd), 0);
+    cr_assert(strstr(cmd, " --hostfile 'it'\\''s a file'"), "quoted for a shell: %s", cmd);
+    cr_assert_eq(app_command_line(s, cmd, 12), -1, "too small: says so, never a cut line");
+    s->p.hostfile[0] = 0;
+    stop(s);
+}
