@@ -450,9 +450,11 @@ static unsigned presets_open(struct app_state *s)
         return APP_DIRTY;
     }
     s->preset_sel = 0;
-    for (int i = 0; i < s->npresets; i++)
+    for (int i = 0; i < s->npresets; i++) {
         if (!strcmp(s->presets[i], s->preset))
             s->preset_sel = i;
+        preset_description(s->presets[i], s->preset_desc[i], sizeof s->preset_desc[i]);
+    }
     s->mode = APP_PRESETS;
     return APP_DIRTY;
 }
@@ -626,6 +628,12 @@ static unsigned main_key(struct app_state *s, int key)
         return APP_DIRTY | APP_RERUN;
     case 'p':
         return presets_open(s);
+    case 'w': /* write the configuration as a preset: the prompt asks for its name */
+        s->mode = APP_PRESET_SAVE;
+        s->edit[0] = 0;
+        s->edit_len = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
     case '?':
         s->mode = APP_HELP;
         return APP_DIRTY;
@@ -662,6 +670,8 @@ unsigned app_key(struct app_state *s, int key)
         return presets_key(s, key);
     case APP_SCRIPT_PATH:
         return app_prompt_key(s, key, app_script_path_commit);
+    case APP_PRESET_SAVE:
+        return app_prompt_key(s, key, app_preset_save_commit);
     case APP_ERROR:
         if (key == 'q' || key == APP_KEY_CTRL_C)
             return APP_QUIT;

@@ -49,8 +49,17 @@ enum app_flags {
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
-/* APP_ERROR: the last error in full, wrapped, over the screen (!). */
-enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS, APP_SCRIPT_PATH, APP_ERROR };
+/* APP_ERROR: the last error in full, wrapped, over the screen (!). APP_PRESET_SAVE: typing the
+ * name (and description) to save the configuration as a preset under (w). */
+enum app_mode {
+    APP_MAIN,
+    APP_EDIT,
+    APP_HELP,
+    APP_PRESETS,
+    APP_SCRIPT_PATH,
+    APP_ERROR,
+    APP_PRESET_SAVE
+};
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
@@ -62,6 +71,7 @@ enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALIN
 enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
 
 #define APP_PRESETS_MAX 32
+#define APP_DESC_MAX    160
 #define APP_EDIT_MAX    96
 #define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
 #define APP_ERR_LONG    1024 /* an analytics error: a whole path, then the message */
@@ -162,6 +172,7 @@ struct app_state {
     char last_error[RUNNER_ERR_MAX + 128];
 
     char presets[APP_PRESETS_MAX][PRESET_NAME_MAX];
+    char preset_desc[APP_PRESETS_MAX][APP_DESC_MAX]; /* each one's description, for the picker */
     int npresets, preset_sel;
 
     enum app_pane pane;
@@ -284,6 +295,10 @@ const char *app_error(const struct app_state *s, const char **what);
 /* "situ run --ratio 31 ...": the command that simulates the configuration on screen (every
  * parameter that is not at its default, shell-quoted). -1 if it does not fit in buf. */
 int app_command_line(const struct app_state *s, char *buf, size_t len);
+
+/* Enter on the save prompt (APP_PRESET_SAVE): "NAME [description ...]" saves the configuration as
+ * preset NAME (preset_save); it becomes the current preset. */
+unsigned app_preset_save_commit(struct app_state *s);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

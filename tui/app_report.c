@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../engine/datadir.h"
+#include "../engine/preset.h"
 #include "app.h"
 
 const char *app_error(const struct app_state *s, const char **what)
@@ -85,4 +86,40 @@ int app_command_line(const struct app_state *s, char *buf, size_t len)
             return -1;
     }
     return 0;
+}
+
+unsigned app_preset_save_commit(struct app_state *s)
+{
+    char line[APP_EDIT_MAX], *name = line, *desc;
+    snprintf(line, sizeof line, "%s", s->edit);
+    while (*name == ' ')
+        name++;
+    if (!*name) { /* nothing typed: nothing saved */
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    }
+    desc = strchr(name, ' ');
+    if (desc) {
+        *desc++ = 0;
+        while (*desc == ' ')
+            desc++;
+    }
+    /* No description typed: say where it came from, which is what the picker can show. */
+    char auto_desc[APP_DESC_MAX];
+    snprintf(auto_desc, sizeof auto_desc, "saved from the explorer (from %.40s%s)",
+             s->preset[0] ? s->preset : "the defaults", s->modified ? ", modified" : "");
+    char path[PATH_MAX], err[APP_MSG_MAX + PATH_MAX];
+    if (preset_save(name, &s->p, desc && *desc ? desc : auto_desc, path, sizeof path, err,
+                    sizeof err) < 0) {
+        snprintf(s->edit_err, sizeof s->edit_err, "%.*s", APP_MSG_MAX - 1, err);
+        return APP_DIRTY;
+    }
+    s->mode = APP_MAIN;
+    snprintf(s->preset, sizeof s->preset, "%.*s", (int)sizeof s->preset - 1, name); /* checked */
+    snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
+    s->modified = false;
+    snprintf(s->notice, sizeof s->notice, "saved preset %s (%.*s); p lists it", name,
+             APP_MSG_MAX - 64 - PRESET_NAME_MAX, path);
+    s->notice_error = false;
+    return APP_DIRTY;
 }

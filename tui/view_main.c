@@ -448,6 +448,17 @@ static void draw_info(const struct screen *s, const struct view_layout *l,
         }
         return;
     }
+    if (a->mode == APP_PRESET_SAVE) {
+        int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "save as preset: ");
+        n += draw_text(s, y, 1 + n, l->cols - 2 - n, COL_VALUE, a->edit);
+        draw_text(s, y, 1 + n, 1, COL_FOCUS, " ");
+        n += 2;
+        if (a->edit_err[0])
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_ERROR, a->edit_err);
+        else
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, "NAME [description]");
+        return;
+    }
     if (a->notice[0]) {
         enum colour c = a->notice_error ? COL_ERROR : COL_TEXT;
         int n = 1 + draw_text(s, y, 1, l->cols - 2, c, a->notice_error ? g->fail : g->dot);
@@ -510,7 +521,7 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
     int n = sizeof main_keys / sizeof main_keys[0];
     if (a->mode == APP_MAIN && a->lesson.l)
         keys = lesson_keys, n = sizeof lesson_keys / sizeof lesson_keys[0];
-    else if (a->mode == APP_EDIT)
+    else if (a->mode == APP_EDIT || a->mode == APP_PRESET_SAVE)
         keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
     else if (a->mode == APP_HELP)
         keys = help_keys, n = sizeof help_keys / sizeof help_keys[0];

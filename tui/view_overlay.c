@@ -45,7 +45,7 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"d", "reset the parameter to its default"},
         {"m", "switch the mapping (in situ, in transit)"},
         {"r", "simulate the current configuration again"},
-        {"p", "load a preset (presets/NAME.conf)"},
+        {"p  w", "load a preset; write this configuration as one"},
         {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
         {"s", "static scaling: rate against time (Esc closes)"},
         {"c", "crossover plot (again: back to the lesson)"},
@@ -94,21 +94,30 @@ void view_presets_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a)
 {
     int n = a->npresets;
-    int w = 44, h = n + 4, iy, ix;
+    int w = l->cols - 4 < 96 ? l->cols - 4 : 96, h = n + 5, iy, ix;
     if (h > l->rows - 2)
         h = l->rows - 2;
     box_at(s, l, w, h, "Presets", &iy, &ix);
-    int visible = h - 3, first = a->preset_sel >= visible ? a->preset_sel - visible + 1 : 0;
+    int visible = h - 4, first = a->preset_sel >= visible ? a->preset_sel - visible + 1 : 0;
+    int name_w = 20, desc_w = w - 4 - name_w - 2;
     for (int i = first; i < n && i - first < visible; i++) {
         bool sel = i == a->preset_sel;
+        int row = iy + i - first;
         if (sel)
-            draw_fill(s, iy + i - first, ix - 1, w - 2, COL_FOCUS, " ");
-        draw_fmt(s, iy + i - first, ix, w - 4, sel ? COL_FOCUS : COL_TEXT, "%s %s",
-                 sel ? s->g->focus : " ", a->presets[i]);
-        if (!strcmp(a->presets[i], a->preset))
-            draw_right(s, iy + i - first, ix, w - 5, sel ? COL_FOCUS : COL_MUTED, "current");
+            draw_fill(s, row, ix - 1, w - 2, COL_FOCUS, " ");
+        draw_fmt(s, row, ix, name_w, sel ? COL_FOCUS : COL_TEXT, "%s %s%s", sel ? s->g->focus : " ",
+                 a->presets[i], strcmp(a->presets[i], a->preset) ? "" : "*");
+        /* The description the file starts with: what the preset is for, cut to the box. */
+        char d[APP_DESC_MAX];
+        snprintf(d, sizeof d, "%s", a->preset_desc[i]);
+        if (screen_cells(d) > desc_w && desc_w > 3) {
+            d[desc_w - 3] = 0;
+            strcat(d, "...");
+        }
+        draw_text(s, row, ix + name_w + 1, desc_w, sel ? COL_FOCUS : COL_MUTED, d);
     }
-    draw_text(s, iy + h - 3, ix, w - 4, COL_MUTED, "loads defaults, then the preset");
+    draw_text(s, iy + h - 4, ix, w - 4, COL_MUTED,
+              "* current; loads the defaults, then the preset; w saves one");
 }
 
 void view_small_draw(const struct screen *s, const struct view_layout *l)

@@ -300,7 +300,7 @@ grep -q "Raise it until" "$screen" || miss "no step 2 text"
 # The goal is checked by the evaluator process: it shows once the answer is in.
 wait_for "goal not met yet" 10 || miss "the goal is not shown as not met"
 keys h
-wait_for "hint: Valid ratios" 10 || miss "h did not show the hint"
+wait_for "hint: Which side waits" 10 || miss "h did not show the hint"
 keys Right Right Right Right
 wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio to 31"
 wait_for "goal met" 10 || miss "the goal is not marked met at ratio 31"

@@ -1,10 +1,13 @@
 /* The small things a workshop trips on (issue 12), as state: the mapping slider stops at its ends
  * (m still cycles), "(modified)" goes once the configuration is the preset's again, no printable
- * key is silent, ! opens the error the status bar shows (a scenario's included), and the link
- * view's scroll stays within the links. Run from the repository root. */
+ * key is silent, ! opens the error the status bar shows (a scenario's included), the link view's
+ * scroll stays within the links, q's command line, and w's presets. Run from the repository
+ * root. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../tui/app.h"
 
@@ -76,8 +79,8 @@ Test(workshop, no_printable_key_is_silent)
     struct app_state *s = start_nodes(1, "");
     cr_assert(app_key(s, '/') & APP_DIRTY);
     cr_assert(strstr(s->notice, "no search"), "%s", s->notice);
-    cr_assert(app_key(s, 'w') & APP_DIRTY);
-    cr_assert(strstr(s->notice, "w does nothing here"), "%s", s->notice);
+    cr_assert(app_key(s, 'z') & APP_DIRTY);
+    cr_assert(strstr(s->notice, "z does nothing here"), "%s", s->notice);
     stop(s);
 }
 
@@ -146,5 +149,55 @@ Test(workshop, command_line_says_what_differs_from_the_defaults)
     cr_assert(strstr(cmd, " --hostfile 'it'\\''s a file'"), "quoted for a shell: %s", cmd);
     cr_assert_eq(app_command_line(s, cmd, 12), -1, "too small: says so, never a cut line");
     s->p.hostfile[0] = 0;
+    stop(s);
+}
+
+Test(workshop, w_saves_a_preset_the_picker_lists_and_loads)
+{
+    char dir[] = "/tmp/situ-presets-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    struct app_state *s = start_nodes(2, "");
+    focus_on(s, P_RATIO);
+    app_key(s, APP_KEY_RIGHT);
+    cr_assert_eq(s->p.ratio, 31);
+    app_key(s, 'w');
+    cr_assert_eq(s->mode, APP_PRESET_SAVE);
+    for (const char *c = "default"; *c; c++)
+        app_key(s, *c);
+    app_key(s, APP_KEY_ENTER);
+    cr_assert_eq(s->mode, APP_PRESET_SAVE, "an installed preset's name is refused");
+    cr_assert(strstr(s->edit_err, "installed"), "%s", s->edit_err);
+    app_key(s, APP_KEY_CTRL_U);
+    for (const char *c = "my-r31 ratio 31 on two nodes"; *c; c++)
+        app_key(s, *c);
+    app_key(s, APP_KEY_ENTER);
+    cr_assert_eq(s->mode, APP_MAIN, "%s", s->edit_err);
+    cr_assert_str_eq(s->preset, "my-r31");
+    cr_assert_not(s->modified);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/situ/presets/my-r31.conf", dir);
+    cr_assert_eq(access(path, R_OK), 0, "saved in $XDG_CONFIG_HOME/situ/presets");
+    /* Elsewhere, then back through the picker: listed with its description, and it loads. */
+    app_key(s, APP_KEY_LEFT);
+    cr_assert_eq(s->p.ratio, 15);
+    app_key(s, 'p');
+    cr_assert_eq(s->mode, APP_PRESETS);
+    int at = -1;
+    for (int i = 0; i < s->npresets; i++)
+        if (!strcmp(s->presets[i], "my-r31"))
+            at = i;
+    cr_assert_geq(at, 0, "the picker lists the saved preset");
+    cr_assert_str_eq(s->preset_desc[at], "ratio 31 on two nodes");
+    s->preset_sel = at;
+    app_key(s, APP_KEY_ENTER);
+    cr_assert_eq(s->p.ratio, 31);
+    cr_assert_eq(s->p.nodes, 2);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/situ/presets", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/situ", dir);
+    rmdir(path);
+    rmdir(dir);
     stop(s);
 }
