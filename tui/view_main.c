@@ -150,7 +150,6 @@ static const char *sim_placeholder(const struct app_state *a)
 static void sim_header(const struct screen *s, const struct app_state *a, char *buf, size_t len)
 {
     const struct glyphs *g = s->g;
-    char t[32];
     switch (a->sim_phase) {
     case SIM_WAITING:
         snprintf(buf, len, "SimGrid %s", a->has_sim ? "(re-run soon)" : "soon");
@@ -162,10 +161,9 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
         snprintf(buf, len, "SimGrid running%s", g->ellipsis);
         break;
     case SIM_DONE:
-        draw_time(a->sim_seconds, t, sizeof t);
-        /* The time is how long the simulation took to run, not a result: say so. */
-        snprintf(buf, len, "SimGrid %s %s%s", g->ok, a->sim_cached ? "cached" : "ran ",
-                 a->sim_cached ? "" : t);
+        /* How long the simulation took is not a result of it: the status bar says it, with a
+         * label ("last run took ..."); the column says only that the numbers are in. */
+        snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);
@@ -477,8 +475,14 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     enum colour c = a->running ? COL_WARN : COL_GOOD;
     draw_text(s, y, 1, 1, c, g->point);
     int n = 3;
-    n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d) ",
+    n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d)",
                   a->running, a->queued, max_jobs);
+    if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 100) {
+        char t[32];
+        draw_time(a->sim_seconds, t, sizeof t);
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s", t);
+    }
+    n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);
     n += 2;
     const char *what, *error = app_error(a, &what); /* the same one ! shows in full */

@@ -228,9 +228,37 @@ for size in 80x24 120x40; do
     grep -Eq "mapping +insitu" "$screen" || miss "the mapping moved"
     finish "(modified) cleared by d; the mapping slider does not wrap"
 
-    # The SimGrid column's time says what it is (where the column has room for it).
+    # w saves the configuration (ratio 31) as a preset; the picker lists it with its
+    # description and loads it back. (g j: the focus on the ratio, the second slider.)
+    keys g j Right
+    wait_for " ratio +31 " || miss "Right did not move the ratio"
+    keys w
+    wait_for "save as preset:" || miss "w did not prompt for a name"
+    keys -l "mine-$size ratio 31 for the workshop"
+    keys Enter
+    wait_for "saved preset mine-$size" || miss "the preset was not saved"
+    [ -f "$tmp/config/situ/presets/mine-$size.conf" ] || miss "not in \$XDG_CONFIG_HOME/situ/presets"
+    keys Left
+    wait_for " ratio +15 " || miss "Left did not move the ratio back"
+    keys p
+    wait_for "mine-$size\\* +ratio 31 for the workshop" || miss "the picker lacks it or its description"
+    tries=20
+    while [ $tries -gt 0 ] && ! grep -q "▸ mine-$size" "$screen"; do
+        keys Down
+        tries=$((tries - 1))
+        sleep 0.05
+        capture
+    done
+    keys Enter
+    wait_for "preset mine-$size loaded" || miss "the saved preset did not load"
+    wait_for " ratio +31 " || miss "the saved preset did not bring ratio 31 back"
+    finish "w saves a preset; the picker lists it with its description and loads it"
+
+    # SimGrid's run time has a label, in the status bar (where there is room for it).
     if [ "$size" = 120x40 ]; then
-        wait_for "SimGrid ✓ (ran [0-9.]+ m?s|cached)" 30 || miss "no labelled SimGrid time"
+        keys r
+        wait_for "last run took [0-9.]+ m?s" 30 || miss "no labelled SimGrid time"
+        grep -Eq "SimGrid ✓ +[0-9]" "$screen" && miss "an unlabelled time in the SimGrid column"
         finish "SimGrid's time has a label"
     fi
     quit
