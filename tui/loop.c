@@ -668,8 +668,11 @@ static void draw(struct tui *t)
     if (!t->dirty || !t->screen_on)
         return;
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
-    if (t->app.mode == APP_MAIN || t->app.mode == APP_SCRIPT_PATH)
+    enum app_mode m = t->app.mode;
+    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE)
         view_script_draw(&t->scr, &t->layout, &t->app);
+    if (m == APP_ERROR) /* over the scenario panel, whose error it often is */
+        view_error_draw(&t->scr, &t->layout, &t->app);
     wnoutrefresh(stdscr);
     doupdate();
     t->dirty = false;

@@ -582,6 +582,5 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
         view_help_draw(s, l, max_jobs);
     else if (a->mode == APP_PRESETS)
         view_presets_draw(s, l, a);
-    else if (a->mode == APP_ERROR)
-        view_error_draw(s, l, a);
+    /* APP_ERROR's box is drawn by the caller, after the scenario panel it may be about. */
 }

@@ -366,7 +366,7 @@ finish "editing the analytics file re-runs the model ($before -> $after); a Lua 
 scenario=$(cd "$(dirname "$0")" && pwd)/scenario.lua
 start C.UTF-8 "--script='$scenario fromcli'"
 wait_for "SCENARIO scenario.lua" 10 || miss "no scenario panel"
-grep -q "argument: fromcli" "$screen" || miss "the scenario did not get its argument"
+wait_for "argument: fromcli" 10 || miss "the scenario did not get its argument"
 wait_for "running: waiting for [12] simulation" 10 || miss "the panel does not say what it waits for"
 # The screen stays live while the scenario waits for its simulations: a key moves the ratio.
 keys Right
