@@ -1,7 +1,9 @@
 /* `situ lesson NAME --headless`: walks a lesson's steps without the explorer. Each step's text,
- * the configuration it loads, the model's headline numbers for it, and its goal's status; when
- * the step carries a solution, whether the solution meets the goal (a lesson whose solution
- * does not is broken: exit 1). `situ lesson --list` lists the installed lessons. */
+ * the configuration it loads, the model's headline numbers for it, its goal's status and the
+ * hint's first level (the nudge). The solutions are checked either way (a lesson whose solution
+ * misses its goal is broken: exit 1) but printed only with --solutions, the instructor's view,
+ * with every hint level: a student's printout must not give the answers away.
+ * `situ lesson --list` lists the installed lessons. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,14 +17,17 @@
 
 static void usage(void)
 {
-    printf("usage: situ lesson NAME [--headless] [--PARAM VALUE ...]\n"
+    printf("usage: situ lesson NAME [--PARAM VALUE ...]          (the explorer, on a terminal)\n"
+           "       situ lesson NAME --headless [--solutions]\n"
            "       situ lesson --list\n\n"
            "A lesson is a Lua file under scripts/lua/lessons/ (or a path): steps with text, a\n"
            "configuration to load and a goal. On a terminal it opens the explorer with the\n"
-           "lesson panel (n/b next/back, h hint; parameters set the start). --headless (or no\n"
-           "terminal) prints each step, loads its configuration, and checks its goal against\n"
-           "the model (and its solution, if any).\n"
-           "Exit status: 0, 1 when a step's solution misses its goal, 2 for a Lua error.\n");
+           "lesson panel (n/b next/back, h hint, again for more; R restarts); parameters set\n"
+           "the start. --headless (or no terminal) prints each step, loads its configuration\n"
+           "and checks its goal against the model; it takes no parameters. Each step's\n"
+           "solution is checked too, but printed only with --solutions (for the instructor).\n"
+           "Exit status: 0, 1 when a step's solution misses its goal, 2 for bad input or a Lua\n"
+           "error.\n");
 }
 
 static int list(void)
@@ -61,8 +66,8 @@ static const char *status_name(enum lesson_goal g)
     return g == LESSON_GOAL_MET ? "met" : g == LESSON_GOAL_NOT_MET ? "not met" : "error";
 }
 
-/* Model and goal for p; prints "label: status - message". -1 on a Lua error. */
-static int check(struct lesson *l, int i, const struct params *p, const char *label,
+/* Model and goal for p; prints "label: status - message" if loud. -1 on a Lua error. */
+static int check(struct lesson *l, int i, const struct params *p, const char *label, bool loud,
                  enum lesson_goal *out)
 {
     struct model_result m;
@@ -71,8 +76,9 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
         cli_error("%s", err);
         return -1;
     }
-    printf("  %s: makespan %.4g s, efficiency %.3f, scenario %s\n", label, m.makespan, m.efficiency,
-           model_scenario_name(m.scenario));
+    if (loud)
+        printf("  %s: makespan %.4g s, efficiency %.3f, scenario %s\n", label, m.makespan,
+               m.efficiency, model_scenario_name(m.scenario));
     struct lesson_state st = {p, &m, NULL};
     *out =
         (enum lesson_goal)(lesson_goal_check(l, i, &st, msg, sizeof msg) & ~LESSON_GOAL_READ_SIM);
@@ -81,7 +87,7 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
         cli_error("%s", msg);
         return -1;
     }
-    if (*out != LESSON_NO_GOAL)
+    if (loud && *out != LESSON_NO_GOAL)
         printf("  goal (%s): %s%s%s\n", label, status_name(*out), msg[0] ? " - " : "", msg);
     return 0;
 }
@@ -106,10 +112,14 @@ static int open_explorer(const char *name, int argc, char **argv)
 int cmd_lesson(int argc, char **argv)
 {
     const char *name = NULL;
-    bool headless = !tui_have_terminal();
+    bool headless = !tui_have_terminal(), solutions = false;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--headless") || !strcmp(argv[i], "--solutions"))
+            headless = true; /* before parameters are let through below */
+    }
     for (int i = 2; i < argc; i++) {
         if (!headless && argv[i][0] == '-' && strcmp(argv[i], "--help") && strcmp(argv[i], "-h") &&
-            strcmp(argv[i], "--list") && strcmp(argv[i], "--headless"))
+            strcmp(argv[i], "--list"))
             continue; /* a parameter for the explorer: cli_parse checks it */
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
@@ -118,8 +128,11 @@ int cmd_lesson(int argc, char **argv)
             return list();
         } else if (!strcmp(argv[i], "--headless")) {
             headless = true;
+        } else if (!strcmp(argv[i], "--solutions")) {
+            solutions = true;
         } else if (argv[i][0] == '-' || name) {
-            cli_error("lesson: unexpected '%s'; see 'situ lesson --help'", argv[i]);
+            cli_error("lesson: unexpected '%s'%s; see 'situ lesson --help'", argv[i],
+                      argv[i][0] == '-' ? " (--headless takes no parameters)" : "");
             return EXIT_BAD_INPUT;
         } else {
             name = argv[i];
@@ -138,7 +151,8 @@ int cmd_lesson(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     lesson_set_output(l, stdout);
-    printf("%s\n(%s, %d steps)\n", lesson_title(l), lesson_path(l), lesson_step_count(l));
+    int steps = lesson_step_count(l);
+    printf("%s\n(%s, %d step%s)\n", lesson_title(l), lesson_path(l), steps, steps == 1 ? "" : "s");
     struct params p, here, sol;
     params_defaults(&p);
     char platform[PARAMS_PATH_MAX];
@@ -155,22 +169,33 @@ int cmd_lesson(int argc, char **argv)
         p = here;
         print_config("config", &p);
         enum lesson_goal g, gs;
-        if (check(l, i, &p, "as loaded", &g) < 0) {
+        if (check(l, i, &p, "as loaded", true, &g) < 0) {
             rc = EXIT_BAD_INPUT;
             break;
         }
-        if (lesson_step_hint(l, i)[0])
-            printf("  hint: %s\n", lesson_step_hint(l, i));
+        int hints = solutions ? lesson_step_hint_count(l, i) : 1;
+        for (int k = 0; k < hints && lesson_step_hint_at(l, i, k)[0]; k++)
+            printf("  hint%s: %s\n", k ? " (more)" : "", lesson_step_hint_at(l, i, k));
         int has = lesson_step_solution(l, i, &p, &sol, err, sizeof err);
         if (has < 0) {
             cli_error("%s", err);
             rc = EXIT_BAD_INPUT;
         } else if (has > 0) {
-            print_config("solution", &sol);
-            if (check(l, i, &sol, "with the solution", &gs) < 0)
+            char keys[1024];
+            lesson_step_solution_keys(l, i, &sol, keys, sizeof keys);
+            if (solutions)
+                printf("  solution: %s\n", keys);
+            /* Checked all the same, quietly without --solutions: a broken lesson still exits 1. */
+            lesson_set_output(l, solutions ? stdout : NULL);
+            int c = check(l, i, &sol, "with the solution", solutions, &gs);
+            lesson_set_output(l, stdout);
+            if (c < 0)
                 rc = EXIT_BAD_INPUT;
-            else if (gs == LESSON_GOAL_NOT_MET)
+            else if (gs == LESSON_GOAL_NOT_MET) {
+                if (!solutions)
+                    cli_error("lesson: step %d: its solution misses the goal", i + 1);
                 rc = 1;
+            }
         }
     }
     lesson_free(l);

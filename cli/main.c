@@ -26,7 +26,7 @@ static void usage(FILE *out)
         "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
-        "       situ lesson NAME [--headless] | --list      a workshop lesson (explorer panel)\n"
+        "       situ lesson NAME [--headless [--solutions]] | --list   a workshop lesson\n"
         "       situ --help | --version\n\n"
         "every command but sweep (whose --time-limit bounds each simulation):\n"
         "       --time-limit S   seconds user Lua may run at once (default: %g for an analytics\n"

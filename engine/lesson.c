@@ -13,8 +13,12 @@
 #include "report.h"
 #include "script.h"
 
+#define LESSON_HINTS_MAX 4
+
 struct lesson_step {
-    char *text, *hint;
+    char *text;
+    char *hints[LESSON_HINTS_MAX]; /* graded: a nudge first, then more */
+    int nhints;
     bool has_config, has_goal, has_solution;
     char goal_pos[PATH_MAX + 16]; /* "FILE:LINE" of the goal function */
 };
@@ -65,8 +69,16 @@ static const char shape_lua[] =
     "  if st.goal ~= nil and type(st.goal) ~= 'function' then\n"
     "    fail(where .. 'goal must be a function(state)')\n"
     "  end\n"
-    "  if st.hint ~= nil and type(st.hint) ~= 'string' then\n"
-    "    fail(where .. 'hint must be a string')\n"
+    "  local h = st.hint\n"
+    "  local graded = type(h) == 'table' and #h >= 1 and #h <= 4\n"
+    "  if graded then\n"
+    "    for k, v in pairs(h) do\n"
+    "      if math.type(k) ~= 'integer' or type(v) ~= 'string' then graded = false end\n"
+    "    end\n"
+    "  end\n"
+    "  if h ~= nil and type(h) ~= 'string' and not graded then\n"
+    "    fail(where .. 'hint must be a string, or a list of 1 to 4 strings (a nudge first, '\n"
+    "      .. 'then more)')\n"
     "  end\n"
     "end\n"
     "return spec\n";
@@ -160,6 +172,32 @@ int lesson_step_solution(struct lesson *l, int i, const struct params *base, str
     return step_params(l, i, "solution", base, out, err, errlen);
 }
 
+/* The step's hint (on top of the stack): a string is one level, a list is graded. */
+static int load_hints(lua_State *L, struct lesson_step *st)
+{
+    lua_getfield(L, -1, "hint");
+    if (lua_isstring(L, -1)) {
+        st->hints[st->nhints] = strdup(lua_tostring(L, -1));
+        if (!st->hints[st->nhints++]) {
+            lua_pop(L, 1);
+            return -1;
+        }
+    } else if (lua_istable(L, -1)) {
+        int n = (int)luaL_len(L, -1);
+        for (int k = 1; k <= n && k <= LESSON_HINTS_MAX; k++) {
+            lua_rawgeti(L, -1, k);
+            st->hints[st->nhints] = strdup(lua_tostring(L, -1));
+            lua_pop(L, 1);
+            if (!st->hints[st->nhints++]) {
+                lua_pop(L, 1);
+                return -1;
+            }
+        }
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
 static int load_steps(struct lesson *l, char *err, size_t errlen)
 {
     lua_State *L = l->s->L;
@@ -177,7 +215,7 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
         struct lesson_step *st = &l->steps[i];
         lua_rawgeti(L, -1, i + 1);
         st->text = dup_field(L, -1, "text");
-        st->hint = dup_field(L, -1, "hint");
+        bool oom = !st->text || load_hints(L, st) < 0;
         const char *keys[] = {"config", "goal", "solution"};
         bool *has[] = {&st->has_config, &st->has_goal, &st->has_solution};
         for (int k = 0; k < 3; k++) {
@@ -192,7 +230,7 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
                 lua_pop(L, 1);
         }
         lua_pop(L, 1);
-        if (!st->text || !st->hint) {
+        if (oom) {
             lua_pop(L, 2);
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -263,7 +301,8 @@ void lesson_free(struct lesson *l)
         return;
     for (int i = 0; l->steps && i < l->n; i++) {
         free(l->steps[i].text);
-        free(l->steps[i].hint);
+        for (int k = 0; k < l->steps[i].nhints; k++)
+            free(l->steps[i].hints[k]);
     }
     free(l->steps);
     free(l->title);
@@ -299,7 +338,49 @@ const char *lesson_step_text(const struct lesson *l, int i)
 
 const char *lesson_step_hint(const struct lesson *l, int i)
 {
-    return i >= 0 && i < l->n ? l->steps[i].hint : "";
+    return lesson_step_hint_at(l, i, 0);
+}
+
+int lesson_step_hint_count(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n ? l->steps[i].nhints : 0;
+}
+
+const char *lesson_step_hint_at(const struct lesson *l, int i, int k)
+{
+    if (i < 0 || i >= l->n || k < 0 || k >= l->steps[i].nhints)
+        return "";
+    return l->steps[i].hints[k];
+}
+
+int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol, char *buf,
+                              size_t len)
+{
+    buf[0] = 0;
+    if (i < 0 || i >= l->n || !l->steps[i].has_solution)
+        return 0;
+    push_step_field(l, i, "solution");
+    lua_State *L = l->s->L;
+    size_t used = 0;
+    int n = 0;
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        lua_getfield(L, -1, param_table[id].key);
+        bool named = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (!named)
+            continue;
+        char v[PARAMS_PATH_MAX];
+        params_format(sol, id, v, sizeof v);
+        int w = snprintf(buf + used, len - used, "%s%s=%s", n ? " " : "", param_table[id].key, v);
+        if (w < 0 || (size_t)w >= len - used) {
+            buf[used] = 0; /* a key cut in half would be a wrong answer: stop before it */
+            break;
+        }
+        used += (size_t)w;
+        n++;
+    }
+    lua_pop(L, 1);
+    return n;
 }
 
 int lesson_step_has_goal(const struct lesson *l, int i)

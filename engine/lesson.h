@@ -1,6 +1,6 @@
 /* Lessons for workshops: a Lua file under scripts/lua/lessons/ returns
  *   { title = "...", steps = { { text = "...", config = {...}, goal = function(state) ... end,
- *                                hint = "...", solution = {...} }, ... } }
+ *                                hint = "..." or {"nudge", "more"}, solution = {...} }, ... } }
  * This API lets the explorer show a lesson without knowing Lua: the step's text, the
  * configuration it loads, and whether its goal holds for the current state. A goal gets
  * state = { params = {...}, model = {...}, sim = {...} or nil } (the tables situ.params,
@@ -49,9 +49,13 @@ void lesson_set_output(struct lesson *l, FILE *out);
 const char *lesson_title(const struct lesson *l);
 const char *lesson_path(const struct lesson *l);
 int lesson_step_count(const struct lesson *l);
-/* Text and hint of step i (0-based); the hint is "" when the step has none. */
+/* Text and hint of step i (0-based); the hint is "" when the step has none. A hint may be graded
+ * (hint = {"a nudge", "more", ...} in the file): lesson_step_hint is its first level, _at(k) level
+ * k ("" past the last), _count how many levels there are (0: no hint). */
 const char *lesson_step_text(const struct lesson *l, int i);
 const char *lesson_step_hint(const struct lesson *l, int i);
+int lesson_step_hint_count(const struct lesson *l, int i);
+const char *lesson_step_hint_at(const struct lesson *l, int i, int k);
 int lesson_step_has_goal(const struct lesson *l, int i);
 
 /* The configuration step i loads: base with the step's config on top. Returns 1 if the step has
@@ -61,6 +65,12 @@ int lesson_step_config(struct lesson *l, int i, const struct params *base, struc
                        char *err, size_t errlen);
 int lesson_step_solution(struct lesson *l, int i, const struct params *base, struct params *out,
                          char *err, size_t errlen);
+
+/* Every key step i's solution names, with its value in sol (the configuration the solution
+ * gives), "ratio=15 stride=200" in the parameter table's order, defaults included: an instructor
+ * must read the whole answer. Returns how many keys (0: no solution). */
+int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol, char *buf,
+                              size_t len);
 
 /* Evaluates step i's goal against st. msg gets the goal's message (or the error line), "" if
  * none. Returns a lesson_goal, with LESSON_GOAL_READ_SIM or'd in if the goal read st->sim. */

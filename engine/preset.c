@@ -1,11 +1,16 @@
 #include "preset.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 
 #include "datadir.h"
+#include "outfile.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -46,6 +51,17 @@ int preset_path(const char *name, char *out, size_t len, char *err, size_t errle
     snprintf(rel, sizeof rel, "presets/%s.conf", name);
     if (datadir_resolve(rel, out, len) == 0)
         return 0;
+    /* The user's own, saved from the explorer: after the installed ones, which they cannot
+     * shadow (preset_save refuses their names). */
+    char dir[PATH_MAX], path[PATH_MAX + PRESET_NAME_MAX + 8];
+    struct stat st;
+    if (preset_user_dir(dir, sizeof dir) == 0) {
+        snprintf(path, sizeof path, "%s/%s.conf", dir, name);
+        if (stat(path, &st) == 0 && strlen(path) < len) {
+            snprintf(out, len, "%s", path);
+            return 0;
+        }
+    }
     char list[256];
     available(list, sizeof list);
     snprintf(err, errlen, "preset: no preset '%s' (available: %s)", name, list);
@@ -140,7 +156,146 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     return 0;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+int preset_user_dir(char *out, size_t len)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is invalid, ignored */
+        n = snprintf(out, len, "%s/situ/presets", xdg);
+    else if (home && home[0])
+        n = snprintf(out, len, "%s/.config/situ/presets", home);
+    else
+        return -1;
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 int preset_list(char names[][PRESET_NAME_MAX], int max)
 {
-    return datadir_list("presets", ".conf", names, max);
+    int n = datadir_list("presets", ".conf", names, max);
+    int kept = n < max ? n : max;
+    char dir[PATH_MAX];
+    if (preset_user_dir(dir, sizeof dir) < 0)
+        return n;
+    DIR *d = opendir(dir);
+    if (!d)
+        return n;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] == '.' || l <= 5 || strcmp(e->d_name + l - 5, ".conf") ||
+            l - 5 >= PRESET_NAME_MAX)
+            continue;
+        char name[PRESET_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(l - 5), e->d_name);
+        bool dup = false;
+        for (int i = 0; i < kept && !dup; i++)
+            dup = !strcmp(names[i], name);
+        if (dup)
+            continue; /* an installed one of that name wins (preset_path) */
+        if (kept < max)
+            memcpy(names[kept++], name, sizeof name);
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)kept, PRESET_NAME_MAX, name_cmp);
+    return n;
+}
+
+void preset_description(const char *name, char *out, size_t len)
+{
+    char path[PARAMS_PATH_MAX], err[PARAMS_ERR_MAX + 256], line[512];
+    out[0] = 0;
+    FILE *f = preset_path(name, path, sizeof path, err, sizeof err) == 0 ? fopen(path, "r") : NULL;
+    if (!f)
+        return;
+    /* The comment lines the file starts with, joined: what the preset is for. */
+    size_t used = 0;
+    while (fgets(line, sizeof line, f) && line[0] == '#') {
+        char *t = trim(line + 1);
+        if (!*t)
+            continue;
+        int w = snprintf(out + used, len - used, "%s%s", used ? " " : "", t);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
+    fclose(f);
+}
+
+static bool valid_name(const char *name)
+{
+    if (!name[0] || name[0] == '.' || strlen(name) >= PRESET_NAME_MAX)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+              (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+            return false;
+    return true;
+}
+
+int preset_save(const char *name, const struct params *p, const char *description, char *path,
+                size_t pathlen, char *err, size_t errlen)
+{
+    if (!valid_name(name)) {
+        snprintf(err, errlen,
+                 "preset: '%.60s' is not a name (letters, digits, - _ . ; up to %d characters)",
+                 name, PRESET_NAME_MAX - 1);
+        return -1;
+    }
+    char rel[PRESET_NAME_MAX + 16], found[PATH_MAX];
+    snprintf(rel, sizeof rel, "presets/%s.conf", name);
+    if (datadir_resolve(rel, found, sizeof found) == 0) {
+        snprintf(err, errlen, "preset: '%s' is an installed preset; choose another name", name);
+        return -1;
+    }
+    char dir[PATH_MAX];
+    if (preset_user_dir(dir, sizeof dir) < 0) {
+        snprintf(err, errlen, "preset: neither XDG_CONFIG_HOME nor HOME is set");
+        return -1;
+    }
+    /* $XDG_CONFIG_HOME/situ/presets: each level made as needed. */
+    for (char *c = dir + 1;; c++) {
+        if (*c == '/' || !*c) {
+            char keep = *c;
+            *c = 0;
+            if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+                snprintf(err, errlen, "preset: cannot create %s: %s", dir, strerror(errno));
+                return -1;
+            }
+            *c = keep;
+        }
+        if (!*c)
+            break;
+    }
+    if (snprintf(path, pathlen, "%s/%s.conf", dir, name) >= (int)pathlen) {
+        snprintf(err, errlen, "preset: the path of '%s' is too long", name);
+        return -1;
+    }
+    struct outfile o;
+    if (outfile_open(&o, path, err, errlen) < 0)
+        return -1;
+    char buf[2 * PATH_MAX];
+    int n = snprintf(buf, sizeof buf, "# %s\n",
+                     description && description[0] ? description : "saved by situ");
+    outfile_write(&o, buf, (size_t)n);
+    /* Every parameter not at its default, so that the file says the whole configuration. */
+    struct params d;
+    params_defaults(&d);
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        char a[PARAMS_PATH_MAX], b[PARAMS_PATH_MAX];
+        params_format(p, id, a, sizeof a);
+        params_format(&d, id, b, sizeof b);
+        char def[PARAMS_PATH_MAX];
+        if (param_table[id].type == PARAM_PATH && b[0] && datadir_resolve(b, def, sizeof def) == 0)
+            snprintf(b, sizeof b, "%s", def); /* the default platform, found where it is */
+        if (!strcmp(a, b))
+            continue;
+        n = snprintf(buf, sizeof buf, "%-15s = %s\n", param_table[id].key, a);
+        outfile_write(&o, buf, (size_t)n);
+    }
+    return outfile_commit(&o, err, errlen);
 }

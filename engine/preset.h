@@ -26,8 +26,21 @@ typedef int (*preset_axis_cb)(void *ud, const char *keys, const char *list, char
 int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void *ud, char *err,
                 size_t errlen);
 
-/* Names of the installed presets (every .conf file in presets/, without the suffix), sorted.
- * Returns how many exist; writes at most max into names. */
+/* Names of the presets (every .conf file in presets/, without the suffix, then the user's own in
+ * preset_user_dir), sorted. Returns how many exist; writes at most max into names. */
 int preset_list(char names[][PRESET_NAME_MAX], int max);
+
+/* The user's presets: $XDG_CONFIG_HOME/situ/presets, else ~/.config/situ/presets. -1 if
+ * neither variable gives a directory. A bare name is looked up there after presets/. */
+int preset_user_dir(char *out, size_t len);
+
+/* What preset NAME is for: the comment lines its file starts with, joined ("" if none). */
+void preset_description(const char *name, char *out, size_t len);
+
+/* Writes p as preset NAME in preset_user_dir (made if needed): `# description`, then every
+ * parameter not at its default. The name must be letters, digits, - _ . and not an installed
+ * preset's. The file is whole or absent (outfile.h). path gets where it went. -1 with err. */
+int preset_save(const char *name, const struct params *p, const char *description, char *path,
+                size_t pathlen, char *err, size_t errlen);
 
 #endif

@@ -89,6 +89,9 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     }
     if (changed) {
         snprintf(s->key, sizeof s->key, "%s", key);
+        /* Back on the preset's own configuration (d, or stepping back): no longer modified. */
+        if (s->base_key[0] && !strcmp(key, s->base_key))
+            s->modified = false;
         result_free(&s->sim);
         s->has_sim = false;
         s->sim_cached = false;
@@ -129,6 +132,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
     char a[RUNNER_KEY_MAX], b[RUNNER_KEY_MAX];
     params_canonical(&def, a, sizeof a);
     params_canonical(p, b, sizeof b);
+    snprintf(s->base_key, sizeof s->base_key, "%s", a);
     s->modified = strcmp(a, b) != 0;
     app_xover_sync(s);
     return 0;
@@ -242,36 +246,53 @@ static unsigned try_apply(struct app_state *s, const struct params *cand)
     }
     if (rc == 0)
         return APP_DIRTY;
-    s->modified = true;
+    s->modified = strcmp(s->key, s->base_key) != 0;
     return APP_DIRTY | APP_CONFIG;
+}
+
+/* A choice moves to the next one this configuration can take, skipping the others. A slider stops
+ * at its ends as the numeric ones do (wrap false); m, a toggle, cycles (wrap true). */
+static unsigned step_choice(struct app_state *s, int id, int dir, bool wrap)
+{
+    const struct param_desc *d = &param_table[id];
+    int n = 0;
+    while (d->choices[n])
+        n++;
+    int at = (int)params_get_number(&s->p, id);
+    char first_err[APP_MSG_MAX] = "";
+    for (int k = 1; k < n; k++) {
+        int to = at + k * dir;
+        if (wrap)
+            to = ((to % n) + n) % n;
+        else if (to < 0 || to >= n)
+            break;
+        struct params cand = s->p;
+        char err[APP_MSG_MAX];
+        if (params_set_number(&cand, id, to, NULL) < 0)
+            continue;
+        int rc = app_apply(s, &cand, err, sizeof err);
+        if (rc >= 0) {
+            s->modified = strcmp(s->key, s->base_key) != 0;
+            return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+        }
+        if (!first_err[0])
+            snprintf(first_err, sizeof first_err, "%s", err);
+    }
+    char now[64];
+    params_format(&s->p, id, now, sizeof now);
+    if (first_err[0])
+        notice(s, true, "%s stays %s: %s", d->key, now, first_err);
+    else
+        notice(s, false, "%s is at its %s choice (%s)", d->key, dir > 0 ? "last" : "first", now);
+    return APP_DIRTY;
 }
 
 static unsigned step(struct app_state *s, int id, int steps, bool coarse)
 {
     const struct param_desc *d = &param_table[id];
     struct params cand = s->p;
-    if (d->type == PARAM_CHOICE) {
-        /* Choices cycle, skipping the ones this configuration cannot take. */
-        int n = 0;
-        while (d->choices[n])
-            n++;
-        char first_err[APP_MSG_MAX] = "";
-        for (int k = 1; k < n; k++) {
-            params_step(&cand, id, steps, false);
-            char err[APP_MSG_MAX];
-            int rc = app_apply(s, &cand, err, sizeof err);
-            if (rc >= 0) {
-                s->modified = s->modified || rc > 0;
-                return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
-            }
-            if (!first_err[0])
-                snprintf(first_err, sizeof first_err, "%s", err);
-        }
-        char now[64];
-        params_format(&s->p, id, now, sizeof now);
-        notice(s, true, "%s stays %s: %s", d->key, now, first_err);
-        return APP_DIRTY;
-    }
+    if (d->type == PARAM_CHOICE)
+        return step_choice(s, id, steps > 0 ? 1 : -1, false);
     if (!params_step(&cand, id, steps, coarse)) {
         char v[64];
         params_format(&s->p, id, v, sizeof v);
@@ -382,7 +403,7 @@ static unsigned edit_commit(struct app_state *s)
         return APP_DIRTY;
     }
     s->mode = APP_MAIN;
-    s->modified = s->modified || rc > 0;
+    s->modified = strcmp(s->key, s->base_key) != 0;
     return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
 }
 
@@ -429,9 +450,11 @@ static unsigned presets_open(struct app_state *s)
         return APP_DIRTY;
     }
     s->preset_sel = 0;
-    for (int i = 0; i < s->npresets; i++)
+    for (int i = 0; i < s->npresets; i++) {
         if (!strcmp(s->presets[i], s->preset))
             s->preset_sel = i;
+        preset_description(s->presets[i], s->preset_desc[i], sizeof s->preset_desc[i]);
+    }
     s->mode = APP_PRESETS;
     return APP_DIRTY;
 }
@@ -468,6 +491,7 @@ static unsigned presets_key(struct app_state *s, int key)
             return APP_DIRTY;
         }
         snprintf(s->preset, sizeof s->preset, "%s", name);
+        snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
         s->modified = false;
         notice(s, false, "preset %s loaded", name);
         return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
@@ -508,9 +532,9 @@ static unsigned main_key(struct app_state *s, int key)
         /* With a lesson open, h is its hint (the arrows still step), n and b move through it. */
         switch (key) {
         case 'h':
-            s->lesson.show_hint = !s->lesson.show_hint;
-            s->pane = APP_PANE_LESSON;
-            return APP_DIRTY;
+            return app_lesson_hint(s);
+        case 'R':
+            return app_lesson_restart(s);
         case 'n':
             return app_lesson_goto(s, s->lesson.step + 1);
         case 'b':
@@ -536,6 +560,13 @@ static unsigned main_key(struct app_state *s, int key)
             break;
         }
     }
+    if (s->pane == APP_PANE_LINKS && (key == '[' || key == ']')) {
+        /* The link view scrolls by [ ] as the scenario panel does; the view clamps the end. */
+        int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
+        s->links_scroll += key == ']' ? 1 : -1;
+        s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;
+        return APP_DIRTY;
+    }
     switch (key) {
     case 'x':
         s->mode = APP_SCRIPT_PATH;
@@ -547,9 +578,8 @@ static unsigned main_key(struct app_state *s, int key)
         return toggle_pane(s, APP_PANE_LINKS);
     case 's':
         return toggle_pane(s, APP_PANE_SCALING);
-    case 'c':
-        s->pane = APP_PANE_XOVER;
-        return APP_DIRTY;
+    case 'c': /* with a lesson open, c toggles between the plot and the lesson */
+        return toggle_pane(s, APP_PANE_XOVER);
     case 'q':
     case APP_KEY_CTRL_C:
         return APP_QUIT;
@@ -589,7 +619,7 @@ static unsigned main_key(struct app_state *s, int key)
     case 'e':
         return edit_begin(s);
     case 'm':
-        return step(s, P_MAPPING, 1, false);
+        return step_choice(s, P_MAPPING, 1, true);
     case 'd':
         return reset_focused(s);
     case 'r':
@@ -598,12 +628,35 @@ static unsigned main_key(struct app_state *s, int key)
         return APP_DIRTY | APP_RERUN;
     case 'p':
         return presets_open(s);
+    case 'w': /* write the configuration as a preset: the prompt asks for its name */
+        s->mode = APP_PRESET_SAVE;
+        s->edit[0] = 0;
+        s->edit_len = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
     case '?':
         s->mode = APP_HELP;
         return APP_DIRTY;
-    case APP_KEY_ESC:
-        return APP_DIRTY; /* clears the notice */
+    case '!':
+        if (!app_error(s, &(const char *){NULL})[0]) {
+            notice(s, false, "no error to show");
+            return APP_DIRTY;
+        }
+        s->mode = APP_ERROR;
+        return APP_DIRTY;
+    case '/':
+        notice(s, false, "no search here: %s select a parameter, ? lists every key",
+               "up/down (k j)");
+        return APP_DIRTY;
+    case APP_KEY_ESC: /* closes a view (back to the lesson or the plot), clears the notice */
+        if (s->pane == APP_PANE_LINKS || s->pane == APP_PANE_SCALING)
+            s->pane = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
+        return APP_DIRTY;
     default:
+        if (key > 0x20 && key < 0x7f) { /* never silent: say the key does nothing here */
+            notice(s, false, "%c does nothing here: ? lists the keys", key);
+            return APP_DIRTY;
+        }
         return 0;
     }
 }
@@ -617,6 +670,16 @@ unsigned app_key(struct app_state *s, int key)
         return presets_key(s, key);
     case APP_SCRIPT_PATH:
         return app_prompt_key(s, key, app_script_path_commit);
+    case APP_PRESET_SAVE:
+        return app_prompt_key(s, key, app_preset_save_commit);
+    case APP_ERROR:
+        if (key == 'q' || key == APP_KEY_CTRL_C)
+            return APP_QUIT;
+        if (key == '!' || key == APP_KEY_ESC || key == APP_KEY_ENTER) {
+            s->mode = APP_MAIN;
+            return APP_DIRTY;
+        }
+        return 0;
     case APP_HELP:
         if (key == 'q' || key == APP_KEY_CTRL_C)
             return APP_QUIT;

@@ -49,7 +49,17 @@ enum app_flags {
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
-enum app_mode { APP_MAIN, APP_EDIT, APP_HELP, APP_PRESETS, APP_SCRIPT_PATH };
+/* APP_ERROR: the last error in full, wrapped, over the screen (!). APP_PRESET_SAVE: typing the
+ * name (and description) to save the configuration as a preset under (w). */
+enum app_mode {
+    APP_MAIN,
+    APP_EDIT,
+    APP_HELP,
+    APP_PRESETS,
+    APP_SCRIPT_PATH,
+    APP_ERROR,
+    APP_PRESET_SAVE
+};
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
@@ -61,22 +71,29 @@ enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALIN
 enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
 
 #define APP_PRESETS_MAX 32
+#define APP_DESC_MAX    160
 #define APP_EDIT_MAX    96
 #define APP_MSG_MAX     (PARAMS_ERR_MAX + 64)
 #define APP_ERR_LONG    1024 /* an analytics error: a whole path, then the message */
 
-/* A lesson in the explorer: which step, whether its hint shows, and its goal's status for the
- * configuration on screen (re-checked on every model update and every simulated result). */
+/* A lesson in the explorer: which step, how much of its hint shows, and its goal's status for the
+ * configuration on screen (re-checked on every model update and every simulated result). The
+ * steps whose goal was met at some point are remembered for the completion summary. */
+#define APP_LESSON_STEPS 64 /* steps counted in the summary (a lesson may have more) */
+
 struct app_lesson {
     struct lesson *l; /* NULL: no lesson open */
     int step;
-    bool show_hint;
+    int hint_level; /* hint levels shown: 0 none, 1 the nudge, 2 more... (h) */
     enum lesson_goal goal;
-    bool goal_sim;         /* the goal read a simulated result of this configuration */
-    bool goal_pending;     /* the goal is user code: the evaluator process checks it */
-    long goal_gen;         /* bumped for every check asked for */
-    char msg[APP_MSG_MAX]; /* the goal's message, or its Lua error */
-    struct params start;   /* the configuration before step 1: `b` replays the steps from it */
+    bool goal_sim;          /* the goal read a simulated result of this configuration */
+    bool goal_pending;      /* the goal is user code: the evaluator process checks it */
+    long goal_gen;          /* bumped for every check asked for */
+    char msg[APP_MSG_MAX];  /* the goal's message, or its Lua error */
+    struct params start;    /* the configuration before step 1: R restarts from it */
+    unsigned long long met; /* bit i: step i's goal was met */
+    double t_start, t_end;  /* seconds on a monotonic clock: opened, finished */
+    bool done;              /* n past the last step: the summary shows */
 };
 
 /* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
@@ -118,9 +135,10 @@ struct app_script {
 
 struct app_state {
     struct params p;
-    char preset[PRESET_NAME_MAX]; /* "" when the configuration came from flags alone */
-    char key[RUNNER_KEY_MAX];     /* params_canonical(p) */
-    bool modified;                /* moved away from the preset */
+    char preset[PRESET_NAME_MAX];  /* "" when the configuration came from flags alone */
+    char key[RUNNER_KEY_MAX];      /* params_canonical(p) */
+    char base_key[RUNNER_KEY_MAX]; /* ... of the preset (or the defaults) as loaded */
+    bool modified;                 /* key differs from base_key: moved away from the preset */
 
     int sliders[PARAM_COUNT]; /* parameter ids with slider=true, in table order */
     int nsliders;
@@ -154,9 +172,11 @@ struct app_state {
     char last_error[RUNNER_ERR_MAX + 128];
 
     char presets[APP_PRESETS_MAX][PRESET_NAME_MAX];
+    char preset_desc[APP_PRESETS_MAX][APP_DESC_MAX]; /* each one's description, for the picker */
     int npresets, preset_sel;
 
     enum app_pane pane;
+    int links_scroll; /* links skipped at the top of the link view ([ ]) */
     struct app_lesson lesson;
     double alert;                     /* link utilisation threshold, 0..1 */
     bool script_unsafe;               /* scenarios get the whole standard library */
@@ -219,8 +239,16 @@ void app_scaling_sync(struct app_state *s);
 int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen);
 void app_lesson_close(struct app_state *s);
 /* Goes to step i (0-based): forward keeps what the user set and loads the step's configuration
- * on top; backward replays the configurations of steps 1..i from the lesson's start. */
+ * on top; backward keeps the configuration as it is (the student's work is theirs). Past the last
+ * step it finishes the lesson: the summary shows. */
 unsigned app_lesson_goto(struct app_state *s, int i);
+/* R: back to step 1 from the configuration the lesson started with; goals and clock reset. */
+unsigned app_lesson_restart(struct app_state *s);
+/* The summary: goals met of how many steps have one; seconds taken (until done, or now). */
+int app_lesson_goals_met(const struct app_state *s, int *goals);
+double app_lesson_seconds(const struct app_state *s);
+/* h: one more level of the step's hint; past the last, hides it. */
+unsigned app_lesson_hint(struct app_state *s);
 /* Re-evaluates the current step's goal against the configuration, model and simulation. */
 void app_lesson_check(struct app_state *s);
 /* The goal check the loop must have the evaluator process make (the goal is user code, never run
@@ -258,6 +286,19 @@ unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct 
 unsigned app_script_path_commit(struct app_state *s);
 /* Line k of the output, 0 the oldest of the nlines kept. */
 const char *app_script_line(const struct app_state *s, int k);
+
+/* The error to show first (status bar, !): a broken analytics file, then the simulation of the
+ * configuration on screen, then the scenario's, then the last of any other; "" if none. *what
+ * says whose ("analytics: ", ...). */
+const char *app_error(const struct app_state *s, const char **what);
+
+/* "situ run --ratio 31 ...": the command that simulates the configuration on screen (every
+ * parameter that is not at its default, shell-quoted). -1 if it does not fit in buf. */
+int app_command_line(const struct app_state *s, char *buf, size_t len);
+
+/* Enter on the save prompt (APP_PRESET_SAVE): "NAME [description ...]" saves the configuration as
+ * preset NAME (preset_save); it becomes the current preset. */
+unsigned app_preset_save_commit(struct app_state *s);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

@@ -4,8 +4,17 @@
  * hands the answer to app_lesson_on_goal); never this thread. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
+
+/* The lesson's own clock: how long a student took, not the wall clock (which may jump). */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 void app_lesson_close(struct app_state *s)
 {
@@ -49,6 +58,8 @@ unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char 
         return 0; /* for a step or a configuration already left */
     ls->goal_pending = false;
     ls->goal = (enum lesson_goal)(goal & ~LESSON_GOAL_READ_SIM);
+    if (ls->goal == LESSON_GOAL_MET && ls->step < APP_LESSON_STEPS)
+        ls->met |= 1ULL << ls->step;
     ls->goal_sim = goal & LESSON_GOAL_READ_SIM; /* the goal read the simulated result */
     snprintf(ls->msg, sizeof ls->msg, "%s", msg);
     return APP_DIRTY;
@@ -74,42 +85,97 @@ unsigned app_lesson_goto(struct app_state *s, int i)
     if (!ls->l)
         return 0;
     int n = lesson_step_count(ls->l);
+    s->pane = APP_PANE_LESSON;
+    if (i >= n && !ls->done) {
+        ls->done = true;
+        ls->t_end = now();
+        return APP_DIRTY;
+    }
     if (i < 0 || i >= n) {
         snprintf(s->notice, sizeof s->notice, "%s",
-                 i < 0 ? "this is the first step" : "this is the last step");
+                 i < 0 ? "this is the first step" : "the lesson is over: R restarts it");
         s->notice_error = false;
         return APP_DIRTY;
+    }
+    if (ls->done) { /* b from the summary: back to the last step, the clock running again */
+        ls->done = false;
+        ls->t_start += now() - ls->t_end;
+        if (i == ls->step)
+            return APP_DIRTY;
     }
     char err[APP_MSG_MAX];
     int changed = 0, rc = 0;
     int from = ls->step;
     ls->step = i;
-    ls->show_hint = false;
-    s->pane = APP_PANE_LESSON;
-    if (i > from) {
-        /* Forward: what the user found in the steps between stays, as in the headless walk. */
-        for (int k = from + 1; k <= i && rc == 0; k++)
-            rc = load_step(s, k, &s->p, &changed, err, sizeof err);
-    } else {
-        /* Back: the step as the lesson sets it up, replayed from the start. */
-        struct params base = ls->start;
-        for (int k = 0; k <= i && rc == 0; k++) {
-            rc = lesson_step_config(ls->l, k, &base, &base, err, sizeof err) < 0 ? -1 : 0;
-        }
-        if (rc == 0) {
-            int a = app_apply(s, &base, err, sizeof err);
-            rc = a < 0 ? -1 : 0;
-            changed = a > 0;
-        }
-    }
+    ls->hint_level = 0;
+    /* Forward: what the user found in the steps between stays, as in the headless walk. Back:
+     * nothing moves; the step's text is read again against the student's own configuration. */
+    for (int k = from + 1; k <= i && rc == 0; k++)
+        rc = load_step(s, k, &s->p, &changed, err, sizeof err);
     if (rc < 0) {
         snprintf(s->notice, sizeof s->notice, "%s", err);
         s->notice_error = true;
     }
     if (changed)
-        s->modified = true;
+        s->modified = strcmp(s->key, s->base_key) != 0;
     app_lesson_check(s); /* the step changed even if the configuration did not */
     return APP_DIRTY | (changed ? APP_CONFIG : 0);
+}
+
+unsigned app_lesson_restart(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return 0;
+    char err[APP_MSG_MAX];
+    int changed = 0;
+    ls->step = 0;
+    ls->hint_level = 0;
+    ls->met = 0;
+    ls->done = false;
+    ls->t_start = now();
+    s->pane = APP_PANE_LESSON;
+    if (load_step(s, 0, &ls->start, &changed, err, sizeof err) < 0) {
+        snprintf(s->notice, sizeof s->notice, "%s", err);
+        s->notice_error = true;
+    } else {
+        snprintf(s->notice, sizeof s->notice, "lesson restarted");
+        s->notice_error = false;
+    }
+    app_lesson_check(s);
+    return APP_DIRTY | (changed ? APP_CONFIG : 0);
+}
+
+int app_lesson_goals_met(const struct app_state *s, int *goals)
+{
+    const struct app_lesson *ls = &s->lesson;
+    int met = 0;
+    *goals = 0;
+    for (int i = 0; ls->l && i < lesson_step_count(ls->l) && i < APP_LESSON_STEPS; i++) {
+        if (!lesson_step_has_goal(ls->l, i))
+            continue;
+        (*goals)++;
+        met += (ls->met >> i) & 1;
+    }
+    return met;
+}
+
+double app_lesson_seconds(const struct app_state *s)
+{
+    const struct app_lesson *ls = &s->lesson;
+    return (ls->done ? ls->t_end : now()) - ls->t_start;
+}
+
+unsigned app_lesson_hint(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return 0;
+    int n = lesson_step_hint_count(ls->l, ls->step);
+    /* A step without a hint still answers h, with "no hint", so the key is never silent. */
+    ls->hint_level = ls->hint_level < (n ? n : 1) ? ls->hint_level + 1 : 0;
+    s->pane = APP_PANE_LESSON;
+    return APP_DIRTY;
 }
 
 int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen)
@@ -122,6 +188,7 @@ int app_lesson_open(struct app_state *s, const char *name, char *err, size_t err
     s->lesson.l = l;
     s->lesson.start = s->p;
     s->lesson.step = 0;
+    s->lesson.t_start = now();
     s->pane = APP_PANE_LESSON;
     int changed = 0;
     char e[APP_MSG_MAX];

@@ -440,8 +440,11 @@ static void draw(struct tui *t)
     if (!t->dirty || !t->screen_on)
         return;
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
-    if (t->app.mode == APP_MAIN || t->app.mode == APP_SCRIPT_PATH)
+    enum app_mode m = t->app.mode;
+    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE)
         view_script_draw(&t->scr, &t->layout, &t->app);
+    if (m == APP_ERROR) /* over the scenario panel, whose error it often is */
+        view_error_draw(&t->scr, &t->layout, &t->app);
     wnoutrefresh(stdscr);
     doupdate();
     t->dirty = false;
@@ -630,6 +633,11 @@ out:
     uv_walk(&t->loop, close_any, NULL);
     uv_run(&t->loop, UV_RUN_DEFAULT);
     runner_free(t->runner);
+    /* The terminal is back: what reproduces the screen goes to stdout, for the shell's history
+     * and for a script that wraps the explorer (q, not a failure). */
+    char cmd[4096];
+    if (rc == 0 && t->app.p.platform[0] && app_command_line(&t->app, cmd, sizeof cmd) == 0)
+        printf("%s\n", cmd);
     app_free(&t->app);
     uv_loop_close(&t->loop);
     if (t->want_stats) {

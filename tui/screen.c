@@ -93,11 +93,11 @@ static const struct glyphs ascii_glyphs = {
 };
 
 struct colour_def {
-    short fg, bg;
+    short fg, fg256, bg;
     int attr, mono;
 };
 
-#define SCREEN_DEF(name, fg, bg, attr, mono) [name] = {fg, bg, attr, mono},
+#define SCREEN_DEF(name, fg, fg256, bg, attr, mono) [name] = {fg, fg256, bg, attr, mono},
 static const struct colour_def colour_table[COL_COUNT] = {SCREEN_COLOURS(SCREEN_DEF)};
 #undef SCREEN_DEF
 
@@ -164,7 +164,8 @@ int screen_open(struct screen *s, char *err, size_t errlen)
         start_color();
         use_default_colors();
         for (int c = 0; c < COL_COUNT; c++)
-            init_pair((short)(c + 1), colour_table[c].fg, colour_table[c].bg);
+            init_pair((short)(c + 1), COLORS >= 256 ? colour_table[c].fg256 : colour_table[c].fg,
+                      colour_table[c].bg);
     }
     append_cap("sgr0");
     append_cap("cnorm");

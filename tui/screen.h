@@ -6,36 +6,49 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Semantic colours, once (ncdu's X-macro): name, foreground, background, attribute with colours,
- * attribute without (NO_COLOR or a monochrome terminal). -1 is the terminal's default. */
-#define SCREEN_COLOURS(X)                                                                          \
-    X(COL_TEXT, -1, -1, A_NORMAL, A_NORMAL)                                                        \
-    X(COL_MUTED, -1, -1, A_DIM, A_DIM)                                                             \
-    X(COL_HEADING, COLOR_CYAN, -1, A_BOLD, A_BOLD)                                                 \
-    X(COL_TITLE, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD)                              \
-    X(COL_FOCUS, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE | A_BOLD)                            \
-    X(COL_VALUE, -1, -1, A_BOLD, A_BOLD)                                                           \
-    X(COL_TRACK, COLOR_CYAN, -1, A_NORMAL, A_NORMAL)                                               \
-    X(COL_KNOB, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                                  \
-    X(COL_SIM, COLOR_BLUE, -1, A_BOLD, A_NORMAL)                                                   \
-    X(COL_RETRIEVE, COLOR_YELLOW, -1, A_NORMAL, A_NORMAL)                                          \
-    X(COL_ANA, COLOR_GREEN, -1, A_NORMAL, A_NORMAL)                                                \
-    X(COL_IDLE, -1, -1, A_DIM, A_DIM)                                                              \
-    X(COL_INSITU, COLOR_CYAN, -1, A_BOLD, A_NORMAL)                                                \
-    X(COL_INTRANSIT, COLOR_MAGENTA, -1, A_BOLD, A_BOLD)                                            \
-    X(COL_CROSS, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE)                                      \
-    X(COL_GOOD, COLOR_GREEN, -1, A_BOLD, A_BOLD)                                                   \
-    X(COL_WARN, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                                  \
-    X(COL_BAD, COLOR_RED, -1, A_BOLD, A_BOLD)                                                      \
-    X(COL_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD)                                                    \
-    X(COL_KEY, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)                                      \
-    X(COL_BORDER, COLOR_BLUE, -1, A_NORMAL, A_DIM)                                                 \
-    X(COL_UTIL_LOW, COLOR_BLUE, -1, A_NORMAL, A_DIM)                                               \
-    X(COL_UTIL_GOOD, COLOR_GREEN, -1, A_BOLD, A_NORMAL)                                            \
-    X(COL_UTIL_HIGH, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                                             \
-    X(COL_UTIL_HOT, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE)
+/* Semantic colours, once (ncdu's X-macro): name, foreground on 8-colour terminals, foreground on
+ * 256-colour ones, background, attribute with colours, attribute without (NO_COLOR or a
+ * monochrome terminal). -1 is the terminal's default. The series and verdict colours are the
+ * Okabe-Ito palette, which stays distinct for the common colour-vision deficiencies (the 8-colour
+ * column is its nearest basic colours): sky blue (OI_SKY), orange, bluish green, yellow, blue,
+ * vermillion and reddish purple. Colour never carries a meaning alone: every series also has its
+ * own glyph (screen.c's glyph sets, the views' legends). */
+#define OI_ORANGE     214 /* #E69F00 */
+#define OI_SKY        74  /* #56B4E9 */
+#define OI_GREEN      36  /* #009E73, bluish green */
+#define OI_YELLOW     227 /* #F0E442 */
+#define OI_BLUE       25  /* #0072B2 */
+#define OI_VERMILLION 166 /* #D55E00 */
+#define OI_PURPLE     175 /* #CC79A7, reddish purple */
 
-#define SCREEN_ENUM(name, fg, bg, attr, mono) name,
+#define SCREEN_COLOURS(X)                                                                          \
+    X(COL_TEXT, -1, -1, -1, A_NORMAL, A_NORMAL)                                                    \
+    X(COL_MUTED, -1, -1, -1, A_DIM, A_DIM)                                                         \
+    X(COL_HEADING, COLOR_CYAN, OI_SKY, -1, A_BOLD, A_BOLD)                                         \
+    X(COL_TITLE, COLOR_BLACK, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD)                 \
+    X(COL_FOCUS, COLOR_BLACK, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE | A_BOLD)               \
+    X(COL_VALUE, -1, -1, -1, A_BOLD, A_BOLD)                                                       \
+    X(COL_TRACK, COLOR_CYAN, OI_SKY, -1, A_NORMAL, A_NORMAL)                                       \
+    X(COL_KNOB, COLOR_YELLOW, OI_YELLOW, -1, A_BOLD, A_BOLD)                                       \
+    X(COL_SIM, COLOR_CYAN, OI_SKY, -1, A_BOLD, A_NORMAL)                                           \
+    X(COL_RETRIEVE, COLOR_MAGENTA, OI_PURPLE, -1, A_NORMAL, A_NORMAL)                              \
+    X(COL_ANA, COLOR_YELLOW, OI_ORANGE, -1, A_NORMAL, A_NORMAL)                                    \
+    X(COL_IDLE, -1, -1, -1, A_DIM, A_DIM)                                                          \
+    X(COL_INSITU, COLOR_CYAN, OI_SKY, -1, A_BOLD, A_NORMAL)                                        \
+    X(COL_INTRANSIT, COLOR_YELLOW, OI_ORANGE, -1, A_BOLD, A_BOLD)                                  \
+    X(COL_CROSS, COLOR_RED, OI_VERMILLION, -1, A_BOLD, A_BOLD | A_UNDERLINE)                       \
+    X(COL_GOOD, COLOR_GREEN, OI_GREEN, -1, A_BOLD, A_BOLD)                                         \
+    X(COL_WARN, COLOR_YELLOW, OI_ORANGE, -1, A_BOLD, A_BOLD)                                       \
+    X(COL_BAD, COLOR_RED, OI_VERMILLION, -1, A_BOLD, A_BOLD)                                       \
+    X(COL_ERROR, COLOR_RED, OI_VERMILLION, -1, A_BOLD, A_BOLD)                                     \
+    X(COL_KEY, COLOR_BLACK, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)                         \
+    X(COL_BORDER, COLOR_BLUE, OI_BLUE, -1, A_NORMAL, A_DIM)                                        \
+    X(COL_UTIL_LOW, COLOR_BLUE, OI_BLUE, -1, A_NORMAL, A_DIM)                                      \
+    X(COL_UTIL_GOOD, COLOR_GREEN, OI_GREEN, -1, A_BOLD, A_NORMAL)                                  \
+    X(COL_UTIL_HIGH, COLOR_YELLOW, OI_YELLOW, -1, A_BOLD, A_BOLD)                                  \
+    X(COL_UTIL_HOT, COLOR_RED, OI_VERMILLION, -1, A_BOLD, A_BOLD | A_UNDERLINE)
+
+#define SCREEN_ENUM(name, fg, fg256, bg, attr, mono) name,
 enum colour { SCREEN_COLOURS(SCREEN_ENUM) COL_COUNT };
 #undef SCREEN_ENUM
 

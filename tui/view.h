@@ -40,6 +40,9 @@ void view_xover_draw(const struct screen *s, const struct view_layout *l,
 void view_help_draw(const struct screen *s, const struct view_layout *l, int max_jobs);
 void view_presets_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a);
+/* The last error in full, wrapped (!); drawn after view_draw and view_script_draw. */
+void view_error_draw(const struct screen *s, const struct view_layout *l,
+                     const struct app_state *a);
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
 void view_links_draw(const struct screen *s, const struct view_layout *l,

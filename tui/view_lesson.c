@@ -44,6 +44,67 @@ static void goal_line(const struct screen *s, const struct app_state *a, int y, 
         draw_text(s, y, 1 + n, w - n, COL_MUTED, ls->goal_sim ? " (model + SimGrid)" : " (model)");
 }
 
+/* The end of the lesson: how many goals were met, how long it took, and the way back in. */
+static void summary_draw(const struct screen *s, const struct app_state *a, int y, int end, int w)
+{
+    const struct app_lesson *ls = &a->lesson;
+    int goals, met = app_lesson_goals_met(a, &goals);
+    double t = app_lesson_seconds(a);
+    int min = (int)(t / 60), sec = (int)t % 60;
+    int n = draw_text(s, y, 1, w, met == goals ? COL_GOOD : COL_WARN,
+                      met == goals ? s->g->ok : s->g->dot);
+    draw_fmt(s, y, 1 + n, w - n, COL_VALUE,
+             " lesson complete: %d of %d goals met, in %d min %02d s", met, goals, min, sec);
+    if (++y >= end)
+        return;
+    /* One mark per step with a goal, so a student sees which one to go back to. */
+    int x = 1;
+    for (int i = 0; i < lesson_step_count(ls->l) && i < APP_LESSON_STEPS && x < w; i++) {
+        if (!lesson_step_has_goal(ls->l, i))
+            continue;
+        bool ok = (ls->met >> i) & 1;
+        x += draw_fmt(s, y, x, w - x, ok ? COL_GOOD : COL_WARN, "step %d %s  ", i + 1,
+                      ok ? s->g->ok : s->g->dot);
+    }
+    if (++y < end)
+        draw_text(s, y, 1, w, COL_MUTED, "R restarts the lesson, b goes back to its last step");
+}
+
+/* The hint's levels shown so far, wrapped, from the bottom of the block up; returns the first
+ * row they use (end if none). */
+static int hints_draw(const struct screen *s, const struct app_state *a, int top, int end, int w)
+{
+    const struct app_lesson *ls = &a->lesson;
+    if (ls->hint_level <= 0)
+        return end;
+    int levels = lesson_step_hint_count(ls->l, ls->step);
+    char lines[16][256];
+    int n = 0;
+    if (levels == 0) {
+        n = draw_wrap("hint: this step has no hint", w, lines, 16);
+    } else {
+        char buf[1024];
+        size_t used = 0;
+        for (int k = 0; k < ls->hint_level && k < levels && used < sizeof buf; k++) {
+            int r = snprintf(buf + used, sizeof buf - used, "%s%s: %s", k ? "\n" : "",
+                             k ? "more" : "hint", lesson_step_hint_at(ls->l, ls->step, k));
+            used += r > 0 ? (size_t)r : 0;
+        }
+        if (ls->hint_level < levels && used < sizeof buf)
+            snprintf(buf + used, sizeof buf - used, " (h: more)");
+        n = draw_wrap(buf, w, lines, 16);
+    }
+    n = n > 16 ? 16 : n;
+    int row = end - n < top + 1 ? top + 1 : end - n; /* the step's first line stays */
+    for (int i = 0; i < n && row + i < end; i++) {
+        draw_text(s, row + i, 1, w, i == 0 || !strncmp(lines[i], "more:", 5) ? COL_KNOB : COL_TEXT,
+                  lines[i]);
+        if (row + i == end - 1 && i < n - 1) /* cut: say so rather than end mid-sentence */
+            draw_right(s, row + i, 1, w, COL_MUTED, s->g->ellipsis);
+    }
+    return row;
+}
+
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
 {
@@ -55,16 +116,14 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     int n = draw_text(s, y, 1, w, COL_HEADING, "LESSON ");
     n += draw_fmt(s, y, 1 + n, w - n, COL_VALUE, "%s", lesson_title(ls->l));
     char where[48];
-    snprintf(where, sizeof where, "  step %d/%d", ls->step + 1, steps);
+    snprintf(where, sizeof where, ls->done ? "  done" : "  step %d/%d", ls->step + 1, steps);
     draw_right(s, y, 1 + n, w - n, COL_HEADING, where);
-    goal_line(s, a, y + 1, w);
-    int row = y + 2, end = y + h;
-    const char *hint = lesson_step_hint(ls->l, ls->step);
-    if (ls->show_hint && end - row >= 2) {
-        end--;
-        int k = draw_text(s, end, 1, w, COL_KNOB, "hint: ");
-        draw_text(s, end, 1 + k, w - k, COL_TEXT, hint[0] ? hint : "this step has no hint");
+    if (ls->done) {
+        summary_draw(s, a, y + 1, y + h, w);
+        return;
     }
+    goal_line(s, a, y + 1, w);
+    int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
     char lines[32][256];
     int need = draw_wrap(lesson_step_text(ls->l, ls->step), w, lines, 32);
     for (int i = 0; i < need && i < 32 && row < end; i++, row++) {

@@ -39,8 +39,8 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
     }
     const struct sim_result *r = &a->sim;
     int over = links_over(r, a->alert);
-    n += draw_fmt(s, y, 1 + n, w - n, COL_MUTED, "  mean over the run, busiest first, %d links, ",
-                  r->nlinks);
+    n += draw_fmt(s, y, 1 + n, w - n, COL_MUTED, "  mean over the run, busiest first, %d link%s, ",
+                  r->nlinks, r->nlinks == 1 ? "" : "s");
     draw_fmt(s, y, 1 + n, w - n, over ? COL_UTIL_HOT : COL_MUTED, "%d above %.0f%%", over,
              a->alert * 100);
     if (r->nlinks == 0) {
@@ -53,12 +53,16 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
     int bar_x = 1 + NAME_W + 1, tail = 6 + 1 + 4 + 1 + 7 + 10, bar_w = w - NAME_W - 1 - tail;
     if (bar_w < 10)
         bar_w = 10;
-    for (int i = 0; i < k && i < rows; i++) {
-        const struct result_link *lk = &r->links[order[i]];
+    /* [ ] scroll; the first row shown stops where the last link is on screen. */
+    int first = a->links_scroll, most = k > rows ? k - rows + 1 : 0;
+    first = first < 0 ? 0 : first > most ? most : first;
+    for (int i = 0; first + i < k && i < rows; i++) {
+        const struct result_link *lk = &r->links[order[first + i]];
         int row = y + 1 + i;
-        if (i == rows - 1 && k > rows) {
-            draw_fmt(s, row, 1, w, COL_MUTED, "%s and %d more links, less used", g->ellipsis,
-                     k - rows + 1);
+        if (i == rows - 1 && k - first > rows) {
+            int more = k - first - rows + 1;
+            draw_fmt(s, row, 1, w, COL_MUTED, "%s and %d more link%s, less used (] scrolls)",
+                     g->ellipsis, more, more == 1 ? "" : "s");
             break;
         }
         enum links_class cl = links_classify(lk->utilisation);

@@ -150,7 +150,6 @@ static const char *sim_placeholder(const struct app_state *a)
 static void sim_header(const struct screen *s, const struct app_state *a, char *buf, size_t len)
 {
     const struct glyphs *g = s->g;
-    char t[32];
     switch (a->sim_phase) {
     case SIM_WAITING:
         snprintf(buf, len, "SimGrid %s", a->has_sim ? "(re-run soon)" : "soon");
@@ -162,8 +161,9 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
         snprintf(buf, len, "SimGrid running%s", g->ellipsis);
         break;
     case SIM_DONE:
-        draw_time(a->sim_seconds, t, sizeof t);
-        snprintf(buf, len, "SimGrid %s %s", g->ok, a->sim_cached ? "cached" : t);
+        /* How long the simulation took is not a result of it: the status bar says it, with a
+         * label ("last run took ..."); the column says only that the numbers are in. */
+        snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);
@@ -317,8 +317,7 @@ static void run_bar(const struct screen *s, int y, int x, int w, double active, 
 {
     double total = active + idle;
     double f = total > 0 ? active / total : 0;
-    struct bar_seg seg = {f, c,
-                          s->colour ? s->g->block : (c == COL_ANA ? s->g->shade_a : s->g->block)};
+    struct bar_seg seg = {f, c, c == COL_ANA ? s->g->shade_a : s->g->block};
     draw_bar(s, y, x, w - 5, &seg, 1, s->g->idle);
     draw_fmt(s, y, x + w - 5, 5, COL_TEXT, "%4.0f%%", f * 100);
 }
@@ -346,10 +345,10 @@ static void draw_run_bars(const struct screen *s, const struct view_layout *l,
     }
 }
 
+/* Each stage its own glyph, in colour too: colour alone must not carry the meaning (a colour-
+ * blind reader, a projector that washes colours out, a grey-scale printout of the screen). */
 static const char *glyph_for(const struct screen *s, enum colour c)
 {
-    if (s->colour)
-        return s->g->block;
     return c == COL_RETRIEVE ? s->g->shade_r : c == COL_ANA ? s->g->shade_a : s->g->block;
 }
 
@@ -417,18 +416,22 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
         draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
     }
 
-    /* The legend: each glyph in its own colour. */
+    /* The legend: the bars' own glyphs, each in its own colour. */
     int lx = x;
+    bool wide = l->right_w >= 41; /* the whole legend; at 80 columns a shorter one, all of it */
     const struct {
         enum colour c;
         const char *label;
-    } legend[] = {{COL_SIM, "simulate"}, {COL_RETRIEVE, "retrieve"}, {COL_ANA, "analyse"}};
+    } legend[] = {{COL_SIM, wide ? "simulate" : "sim"},
+                  {COL_RETRIEVE, "retrieve"},
+                  {COL_ANA, "analyse"},
+                  {COL_IDLE, "idle"}};
     for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
-        draw_text(s, y + 3, lx, 1, legend[i].c, glyph_for(s, legend[i].c));
-        lx += 1 + draw_fmt(s, y + 3, lx + 1, 12, COL_MUTED, " %s  ", legend[i].label);
+        draw_text(s, y + 3, lx, 1, legend[i].c,
+                  legend[i].c == COL_IDLE ? g->idle : glyph_for(s, legend[i].c));
+        lx += 1 + draw_fmt(s, y + 3, lx + 1, l->right_w - (lx - x) - 1, COL_MUTED,
+                           wide ? " %s  " : " %s ", legend[i].label);
     }
-    draw_text(s, y + 3, lx, 1, COL_IDLE, g->idle);
-    draw_text(s, y + 3, lx + 1, 8, COL_MUTED, " idle");
 }
 
 /* ---- info, status, keys --------------------------------------------------------------------- */
@@ -477,6 +480,17 @@ static void draw_info(const struct screen *s, const struct view_layout *l,
         }
         return;
     }
+    if (a->mode == APP_PRESET_SAVE) {
+        int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "save as preset: ");
+        n += draw_text(s, y, 1 + n, l->cols - 2 - n, COL_VALUE, a->edit);
+        draw_text(s, y, 1 + n, 1, COL_FOCUS, " ");
+        n += 2;
+        if (a->edit_err[0])
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_ERROR, a->edit_err);
+        else
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, "NAME [description]");
+        return;
+    }
     if (a->notice[0]) {
         enum colour c = a->notice_error ? COL_ERROR : COL_TEXT;
         int n = 1 + draw_text(s, y, 1, l->cols - 2, c, a->notice_error ? g->fail : g->dot);
@@ -495,22 +509,27 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     enum colour c = a->running ? COL_WARN : COL_GOOD;
     draw_text(s, y, 1, 1, c, g->point);
     int n = 3;
-    n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d) ",
+    n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d)",
                   a->running, a->queued, max_jobs);
+    if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 100) {
+        char t[32];
+        draw_time(a->sim_seconds, t, sizeof t);
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s", t);
+    }
+    n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);
     n += 2;
-    /* The configuration on screen first: its failure is the one the numbers above lack. */
-    /* A broken analytics file first: it is why the numbers are missing or old. */
-    const char *what = a->analytics_err[0]          ? "analytics: "
-                       : a->sim_phase == SIM_FAILED ? "simulation: "
-                                                    : "";
-    const char *error = a->analytics_err[0]          ? a->analytics_err
-                        : a->sim_phase == SIM_FAILED ? a->sim_err
-                                                     : a->last_error;
+    const char *what, *error = app_error(a, &what); /* the same one ! shows in full */
     if (error[0]) {
         n += 1 + draw_text(s, y, n, l->cols - n, COL_ERROR, g->fail);
         n += draw_text(s, y, n, l->cols - n, COL_ERROR, what);
-        draw_text(s, y, n, l->cols - n, COL_ERROR, error);
+        int room = l->cols - n - 1;
+        if (room > 0 && screen_cells(error) > room) { /* cut: point at the key that shows it */
+            draw_text(s, y, n, room - 9, COL_ERROR, error);
+            draw_text(s, y, n + room - 9, 9, COL_MUTED, " (! full)");
+        } else {
+            draw_text(s, y, n, l->cols - n, COL_ERROR, error);
+        }
     } else {
         draw_text(s, y, n, l->cols - n, COL_MUTED, "no errors");
     }
@@ -523,22 +542,29 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
     const char *main_keys[][2] = {{g->arrows_lr, "step"}, {g->enter, "type"}, {"m", "mapping"},
                                   {"r", "re-run"},        {"u", "links"},     {"s", "scaling"},
                                   {"p", "presets"},       {"?", "help"},      {"q", "quit"}};
-    const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"},  {"b", "back"},
-                                    {"h", "hint"},          {"u", "links"}, {"s", "scaling"},
-                                    {"c", "crossover"},     {"?", "help"},  {"q", "quit"}};
+    const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"}, {"b", "back"},
+                                    {"h", "hint"},          {"c", "plot"}, {"u", "links"},
+                                    {"s", "scaling"},       {"?", "help"}, {"q", "quit"}};
+    if (a->lesson.done) { /* the summary: restarting is what a student looks for */
+        lesson_keys[0][0] = "R";
+        lesson_keys[0][1] = "restart";
+    }
     const char *edit_keys[][2] = {
         {g->enter, "apply"}, {"Esc", "cancel"}, {"Ctrl-U", "clear"}, {"Ctrl-C", "quit"}};
     const char *help_keys[][2] = {{"?/Esc", "close help"}, {"q", "quit"}};
+    const char *error_keys[][2] = {{"!/Esc", "close"}, {"q", "quit"}};
     const char *preset_keys[][2] = {
         {g->arrows_ud, "choose"}, {g->enter, "load"}, {"Esc", "cancel"}, {"q", "quit"}};
     const char *(*keys)[2] = main_keys;
     int n = sizeof main_keys / sizeof main_keys[0];
     if (a->mode == APP_MAIN && a->lesson.l)
         keys = lesson_keys, n = sizeof lesson_keys / sizeof lesson_keys[0];
-    else if (a->mode == APP_EDIT)
+    else if (a->mode == APP_EDIT || a->mode == APP_PRESET_SAVE)
         keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
     else if (a->mode == APP_HELP)
         keys = help_keys, n = sizeof help_keys / sizeof help_keys[0];
+    else if (a->mode == APP_ERROR)
+        keys = error_keys, n = sizeof error_keys / sizeof error_keys[0];
     else if (a->mode == APP_PRESETS)
         keys = preset_keys, n = sizeof preset_keys / sizeof preset_keys[0];
     /* The last two (help, quit) always show, at the right end; the rest fill what is left. */
@@ -590,4 +616,5 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
         view_help_draw(s, l, max_jobs);
     else if (a->mode == APP_PRESETS)
         view_presets_draw(s, l, a);
+    /* APP_ERROR's box is drawn by the caller, after the scenario panel it may be about. */
 }

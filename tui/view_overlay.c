@@ -43,52 +43,81 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"Home End  g G", "first / last parameter"},
         {enter, "type an exact value (Esc cancels)"},
         {"d", "reset the parameter to its default"},
-        {"m", "cycle the mapping: insitu, intransit, hostfile"},
+        {"m", "switch the mapping (in situ, in transit)"},
         {"r", "simulate the current configuration again"},
-        {"p", "load a preset (presets/NAME.conf)"},
-        {"u", "link utilisation of the latest simulation"},
-        {"s", "static scaling: rate against time, by nodes"},
-        {"c", "back to the crossover plot"},
-        {"n b h", "lesson: next / back / hint (situ lesson NAME)"},
-        {"x  [ ]", "run a Lua scenario in a panel; scroll it (x/Esc close)"},
+        {"p  w", "presets: load one; save this configuration as one"},
+        {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
+        {"s", "static scaling: rate against time (Esc closes)"},
+        {"c", "crossover plot (again: back to the lesson)"},
+        {"n b h R", "lesson: next, back, hint (more), restart"},
+        {"x  [ ]", "a Lua scenario in a panel; scroll (x/Esc close)"},
+        {"!", "the last error in full"},
         {"mouse", "click a name to select, a track to set"},
         {"?  Esc", "close this help"},
         {"q  Ctrl-C", "quit"},
     };
     int n = sizeof rows / sizeof rows[0];
-    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 7, iy, ix;
+    /* 80x24 is the documented minimum: the box and every line in it fit there. */
+    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 5, iy, ix;
+    if (h > l->rows)
+        h = l->rows;
     box_at(s, l, w, h, "Keys", &iy, &ix);
-    for (int i = 0; i < n; i++) {
-        draw_text(s, iy + i, ix, 16, COL_VALUE, rows[i][0]);
-        draw_text(s, iy + i, ix + 17, w - 21, COL_TEXT, rows[i][1]);
+    for (int i = 0; i < n && iy + i < iy + h - 2; i++) {
+        draw_text(s, iy + i, ix, 15, COL_VALUE, rows[i][0]);
+        draw_text(s, iy + i, ix + 16, w - 19, COL_TEXT, rows[i][1]);
     }
+    draw_fmt(s, iy + n, ix, w - 4, COL_MUTED,
+             "Sliders update the model at once; %.0f ms later SimGrid simulates", 150.0);
     draw_fmt(s, iy + n + 1, ix, w - 4, COL_MUTED,
-             "Moving a slider updates the model at once; %.0f ms later SimGrid", 150.0);
-    draw_fmt(s, iy + n + 2, ix, w - 4, COL_MUTED,
-             "simulates it in a child process (at most %d at once, cached).", max_jobs);
-    draw_text(s, iy + n + 3, ix, w - 4, COL_MUTED,
-              "The crossover's points are simulated behind the current one.");
+             "in a child process (at most %d at once, cached), crossover behind.", max_jobs);
+}
+
+void view_error_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
+{
+    const char *what, *err = app_error(a, &what);
+    char text[APP_ERR_LONG + 64], lines[32][256];
+    snprintf(text, sizeof text, "%s%s", what, err);
+    int w = l->cols - 4 < 90 ? l->cols - 4 : 90;
+    int n = draw_wrap(text, w - 4, lines, 32);
+    int shown = n > 32 ? 32 : n, h = shown + 3, iy, ix;
+    if (h > l->rows - 2)
+        h = l->rows - 2, shown = h - 3;
+    box_at(s, l, w, h, "Last error", &iy, &ix);
+    for (int i = 0; i < shown; i++)
+        draw_text(s, iy + i, ix, w - 4, COL_ERROR, lines[i]);
+    if (shown < n)
+        draw_right(s, iy + shown - 1, ix, w - 4, COL_MUTED, s->g->ellipsis);
+    draw_text(s, iy + shown, ix, w - 4, COL_MUTED, "! or Esc closes");
 }
 
 void view_presets_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a)
 {
     int n = a->npresets;
-    int w = 44, h = n + 4, iy, ix;
+    int w = l->cols - 4 < 96 ? l->cols - 4 : 96, h = n + 5, iy, ix;
     if (h > l->rows - 2)
         h = l->rows - 2;
     box_at(s, l, w, h, "Presets", &iy, &ix);
-    int visible = h - 3, first = a->preset_sel >= visible ? a->preset_sel - visible + 1 : 0;
+    int visible = h - 4, first = a->preset_sel >= visible ? a->preset_sel - visible + 1 : 0;
+    int name_w = 20, desc_w = w - 4 - name_w - 2;
     for (int i = first; i < n && i - first < visible; i++) {
         bool sel = i == a->preset_sel;
+        int row = iy + i - first;
         if (sel)
-            draw_fill(s, iy + i - first, ix - 1, w - 2, COL_FOCUS, " ");
-        draw_fmt(s, iy + i - first, ix, w - 4, sel ? COL_FOCUS : COL_TEXT, "%s %s",
-                 sel ? s->g->focus : " ", a->presets[i]);
-        if (!strcmp(a->presets[i], a->preset))
-            draw_right(s, iy + i - first, ix, w - 5, sel ? COL_FOCUS : COL_MUTED, "current");
+            draw_fill(s, row, ix - 1, w - 2, COL_FOCUS, " ");
+        draw_fmt(s, row, ix, name_w, sel ? COL_FOCUS : COL_TEXT, "%s %s%s", sel ? s->g->focus : " ",
+                 a->presets[i], strcmp(a->presets[i], a->preset) ? "" : "*");
+        /* The description the file starts with: what the preset is for, cut to the box. */
+        char d[APP_DESC_MAX];
+        snprintf(d, sizeof d, "%s", a->preset_desc[i]);
+        if (screen_cells(d) > desc_w && desc_w > 3) {
+            d[desc_w - 3] = 0;
+            strcat(d, "...");
+        }
+        draw_text(s, row, ix + name_w + 1, desc_w, sel ? COL_FOCUS : COL_MUTED, d);
     }
-    draw_text(s, iy + h - 3, ix, w - 4, COL_MUTED, "loads defaults, then the preset");
+    draw_text(s, iy + h - 4, ix, w - 4, COL_MUTED,
+              "* current; loads the defaults, then the preset; w saves one");
 }
 
 void view_small_draw(const struct screen *s, const struct view_layout *l)

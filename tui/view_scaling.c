@@ -15,9 +15,18 @@
 #define YLABEL_W 8
 #define SIDE_W   34
 
-static const enum colour curve_colour[SC_CURVES] = {COL_KNOB, COL_INSITU, COL_INTRANSIT, COL_ANA,
-                                                    COL_SIM};
+/* Five Okabe-Ito hues, none repeated (screen.h). */
+static const enum colour curve_colour[SC_CURVES] = {COL_KNOB, COL_INSITU, COL_INTRANSIT, COL_GOOD,
+                                                    COL_RETRIEVE};
 static const char *const ascii_curve[SC_CURVES] = {"@", "*", "+", "o", "x"};
+/* Each curve ends in its own mark and has its own dash, in colour too, so that the legend can be
+ * read without telling the colours apart. */
+static const char *const unicode_mark[SC_CURVES] = {"●", "◆", "■", "▲", "✚"};
+
+static const char *mark_of(const struct screen *s, int k)
+{
+    return s->unicode ? unicode_mark[k] : ascii_curve[k];
+}
 
 struct range {
     double lo, hi; /* log10 */
@@ -72,7 +81,7 @@ static void draw_plot(const struct screen *s, const struct scaling_curves *c, in
     for (int k = 0; k < c->ncurves; k++) {
         if (!c->ok[k])
             continue;
-        if (s->unicode && !s->colour)
+        if (s->unicode)
             plot_set_dash(&p, k, k);
         int px = -1, py = -1;
         for (int i = 0; i < SC_REGIONS; i++) {
@@ -98,6 +107,16 @@ static void draw_plot(const struct screen *s, const struct scaling_curves *c, in
                 snprintf(cell, sizeof cell, "%s", ascii_curve[layer]);
             draw_text(s, y0 + r, x0 + col, 1, curve_colour[layer], cell);
         }
+    for (int k = 0; k < c->ncurves; k++) { /* the marks, at each curve's last point */
+        for (int i = SC_REGIONS - 1; c->ok[k] && i >= 0; i--) {
+            if (!(c->time[k][i] > 0) || !(c->rate[k][i] > 0))
+                continue;
+            int col = to_dot(&rx, c->time[k][i], dx, false) / p.sx;
+            int row = to_dot(&ry, c->rate[k][i], dy, true) / p.sy;
+            draw_text(s, y0 + row, x0 + col, 1, curve_colour[k], mark_of(s, k));
+            break;
+        }
+    }
     char t[32];
     for (int r = 0; r < ph; r++) {
         bool label = r == 0 || r == ph - 1;
@@ -118,6 +137,27 @@ static void draw_plot(const struct screen *s, const struct scaling_curves *c, in
     plot_free(&p);
 }
 
+/* The legend lists the curves as they stand in the plot, top first: by their mean log rate. */
+static void legend_order(const struct scaling_curves *c, int order[SC_CURVES])
+{
+    double at[SC_CURVES];
+    for (int k = 0; k < c->ncurves; k++) {
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; c->ok[k] && i < SC_REGIONS; i++)
+            if (c->rate[k][i] > 0)
+                sum += log10(c->rate[k][i]), n++;
+        at[k] = n ? sum / n : -INFINITY; /* a curve that does not fit goes last */
+        order[k] = k;
+    }
+    for (int i = 1; i < c->ncurves; i++) /* insertion sort: five curves at most */
+        for (int j = i; j > 0 && at[order[j]] > at[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a)
 {
@@ -135,10 +175,12 @@ void view_scaling_draw(const struct screen *s, const struct view_layout *l,
     int ph = l->xo_h - 3, x0 = YLABEL_W + 1, pw = l->cols - x0 - SIDE_W - 2;
     draw_plot(s, c, y + 1, x0, pw, ph);
     int sx = l->cols - SIDE_W, sw = SIDE_W - 1, row = y + 1;
-    int flat = 0, shown = 0;
-    for (int k = 0; k < c->ncurves && row < y + l->xo_h - 1; k++, row++) {
-        const char *sample = s->unicode ? s->g->curve : ascii_curve[k];
-        draw_text(s, row, sx, 2, curve_colour[k], sample);
+    int flat = 0, shown = 0, order[SC_CURVES];
+    legend_order(c, order);
+    for (int j = 0; j < c->ncurves && row < y + l->xo_h - 1; j++, row++) {
+        int k = order[j];
+        draw_text(s, row, sx, 1, curve_colour[k], s->unicode ? (k ? "╍" : "━") : "-");
+        draw_text(s, row, sx + 1, 1, curve_colour[k], mark_of(s, k));
         char what[64];
         if (!c->ok[k])
             snprintf(what, sizeof what, "does not fit");

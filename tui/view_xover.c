@@ -68,7 +68,8 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         return;
     ax.dots_x = pw * p.sx;
     ax.dots_y = ph * p.sy;
-    if (s->unicode && !s->colour)
+    /* In transit is dashed in colour too: the two curves must differ by more than a hue. */
+    if (s->unicode)
         plot_set_dash(&p, XO_INTRANSIT, 2);
     for (int m = 0; m < XO_MAPPINGS; m++) {
         if (!xo->c.ok[m])
@@ -183,14 +184,16 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         draw_text(s, y + i, x, w, col[i], line[i]);
     int r = n;
     for (int m = 0; m < XO_MAPPINGS && r < h; m++, r++) {
-        const char *sample = !s->unicode                       ? ascii_curve[m]
-                             : m == XO_INTRANSIT && !s->colour ? g->curve2
-                                                               : g->curve;
+        /* The curve as drawn (solid or dashed) and the point SimGrid's runs leave on it. */
+        const char *sample = !s->unicode         ? ascii_curve[m]
+                             : m == XO_INTRANSIT ? g->curve2
+                                                 : g->curve;
         draw_text(s, y + r, x, 2, curve_colour[m], sample);
+        draw_text(s, y + r, x + 2, 1, curve_colour[m], m == XO_INSITU ? g->point : g->point2);
         char v[32];
         double at = xover_model_at(&xo->c, m, a->p.data_scaling);
         draw_time(at, v, sizeof v);
-        draw_fmt(s, y + r, x + 3, w - 3, COL_TEXT, "%-10s %s at %s%g", curve_name[m],
+        draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "%-10s %s at %s%g", curve_name[m],
                  xo->c.ok[m] ? v : "-", g->times, a->p.data_scaling);
     }
     if (r < h) {

@@ -610,14 +610,32 @@ def script_usage():
 
 def lesson(name, steps):
     def test():
-        p = ok(situ("lesson", name, "--headless"), f"lesson {name}")
+        p = ok(situ("lesson", name, "--headless", "--solutions"), f"lesson {name}")
         out = p.stdout
         assert out.count("\nStep ") == steps, out[:400]
         solutions = out.count("goal (with the solution): met")
         assert solutions == out.count("\n  with the solution:") and solutions >= 3, out[-600:]
+        assert solutions == out.count("\n  solution: "), out[-600:]
         assert "goal (as loaded): not met" in out
         assert not p.stderr
+        # A student's printout: the same steps, the nudge only, no solution.
+        q = ok(situ("lesson", name, "--headless"), f"lesson {name}")
+        assert q.stdout.count("\nStep ") == steps, q.stdout[:400]
+        for word in ("solution", "hint (more)"):
+            assert word not in q.stdout, f"{word!r} shown without --solutions"
+        assert q.stdout.count("\n  hint: ") == out.count("\n  hint: ") > 0
+        assert not q.stderr
     return test
+
+
+def lesson_solutions_name_defaults():
+    """A solution equal to a default is still said (efficiency's step 3 is ratio=15)."""
+    out = ok(situ("lesson", "efficiency", "--headless", "--solutions")).stdout
+    assert "  solution: ratio=15\n" in out, out
+    p = situ("lesson", "--help")
+    assert p.returncode == 0 and "--solutions" in p.stdout, p.stdout
+    bad = situ("lesson", "efficiency", "--headless", "--nodes", "4")
+    assert bad.returncode == 2 and "takes no parameters" in bad.stderr, bad.stderr
 
 
 def lesson_list():
@@ -650,8 +668,12 @@ def lesson_errors():
               "", 2, False)
     path = write("l_wrong.lua", 'return { title = "t", steps = {\n  { text = "a", goal = '
                  'function(s) return s.params.ratio == 31 end, solution = { ratio = 15 } },\n} }\n')
-    p = situ("lesson", path, "--headless")
+    p = situ("lesson", path, "--headless", "--solutions")
     assert p.returncode == 1 and "goal (with the solution): not met" in p.stdout, p.stdout
+    assert "1 step)" in p.stdout, p.stdout
+    p = situ("lesson", path, "--headless")  # the student's printout: still exit 1, said on stderr
+    assert p.returncode == 1 and "solution misses the goal" in p.stderr, p.stderr
+    assert "solution" not in p.stdout, p.stdout
     lua_error(situ("lesson", "nosuch", "--headless"), "lesson: no lesson 'nosuch'", "mapping", 2)
 
 
@@ -743,6 +765,7 @@ def main():
         check("lesson frequency (Fig. 7) headless", lesson("frequency", 5))
         check("lesson mapping (Fig. 9) headless", lesson("mapping", 4))
         check("lesson --list", lesson_list)
+        check("lesson solutions say defaults; help", lesson_solutions_name_defaults)
         check("lesson errors", lesson_errors)
         check("every example script runs", examples)
         check("docs/lua.md: examples, functions, ctx fields", docs)

@@ -338,3 +338,33 @@ Test(lesson, api)
     cr_assert_null(lesson_load(path, err, sizeof err));
     cr_assert(strstr(err, "steps must be a non-empty list"), "%s", err);
 }
+
+/* Graded hints: a nudge first, then more; and a solution says every key it sets, even one equal
+ * to the default (ratio 15), or an instructor reads half an answer. */
+Test(lesson, graded_hints_and_solution_keys)
+{
+    const char *path = write_file(
+        "graded.lua", "return { title = 'T', steps = {\n"
+                      "  { text = 'a', config = { ratio = 7 }, hint = { 'nudge', 'more' },\n"
+                      "    solution = { stride = 200, ratio = 15 } },\n} }\n");
+    char err[512], keys[256];
+    struct lesson *l = lesson_load(path, err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    cr_assert_eq(lesson_step_hint_count(l, 0), 2);
+    cr_assert_str_eq(lesson_step_hint(l, 0), "nudge");
+    cr_assert_str_eq(lesson_step_hint_at(l, 0, 1), "more");
+    cr_assert_str_eq(lesson_step_hint_at(l, 0, 2), "");
+    struct params base, p, sol;
+    params_defaults(&base);
+    snprintf(base.platform, sizeof base.platform, "platforms/dahu.xml");
+    cr_assert_eq(lesson_step_config(l, 0, &base, &p, err, sizeof err), 1, "%s", err);
+    cr_assert_eq(lesson_step_solution(l, 0, &p, &sol, err, sizeof err), 1, "%s", err);
+    cr_assert_eq(lesson_step_solution_keys(l, 0, &sol, keys, sizeof keys), 2);
+    cr_assert_str_eq(keys, "ratio=15 stride=200");
+    lesson_free(l);
+
+    path = write_file("badhint.lua", "return { title = 'T', steps = {\n"
+                                     "  { text = 'a', hint = { 'x', 3 } },\n} }\n");
+    cr_assert_null(lesson_load(path, err, sizeof err));
+    cr_assert(strstr(err, "step 1: hint must be a string, or a list"), "%s", err);
+}

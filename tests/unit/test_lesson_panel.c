@@ -1,6 +1,7 @@
 /* The lesson panel's state without a terminal: opening a lesson loads step 1's configuration,
- * n and b move through the steps (forward keeps the user's changes, back replays the lesson),
- * h toggles the hint, and the goal is re-checked on every model update. Also the link view's
+ * n and b move through the steps (forward loads the step on top of the user's changes, back
+ * keeps them), h shows the hint a level at a time, n past the end shows the summary and R
+ * restarts, and the goal is re-checked on every model update. Also the link view's
  * scale and order, and the static scaling curves. Run from the repository root. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -100,32 +101,76 @@ Test(lesson_panel, next_back_and_goal)
     app_key(s, 'n');
     cr_assert_eq(s->lesson.step, 2);
     cr_assert_eq(s->p.ratio, 31);
-    /* Back replays the lesson: step 2 as the lesson sets it up, ratio 1 again. */
+    /* Back keeps the student's work: step 2 again, ratio still 31, the goal still met. */
     f = app_key(s, 'b');
     cr_assert_eq(s->lesson.step, 1);
-    cr_assert_eq(s->p.ratio, 1);
-    cr_assert(f & APP_CONFIG);
-    cr_assert_eq(settle(s), LESSON_GOAL_NOT_MET);
+    cr_assert_eq(s->p.ratio, 31);
+    cr_assert_not(f & APP_CONFIG);
+    cr_assert_eq(settle(s), LESSON_GOAL_MET);
     stop(s);
 }
 
-Test(lesson_panel, ends_refuse_and_hint_toggles)
+Test(lesson_panel, ends_refuse_and_hints_are_graded)
 {
     struct app_state *s = lesson_start("efficiency");
     app_key(s, 'b');
     cr_assert_eq(s->lesson.step, 0);
     cr_assert(strstr(s->notice, "first step"));
+    app_key(s, 'h');
+    cr_assert_eq(s->lesson.hint_level, 1, "a step without a hint still answers h");
+    app_key(s, 'h');
+    cr_assert_eq(s->lesson.hint_level, 0);
     app_key(s, 'n');
-    cr_assert_not(s->lesson.show_hint);
+    cr_assert_eq(s->lesson.hint_level, 0, "a new step starts with its hint hidden");
+    int levels = lesson_step_hint_count(s->lesson.l, s->lesson.step);
+    cr_assert_geq(levels, 2, "the lesson's hints are graded");
+    for (int k = 1; k <= levels; k++) {
+        app_key(s, 'h');
+        cr_assert_eq(s->lesson.hint_level, k, "h shows one more level");
+    }
     app_key(s, 'h');
-    cr_assert(s->lesson.show_hint);
-    cr_assert_str_neq(lesson_step_hint(s->lesson.l, s->lesson.step), "");
-    app_key(s, 'h');
-    cr_assert_not(s->lesson.show_hint);
-    for (int i = 0; i < 10; i++)
+    cr_assert_eq(s->lesson.hint_level, 0, "past the last level, h hides the hint");
+    /* No hint gives the answer away: the solution's value is in none of them. */
+    for (int i = 0; i < lesson_step_count(s->lesson.l); i++)
+        for (int k = 0; k < lesson_step_hint_count(s->lesson.l, i); k++)
+            cr_assert_null(strstr(lesson_step_hint_at(s->lesson.l, i, k), "69"), "step %d", i + 1);
+    stop(s);
+}
+
+Test(lesson_panel, completion_summary_and_restart)
+{
+    struct app_state *s = lesson_start("efficiency");
+    app_key(s, 'n');
+    focus_on(s, P_RATIO);
+    for (int i = 0; i < 4; i++)
+        app_key(s, APP_KEY_RIGHT);
+    cr_assert_eq(settle(s), LESSON_GOAL_MET);
+    int n = lesson_step_count(s->lesson.l);
+    for (int i = 0; i < n - 2; i++) {
         app_key(s, 'n');
-    cr_assert_eq(s->lesson.step, lesson_step_count(s->lesson.l) - 1);
-    cr_assert(strstr(s->notice, "last step"));
+        settle(s);
+    }
+    cr_assert_eq(s->lesson.step, n - 1);
+    cr_assert_not(s->lesson.done);
+    app_key(s, 'c');
+    cr_assert_eq(s->pane, APP_PANE_XOVER);
+    app_key(s, 'n');
+    cr_assert(s->lesson.done, "n past the last step finishes the lesson");
+    cr_assert_eq(s->pane, APP_PANE_LESSON, "the summary shows");
+    int goals, met = app_lesson_goals_met(s, &goals);
+    cr_assert_eq(goals, 3);
+    cr_assert_geq(met, 1, "step 2's goal was met");
+    cr_assert_lt(met, goals, "step 4's (compute_scaling 69) was not");
+    cr_assert_geq(app_lesson_seconds(s), 0);
+    app_key(s, 'n');
+    cr_assert(strstr(s->notice, "R restarts"), "%s", s->notice);
+    /* R: step 1 from the configuration the lesson started with, the tally cleared. */
+    unsigned f = app_key(s, 'R');
+    cr_assert(f & APP_CONFIG);
+    cr_assert_not(s->lesson.done);
+    cr_assert_eq(s->lesson.step, 0);
+    cr_assert_eq(s->p.ratio, 1);
+    cr_assert_eq(app_lesson_goals_met(s, &goals), 0);
     stop(s);
 }
 
@@ -137,6 +182,18 @@ Test(lesson_panel, views_toggle_and_come_back_to_the_lesson)
     app_key(s, 's');
     cr_assert_eq(s->pane, APP_PANE_SCALING);
     app_key(s, 's');
+    cr_assert_eq(s->pane, APP_PANE_LESSON);
+    /* c is a toggle too: the plot, then the lesson again. */
+    app_key(s, 'c');
+    cr_assert_eq(s->pane, APP_PANE_XOVER);
+    app_key(s, 'c');
+    cr_assert_eq(s->pane, APP_PANE_LESSON);
+    /* Esc closes the link and scaling views. */
+    app_key(s, 'u');
+    app_key(s, APP_KEY_ESC);
+    cr_assert_eq(s->pane, APP_PANE_LESSON);
+    app_key(s, 's');
+    app_key(s, APP_KEY_ESC);
     cr_assert_eq(s->pane, APP_PANE_LESSON);
     stop(s);
 }

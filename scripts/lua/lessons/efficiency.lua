@@ -31,7 +31,10 @@ the roles swap: the simulation starts waiting for the analytics (scenario IS).]]
         return m.scenario == "IS",
           ("ratio %d: scenario %s, eta %.3f"):format(state.params.ratio, m.scenario, m.efficiency)
       end,
-      hint = "Valid ratios on 32-core nodes are 1, 3, 7, 15 and 31.",
+      hint = {
+        "Which side waits now? The one with too many cores.",
+        "Valid ratios on 32-core nodes are 1, 3, 7, 15 and 31: the larger, the fewer analytics cores.",
+      },
       solution = { ratio = 31 },
     },
     {
@@ -41,7 +44,10 @@ Between the two extremes there is a sweet spot. Find a ratio with eta >= 0.7.]],
         local eta = state.model.efficiency
         return eta >= 0.7, ("ratio %d: eta %.3f"):format(state.params.ratio, eta)
       end,
-      hint = "The analytics must be a little faster than the simulation, not much.",
+      hint = {
+        "The analytics must be a little faster than the simulation, not much.",
+        "Step through the ratios one by one and watch eta: it rises, then falls.",
+      },
       solution = { ratio = 15 },
     },
     {
@@ -59,7 +65,10 @@ analysis, which ends after the simulation (the pipeline's drain), gets longer.]]
         return ok, ("compute_scaling %g: eta %.3f, makespan %.1f s (%.1f s at 50)"):format(
           p.compute_scaling, m.efficiency, m.makespan, before)
       end,
-      hint = "Balance the analytics' active time with the simulation's: about 69.",
+      hint = {
+        "Compare the two bars: how much of the analytics' time is idle?",
+        "Heavier by about that share: start near compute_scaling 50 / 0.72, then fine-tune with e.",
+      },
       solution = { compute_scaling = 69 },
     },
   },

@@ -26,7 +26,10 @@ compute_scaling = stride / 20, with a stride of 200 or more. How much does eta c
           ("(stride %d, compute_scaling %g): eta %.3f"):format(p.stride, p.compute_scaling,
             state.model.efficiency)
       end,
-      hint = "Change both sliders: stride 200 with compute_scaling 10.",
+      hint = {
+        "Two sliders must move together: stride and compute_scaling.",
+        "Pick a stride of 200 or more first, then type compute_scaling = stride / 20 (e).",
+      },
       solution = { stride = 200, compute_scaling = 10 },
     },
     {
@@ -43,7 +46,10 @@ Among the four, find the one where fill and drain cost more than 5% of the makes
           ("(stride %d, compute_scaling %g): fill/drain adds %.1f%%"):format(p.stride,
             p.compute_scaling, 100 * extra)
       end,
-      hint = "The fewer the steps, the larger the share of fill and drain.",
+      hint = {
+        "The fewer the steps, the larger the share of fill and drain.",
+        "rho = 8000 / stride: which of the four pairs has the fewest steps?",
+      },
       solution = { stride = 1000, compute_scaling = 50 },
     },
     {
@@ -57,7 +63,10 @@ simulation: it adds what the model leaves out (latencies, contention).]],
         return m.efficiency >= 0.7,
           ("ratio %d: eta %.3f"):format(state.params.ratio, m.efficiency)
       end,
-      hint = "Ratio 31 starves the analytics: the simulation waits.",
+      hint = {
+        "Look at the bars: which side waits at ratio 31?",
+        "Ratio 31 starves the analytics: the simulation waits. Give the analytics more cores.",
+      },
       solution = { ratio = 15 },
     },
     {
@@ -74,7 +83,10 @@ with eta >= 0.95 (`situ reproduce fig7 --analytics overhead` draws all of them).
           ("(stride %d, compute_scaling %g): eta %.3f"):format(p.stride, p.compute_scaling,
             m.efficiency)
       end,
-      hint = "(20, 1) drowns in the fixed cost; (1000, 50) leaves the analytics idle. In between.",
+      hint = {
+        "A fixed cost per analysis weighs most when analyses are many and light.",
+        "(20, 1) drowns in the fixed cost; (1000, 50) leaves the analytics idle. Try the middle pairs.",
+      },
       solution = { stride = 200, compute_scaling = 10 },
     },
   },

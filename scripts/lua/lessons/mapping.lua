@@ -39,7 +39,10 @@ little data, which mapping finishes first?]],
         return state.params.mapping == "intransit" and intransit < insitu,
           ("in situ %.1f s, in transit %.1f s"):format(insitu, intransit)
       end,
-      hint = "The mapping slider cycles insitu, intransit, hostfile.",
+      hint = {
+        "Move the mapping slider (or press m), then compare the two makespans.",
+        "The slider goes insitu, intransit; hostfile is skipped here: it needs a hostfile.",
+      },
       solution = { mapping = "intransit" },
     },
     {
@@ -53,7 +56,10 @@ is faster again.]],
         return insitu < intransit, ("data_scaling %g: in situ %.1f s, in transit %.1f s"):format(
           state.params.data_scaling, insitu, intransit)
       end,
-      hint = "Try 10, then 100.",
+      hint = {
+        "In transit, every byte crosses one link: make each analysis receive more.",
+        "Go up by factors of ten until the winner changes.",
+      },
       solution = { data_scaling = 100 },
     },
     {
@@ -67,7 +73,10 @@ Put data_scaling within 10% of it (situ.crossover finds it in a scenario script)
         return off <= 0.1, ("data_scaling %g is %.0f%% from the crossover"):format(
           state.params.data_scaling, 100 * off)
       end,
-      hint = "Between 10 and 100, closer to 10.",
+      hint = {
+        "It lies between the last value where in transit won and the first where in situ did.",
+        "Halve that interval until the two makespans are close (c shows the crossover plot).",
+      },
       solution = { data_scaling = 17 },
     },
   },

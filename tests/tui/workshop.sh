@@ -1,0 +1,330 @@
+#!/bin/sh
+# Workshop tests (issue 12): lessons that teach, glyphs that carry meaning without colour, and the
+# small things, in a real terminal at the documented minimum (80x24) and at 120x40. Each check
+# polls the screen until the text shows or a deadline passes (no fixed sleeps).
+# Usage: sh tests/tui/workshop.sh ./situ
+# The last line is "workshop: N passed, M failed"; the exit status is non-zero if anything failed.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/tui/workshop.sh PATH/TO/situ" >&2
+    exit 2
+fi
+situ=$1
+case $situ in
+/*) ;;
+*) situ=$(pwd)/$situ ;;
+esac
+if [ ! -x "$situ" ] || ! command -v tmux >/dev/null 2>&1; then
+    echo "workshop: needs an executable situ and tmux" >&2
+    echo "workshop: 0 passed, 1 failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-workshop.XXXXXX") || exit 1
+sock=$tmp/tmux
+cleanup() {
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+
+platform=$tmp/dahu-workshop.xml
+cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
+    cp platforms/dahu.xml "$platform" || exit 1
+
+passed=0
+failed=0
+why=""
+screen=$tmp/screen
+size=""
+
+miss() {
+    [ -z "$why" ] && why=$1
+}
+
+finish() {
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        echo "ok: $1 ($size)" >&2
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $1 ($size): $why" >&2
+        sed 's/^/    | /' "$screen" >&2
+        alive || sed 's/^/    stderr| /' "$tmp/stderr" >&2
+    fi
+    why=""
+}
+
+# Whether the pane (the explorer) is still there: a dead one fails at once, not at the deadline.
+alive() {
+    tmux -S "$sock" has-session -t situ 2>/dev/null
+}
+
+capture() {
+    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+}
+
+# wait_for PATTERN [SECONDS]: polls until the (grep -E) pattern shows up.
+wait_for() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" && return 0
+        alive || return 1
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+# wait_gone PATTERN [SECONDS]: polls until the pattern has left the screen.
+wait_gone() {
+    tries=$((${2:-10} * 20))
+    while [ $tries -gt 0 ]; do
+        capture
+        grep -Eq -- "$1" "$screen" || return 0
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    return 1
+}
+
+keys() {
+    tmux -S "$sock" send-keys -t situ "$@" 2>/dev/null
+}
+
+# start COLSxROWS ENV ARGS...: a fresh private server whose pane execs the explorer (ENV: extra
+# variables such as NO_COLOR=1, or - for none).
+start() {
+    size=$1
+    env=$2
+    shift 2
+    [ "$env" = - ] && env=""
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    cat >"$tmp/wrap.sh" <<EOF
+ulimit -c 0
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8 LC_ALL=C.UTF-8 $env
+exec "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+EOF
+    tmux -S "$sock" -f /dev/null new-session -d -s situ -x "${size%x*}" -y "${size#*x}" \
+        "sh $tmp/wrap.sh $*"
+}
+
+# The explorer exits on q: polls until the pane's process is gone.
+quit() {
+    keys q
+    tries=200
+    while [ $tries -gt 0 ] && tmux -S "$sock" has-session -t situ 2>/dev/null; do
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+}
+
+for size in 80x24 120x40; do
+    # ---- item 3: a lesson taught, completed and restarted ----------------------------------
+    start $size - --lesson efficiency
+    wait_for "LESSON The efficiency metric" || miss "no lesson panel"
+    wait_for "step 1/4" || miss "not at step 1"
+    keys n
+    wait_for "step 2/4" || miss "n did not move to step 2"
+    wait_for "goal not met yet" 20 || miss "step 2's goal not checked"
+    keys h
+    wait_for "hint: Which side waits now" || miss "h did not show the nudge"
+    grep -q "Valid ratios" "$screen" && miss "the first h showed the second level"
+    keys h
+    wait_for "more: Valid ratios" || miss "a second h did not show more"
+    keys c
+    wait_for "IN SITU vs IN TRANSIT" || miss "c did not show the crossover"
+    keys c
+    wait_for "LESSON The efficiency" || miss "c did not bring the lesson back"
+    keys u
+    wait_gone "LESSON The efficiency" || miss "u did not open the link view"
+    keys Escape
+    wait_for "LESSON The efficiency" || miss "Esc did not close the link view"
+    keys s
+    wait_gone "LESSON The efficiency" || miss "s did not open the scaling view"
+    keys Escape
+    wait_for "LESSON The efficiency" || miss "Esc did not close the scaling view"
+    finish "lesson: graded hints, c/u/s/Esc come back to the lesson"
+
+    # Meet step 2's goal by keys (the ratio slider has the focus), then b keeps it.
+    keys Right Right Right Right
+    wait_for "goal met" 20 || miss "ratio 31 did not meet step 2's goal"
+    keys n
+    wait_for "step 3/4" || miss "n did not move to step 3"
+    keys b
+    wait_for "step 2/4" || miss "b did not go back"
+    wait_for " ratio +31 " || miss "b lost the student's ratio 31"
+    wait_for "goal met" 20 || miss "the goal is no longer met after b"
+    finish "lesson: b keeps the student's settings"
+
+    keys n n n
+    wait_for "lesson complete: 1 of 3 goals met, in [0-9]+ min [0-9]+ s" 20 ||
+        miss "no completion summary"
+    wait_for "R restarts" || miss "the summary does not say R restarts"
+    grep -Eq " R +restart " "$screen" || miss "the footer does not offer R"
+    keys R
+    wait_for "step 1/4" || miss "R did not restart the lesson"
+    wait_for " ratio +1 " || miss "R did not reload step 1's configuration"
+    finish "lesson: completed (summary) and restarted"
+    quit
+
+    # ---- item 4: every series has its own glyph, in colour too -----------------------------
+    start $size TERM=xterm-256color
+    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" || miss "the bars' legend shares a glyph"
+    grep -Eq "analytics +▓+░* +[0-9]+%" "$screen" || miss "the analytics bar is not drawn in ▓"
+    wait_for "━━● in situ" || miss "no in situ legend with its glyphs"
+    grep -q "╍╍◆ in transit" "$screen" || miss "in transit's legend is not dashed with its own point"
+    # Okabe-Ito on a 256-colour terminal: the analyse bar in orange (214), in situ in sky (74).
+    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    grep -q "38;5;214m" "$tmp/escaped" || miss "no Okabe-Ito orange (214)"
+    grep -q "38;5;74m" "$tmp/escaped" || miss "no Okabe-Ito sky blue (74)"
+    finish "colour: distinct glyphs in the bars and the crossover, Okabe-Ito palette"
+    # The scaling legend reads as the plot does, top curve first: 8 nodes above 1 node.
+    keys s
+    wait_for "STATIC SCALING" || miss "s did not open the scaling view"
+    wait_for "8 nodes +rate" 20 || miss "no scaling legend"
+    first=$(grep -E "flat \\(|rate moves" "$screen" | head -1 | grep -Eo "[0-9]+ nodes?")
+    case $first in 8\ nodes*) ;; *) miss "the legend starts with '$first', not the top curve (8 nodes)" ;; esac
+    grep -Eq "╍▲ +8 nodes" "$screen" || miss "8 nodes' legend has no mark of its own"
+    finish "scaling legend in the plot's order, each curve with its own mark"
+    quit
+
+    start $size "NO_COLOR=1 SITU_ASCII=1"
+    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
+    wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
+    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    grep -q "38;5;" "$tmp/escaped" && miss "NO_COLOR still colours"
+    finish "NO_COLOR and SITU_ASCII keep working"
+    quit
+
+    # ---- item 6: small things ----------------------------------------------------------------
+    start $size -
+    wait_for "efficiency η" || miss "no results"
+    keys '?'
+    wait_for "close this help" || miss "? did not open the help"
+    grep -q "a Lua scenario in a panel; scroll (x/Esc close) *│" "$screen" ||
+        miss "the help's scenario line is cut"
+    grep -q "q  Ctrl-C *quit" "$screen" || miss "the help's last key is cut"
+    grep -q "in a child process (at most" "$screen" || miss "the help's footnote is cut"
+    keys Escape
+    wait_gone "close this help" || miss "Esc did not close the help"
+    keys /
+    wait_for "no search here" || miss "/ is silent"
+    finish "help fits, / answers"
+
+    # (modified) comes with a move and goes when d brings the preset's value back.
+    keys Right
+    wait_for "defaults \\(modified\\)" || miss "no (modified) after a move"
+    keys d
+    wait_gone "\\(modified\\)" || miss "(modified) stayed after d"
+    # The mapping slider stops at its first choice (G: last slider, k: the one above, mapping).
+    keys G k Left
+    wait_for "mapping is at its first choice" || miss "the mapping slider wrapped"
+    grep -Eq "mapping +insitu" "$screen" || miss "the mapping moved"
+    finish "(modified) cleared by d; the mapping slider does not wrap"
+
+    # w saves the configuration (ratio 31) as a preset; the picker lists it with its
+    # description and loads it back. (g j: the focus on the ratio, the second slider.)
+    keys g j Right
+    wait_for " ratio +31 " || miss "Right did not move the ratio"
+    keys w
+    wait_for "save as preset:" || miss "w did not prompt for a name"
+    keys -l "mine-$size ratio 31 for the workshop"
+    keys Enter
+    wait_for "saved preset mine-$size" || miss "the preset was not saved"
+    [ -f "$tmp/config/situ/presets/mine-$size.conf" ] || miss "not in \$XDG_CONFIG_HOME/situ/presets"
+    keys Left
+    wait_for " ratio +15 " || miss "Left did not move the ratio back"
+    keys p
+    wait_for "mine-$size\\* +ratio 31 for the workshop" || miss "the picker lacks it or its description"
+    tries=20
+    while [ $tries -gt 0 ] && ! grep -q "▸ mine-$size" "$screen"; do
+        keys Down
+        tries=$((tries - 1))
+        sleep 0.05
+        capture
+    done
+    keys Enter
+    wait_for "preset mine-$size loaded" || miss "the saved preset did not load"
+    wait_for " ratio +31 " || miss "the saved preset did not bring ratio 31 back"
+    finish "w saves a preset; the picker lists it with its description and loads it"
+
+    # SimGrid's run time has a label, in the status bar (where there is room for it).
+    if [ "$size" = 120x40 ]; then
+        keys r
+        wait_for "last run took [0-9.]+ m?s" 30 || miss "no labelled SimGrid time"
+        grep -Eq "SimGrid ✓ +[0-9]" "$screen" && miss "an unlabelled time in the SimGrid column"
+        finish "SimGrid's time has a label"
+    fi
+    quit
+
+    # A scenario that fails: the status bar says so (not "no errors"), ! shows it whole.
+    start $size - --script "$tmp/nosuch-dir/a-scenario-whose-path-is-long-enough-to-be-cut.lua"
+    wait_for "scenario: " 20 || miss "the status bar does not show the scenario's error"
+    grep -q "no errors" "$screen" && miss "the status bar says no errors beside a failed scenario"
+    grep -q "(! full)" "$screen" || miss "the cut error does not point at !"
+    grep -q "No such file or directory" "$screen" && miss "the error fits: the test proves nothing"
+    keys !
+    wait_for "Last error" || miss "! did not open the last error"
+    grep -q "No such file or directory" "$screen" || miss "the error is not shown whole"
+    keys Escape
+    wait_gone "Last error" || miss "Esc did not close the error"
+    finish "a failed scenario is an error in the status bar; ! shows it in full"
+    quit
+
+    # q prints the command line of the configuration on screen, once the terminal is restored;
+    # run, it gives the efficiency SimGrid's column showed. The pane stays to be read.
+    start $size - --nodes 2 --ratio 31
+    tmux -S "$sock" set-option -t situ remain-on-exit on >/dev/null
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "efficiency η +[0-9.]+ +[0-9.]+" 30 || miss "no SimGrid efficiency"
+    eta=$(sed -n 's/.*efficiency η *[0-9.][0-9.]* *\([0-9.][0-9.]*\).*/\1/p' "$screen" | head -1)
+    keys q
+    tries=400 # -J: lines unwrapped; -S -: a long line may have scrolled into the history
+    line=""
+    while [ $tries -gt 0 ] && [ -z "$line" ]; do
+        line=$(tmux -S "$sock" capture-pane -J -p -S - -t situ 2>/dev/null | grep "^situ run ")
+        tries=$((tries - 1))
+        [ -n "$line" ] || sleep 0.05
+    done
+    capture
+    [ -n "$line" ] || miss "q printed no command line"
+    case $line in *"--ratio 31"*"--platform $platform"* | *"--platform $platform"*"--ratio 31"*) ;;
+    *) miss "the command line lacks the ratio or the platform: $line" ;; esac
+    got=$(eval "\"\$situ\" ${line#situ } --json" 2>/dev/null |
+        sed -n 's/.*"efficiency":\([0-9.]*\).*/\1/p')
+    [ -n "$got" ] && [ "$(printf '%.3f' "$got")" = "$eta" ] ||
+        miss "the command gives efficiency '$got', the screen showed '$eta'"
+    finish "q prints the situ run command line; it reproduces the screen's efficiency"
+    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+
+    # The link view scrolls with ] and [ (16 nodes in transit: more links than rows).
+    start $size - --nodes 16 --mapping intransit
+    keys u
+    wait_for "LINK UTILISATION +mean" 30 || miss "no links"
+    wait_for "more links?, less used \\(\\] scrolls\\)" 30 || miss "no scroll hint"
+    top=$(grep -A1 "LINK UTILISATION" "$screen" | tail -1 | cut -c1-25)
+    keys ]
+    tries=100
+    while [ $tries -gt 0 ]; do
+        capture
+        [ "$(grep -A1 "LINK UTILISATION" "$screen" | tail -1 | cut -c1-25)" != "$top" ] && break
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    [ $tries -gt 0 ] || miss "] did not scroll the link view"
+    keys [
+    wait_for "^ ?$top" || miss "[ did not scroll back"
+    keys Escape
+    wait_for "IN SITU vs IN TRANSIT" || miss "Esc did not close the link view"
+    finish "the link view scrolls; Esc closes it"
+    quit
+done
+
+echo "workshop: $passed passed, $failed failed"
+[ $failed -eq 0 ]
