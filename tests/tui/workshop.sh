@@ -23,8 +23,11 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-workshop.XXXXXX") || exit 1
 sock=$tmp/tmux
+# The terminal suites' one harness: a private server that ignores the user's tmux.conf, shell,
+# TERM, locale and SITU_* variables, and a pane that execs the explorer.
+. "$(dirname "$0")/lib.sh"
 cleanup() {
-    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -59,11 +62,11 @@ finish() {
 
 # Whether the pane (the explorer) is still there: a dead one fails at once, not at the deadline.
 alive() {
-    tmux -S "$sock" has-session -t situ 2>/dev/null
+    tui_tmux has-session -t situ 2>/dev/null
 }
 
 capture() {
-    tmux -S "$sock" capture-pane -p -t situ >"$screen" 2>/dev/null || : >"$screen"
+    tui_capture situ "$screen"
 }
 
 # wait_for PATTERN [SECONDS]: polls until the (grep -E) pattern shows up.
@@ -92,7 +95,7 @@ wait_gone() {
 }
 
 keys() {
-    tmux -S "$sock" send-keys -t situ "$@" 2>/dev/null
+    tui_tmux send-keys -t situ "$@" 2>/dev/null
 }
 
 # start COLSxROWS ENV ARGS...: a fresh private server whose pane execs the explorer (ENV: extra
@@ -102,21 +105,20 @@ start() {
     env=$2
     shift 2
     [ "$env" = - ] && env=""
-    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
     cat >"$tmp/wrap.sh" <<EOF
 ulimit -c 0
 export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8 LC_ALL=C.UTF-8 $env
 exec "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
 EOF
-    tmux -S "$sock" -f /dev/null new-session -d -s situ -x "${size%x*}" -y "${size#*x}" \
-        "sh $tmp/wrap.sh $*"
+    tui_new situ "${size%x*}" "${size#*x}" "sh $tmp/wrap.sh $*"
 }
 
 # The explorer exits on q: polls until the pane's process is gone.
 quit() {
     keys q
     tries=200
-    while [ $tries -gt 0 ] && tmux -S "$sock" has-session -t situ 2>/dev/null; do
+    while [ $tries -gt 0 ] && alive; do
         tries=$((tries - 1))
         sleep 0.05
     done
@@ -179,7 +181,7 @@ for size in 80x24 120x40; do
     wait_for "━━● in situ" || miss "no in situ legend with its glyphs"
     grep -q "╍╍◆ in transit" "$screen" || miss "in transit's legend is not dashed with its own point"
     # Okabe-Ito on a 256-colour terminal: the analyse bar in orange (214), in situ in sky (74).
-    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"
     grep -q "38;5;214m" "$tmp/escaped" || miss "no Okabe-Ito orange (214)"
     grep -q "38;5;74m" "$tmp/escaped" || miss "no Okabe-Ito sky blue (74)"
     finish "colour: distinct glyphs in the bars and the crossover, Okabe-Ito palette"
@@ -197,7 +199,7 @@ for size in 80x24 120x40; do
     wait_for "OVER THE RUN" || miss "no bars"
     wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
     wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
-    tmux -S "$sock" capture-pane -e -p -t situ >"$tmp/escaped"
+    tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"
     grep -q "38;5;" "$tmp/escaped" && miss "NO_COLOR still colours"
     finish "NO_COLOR and SITU_ASCII keep working"
     quit
@@ -280,7 +282,7 @@ for size in 80x24 120x40; do
     # q prints the command line of the configuration on screen, once the terminal is restored;
     # run, it gives the efficiency SimGrid's column showed. The pane stays to be read.
     start $size - --nodes 2 --ratio 31
-    tmux -S "$sock" set-option -t situ remain-on-exit on >/dev/null
+    tui_tmux set-option -t situ remain-on-exit on >/dev/null
     wait_for "SimGrid ✓" 60 || miss "no simulated result"
     wait_for "efficiency η +[0-9.]+ +[0-9.]+" 30 || miss "no SimGrid efficiency"
     eta=$(sed -n 's/.*efficiency η *[0-9.][0-9.]* *\([0-9.][0-9.]*\).*/\1/p' "$screen" | head -1)
@@ -288,7 +290,7 @@ for size in 80x24 120x40; do
     tries=400 # -J: lines unwrapped; -S -: a long line may have scrolled into the history
     line=""
     while [ $tries -gt 0 ] && [ -z "$line" ]; do
-        line=$(tmux -S "$sock" capture-pane -J -p -S - -t situ 2>/dev/null | grep "^situ run ")
+        line=$(tui_tmux capture-pane -J -p -S - -t situ 2>/dev/null | grep "^situ run ")
         tries=$((tries - 1))
         [ -n "$line" ] || sleep 0.05
     done
@@ -301,7 +303,7 @@ for size in 80x24 120x40; do
     [ -n "$got" ] && [ "$(printf '%.3f' "$got")" = "$eta" ] ||
         miss "the command gives efficiency '$got', the screen showed '$eta'"
     finish "q prints the situ run command line; it reproduces the screen's efficiency"
-    tmux -S "$sock" -f /dev/null kill-server 2>/dev/null
+    tui_tmux kill-server 2>/dev/null
 
     # The link view scrolls with ] and [ (16 nodes in transit: more links than rows).
     start $size - --nodes 16 --mapping intransit
