@@ -107,7 +107,7 @@ PLATFORM_OBJ      = engine/platform engine/platform_prolog engine/platform_units
 FUZZ_OBJ_params   = engine/params
 FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
-FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params
+FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/outfile
 FUZZ_OBJ_result   = engine/result
 FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout $(PLATFORM_OBJ) \
                     engine/datadir engine/cache engine/report engine/profile engine/evaluate \
