@@ -3,6 +3,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,4 +145,16 @@ int draw_wrap(const char *text, int w, char lines[][256], int max)
         }
     }
     return n;
+}
+
+void draw_reflow(const char *text, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *c = text; *c && o + 1 < len; c++) {
+        bool join = c[0] == '\n' && c > text && c[-1] != '\n' && c[1] && c[1] != '\n' &&
+                    c[1] != ' ' && c[1] != '-' && c[1] != '*';
+        out[o++] = join ? ' ' : *c;
+    }
+    if (len)
+        out[o < len ? o : len - 1] = 0;
 }

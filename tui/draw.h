@@ -34,6 +34,11 @@ void draw_track(const struct screen *s, int y, int x, int w, double pos);
  * lines needed (may exceed max). */
 int draw_wrap(const char *text, int w, char lines[][256], int max);
 
+/* text re-flowed into out (len bytes): a single newline joins its lines (a lesson's source is
+ * wrapped at the author's width, not the panel's); a blank line, or a line that starts with a
+ * space, '-' or '*' (a list, an indented block), keeps its break. */
+void draw_reflow(const char *text, char *out, size_t len);
+
 /* Seconds in at most 7 cells: "750 ms", "1.23 s", "45278 s", "12.6 h". */
 void draw_time(double seconds, char *buf, size_t len);
 

@@ -125,7 +125,9 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     goal_line(s, a, y + 1, w);
     int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
     char lines[32][256];
-    int need = draw_wrap(lesson_step_text(ls->l, ls->step), w, lines, 32);
+    char text[4096];
+    draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);
+    int need = draw_wrap(text, w, lines, 32);
     for (int i = 0; i < need && i < 32 && row < end; i++, row++) {
         bool cut = row == end - 1 && i < need - 1;
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);

@@ -12,6 +12,7 @@
 #include "../../engine/model.h"
 #include "../../engine/result.h"
 #include "../../tui/app.h"
+#include "../../tui/draw.h"
 #include "../../tui/plot.h"
 #include "../../tui/stats.h"
 
@@ -452,4 +453,17 @@ Test(tui_stats, percentiles)
     cr_assert_float_eq(stats_percentile(&st, 99), 99, 1e-12);
     cr_assert_float_eq(stats_percentile(&st, 100), 100, 1e-12);
     stats_free(&st);
+}
+
+/* Lesson text is re-flowed to the panel: the author's line breaks join, paragraphs and lists
+ * keep theirs. */
+Test(tui_draw, reflow_joins_lines_keeps_paragraphs_and_lists)
+{
+    char out[256];
+    draw_reflow("One step\nof the workflow.\n\nNext paragraph\n- a list\n- item\n  indented", out,
+                sizeof out);
+    cr_assert_str_eq(out,
+                     "One step of the workflow.\n\nNext paragraph\n- a list\n- item\n  indented");
+    draw_reflow("cut here", out, 4);
+    cr_assert_str_eq(out, "cut");
 }
