@@ -294,8 +294,10 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->ana_idle = fmax(0, period_sum - busy_ana);
     m->makespan_eq5 = period_sum + tail;
     /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
-     * the last step's shorter side is not overlapped by anything. */
-    m->makespan = m->makespan_eq5 + (m->steps ? fmin(sim_side, last_ana) : 0) + run_end(p, pf, l);
+     * the last step's shorter side is overlapped by nothing but the tail's iterations, which
+     * the ranks compute meanwhile. */
+    double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
+    m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
 }

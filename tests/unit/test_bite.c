@@ -21,9 +21,9 @@
 /* ---- the result parser: four different numbers, each in its own field --------------------- */
 
 #define DISTINCT_KEYS                                                                              \
-    "\"particles\":1000.0,\"sim_cores\":30,\"analytics_cores\":2,\"steps\":3,"                    \
-    "\"stage\":{\"S\":1.0,\"Ing\":0.0,\"R\":0.1,\"A\":0.2,\"W\":0.0,\"C\":0.0},"                  \
-    "\"sim_active\":11.0,\"sim_idle\":2.0,\"analytics_active\":7.0,\"analytics_idle\":3.0,"     \
+    "\"particles\":1000.0,\"sim_cores\":30,\"analytics_cores\":2,\"steps\":3,"                     \
+    "\"stage\":{\"S\":1.0,\"Ing\":0.0,\"R\":0.1,\"A\":0.2,\"W\":0.0,\"C\":0.0},"                   \
+    "\"sim_active\":11.0,\"sim_idle\":2.0,\"analytics_active\":7.0,\"analytics_idle\":3.0,"        \
     "\"makespan\":13.0,\"efficiency\":0.5,\"scenario\":\"IS\""
 
 Test(bite, result_parser_keeps_active_and_idle_apart)
@@ -165,7 +165,10 @@ Test(bite, tail_is_its_iterations_and_their_halos)
         long tail_halos = 419 / period - 400 / period;
         cr_assert_eq(tail_halos, period == 7 ? 2 : 0);
         double tail = 19 * iteration + tail_halos * one_halo;
-        close_rel(tailed.makespan, whole.makespan + tail, 1e-12, "makespan with the tail");
+        /* eq. 5 adds the tail whole; the best prediction less, as the tail hides the drain. */
+        close_rel(tailed.makespan_eq5, whole.makespan_eq5 + tail, 1e-12, "eq. 5 with the tail");
+        cr_assert(tailed.makespan > whole.makespan && tailed.makespan <= whole.makespan + tail,
+                  "makespan with the tail: %g, without %g", tailed.makespan, whole.makespan);
         close_rel(tailed.sim_active, whole.sim_active + tail, 1e-12, "sim_active with the tail");
         cr_assert_eq(tailed.steps * p.stride + tailed.tail_iterations, p.iterations);
     }
