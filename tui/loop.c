@@ -42,8 +42,10 @@ static void on_sim_done(void *ud, const struct runner_done *d)
     struct tui *t = ud;
     if (d->id && d->id == t->current_id) {
         t->current_id = 0;
-        if (d->status == RUNNER_OK)
+        if (d->status == RUNNER_OK) {
             t->result_at = t->submitted_at;
+            t->result_key_at = t->submitted_key_at;
+        }
     }
     loop_act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
 }
@@ -72,6 +74,7 @@ static void submit(struct tui *t, bool force)
     if (id > 0) {
         t->current_id = id;
         t->submitted_at = uv_hrtime();
+        t->submitted_key_at = t->config_key_at;
     }
     if (old > 0 && old != id)
         runner_cancel(t->runner, old);
@@ -398,6 +401,8 @@ static void on_input(uv_poll_t *h, int status, int events)
         if (t->layout.too_small && key != 'q' && key != APP_KEY_CTRL_C)
             continue;
         unsigned flags = app_key(&t->app, key);
+        if (flags & APP_CONFIG)
+            t->config_key_at = at;
         loop_act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
@@ -455,6 +460,10 @@ static void draw(struct tui *t)
     if (t->result_at) {
         stats_add(&t->sim_latency, (double)(now - t->result_at) / 1e6);
         t->result_at = 0;
+    }
+    if (t->result_key_at) {
+        stats_add(&t->key_result_latency, (double)(now - t->result_key_at) / 1e6);
+        t->result_key_at = 0;
     }
     if (t->model_landed && !t->app.model_pending) {
         for (int i = 0; i < t->nmodel_keys; i++)
@@ -658,9 +667,16 @@ out:
                     "situ: debounce-to-simulated-result over %zu runs: p50 %.0f ms, p99 %.0f ms\n",
                     t->sim_latency.n, stats_percentile(&t->sim_latency, 50),
                     stats_percentile(&t->sim_latency, 99));
+        if (t->key_result_latency.n)
+            fprintf(stderr,
+                    "situ: key-to-simulated-result latency (a slider key to its SimGrid result on "
+                    "screen) over %zu keys: p50 %.0f ms, p99 %.0f ms\n",
+                    t->key_result_latency.n, stats_percentile(&t->key_result_latency, 50),
+                    stats_percentile(&t->key_result_latency, 99));
     }
     stats_free(&t->latency);
     stats_free(&t->sim_latency);
+    stats_free(&t->key_result_latency);
     stats_free(&t->model_latency);
     return rc;
 }

@@ -62,9 +62,13 @@ struct tui {
     struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
     bool want_stats;
     struct stats latency;
-    struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
-    uint64_t submitted_at;         /* when the current configuration's child was asked for */
-    uint64_t result_at;            /* submission time of a result waiting for its frame */
+    struct stats sim_latency; /* debounce (submission) to the simulated result on screen */
+    uint64_t submitted_at;    /* when the current configuration's child was asked for */
+    uint64_t result_at;       /* submission time of a result waiting for its frame */
+    /* Key-to-result: the key that last changed the configuration, the one the current
+     * submission was made for, and the one whose simulated result waits for its frame. */
+    uint64_t config_key_at, submitted_key_at, result_key_at;
+    struct stats key_result_latency;
     uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
     int npending;
     int exit_code;
