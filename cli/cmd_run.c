@@ -1,14 +1,13 @@
 #include <stdio.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 #include "../engine/model.h"
 #include "../engine/outfile.h"
+#include "../engine/report.h"
+#include "../engine/result.h"
 #include "../engine/sim.h"
 #include "cli.h"
 
@@ -48,46 +47,74 @@ static int take_alert(int *argc, char **argv)
     return 0;
 }
 
-/* Started by the explorer's runner (SITU_PARENT_PID): die with it, even a SIGKILLed one. With
- * SIGTERM, not SIGKILL, so that the simulation's group goes too (sim_run_isolated's handler).
- * -1 if that parent is already gone (we were reparented before prctl took effect). */
-static int die_with_runner(void)
+/* The table of a measured result: the model's layout, then what only a simulation knows. */
+static void print_table(FILE *out, const struct params *p, const struct sim_result *r)
 {
-    const char *want = getenv("SITU_PARENT_PID");
-    if (!want)
-        return 0;
-    long pid = strtol(want, NULL, 10);
-    unsetenv("SITU_PARENT_PID"); /* ours only, not our children's */
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
-        return 0; /* not Linux: the runner's handlers still kill us on a catchable signal */
-    return getppid() == (pid_t)pid ? 0 : -1;
+    report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
+    fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
+            r->activities, r->fidelity);
+    fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
+    for (int i = 0; i < r->nlinks; i++) {
+        double u = r->links[i].utilisation;
+        fprintf(out, "    %-34s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].bytes,
+                100 * u,
+                u > sim_link_alert ? "ALERT: above threshold"
+                : u < 0.25         ? "under-used"
+                : u <= 0.6         ? "good"
+                                   : "busy");
+    }
 }
 
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
     struct model_result m;
-    if (die_with_runner() < 0)
-        return 128 + SIGTERM;
     if (take_alert(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
     char err[512];
-    char *output = NULL;
-    int run = sim_run_isolated(&o.p, o.json, &output, err, sizeof err);
-    if (run < 0) {
-        cli_error("run: %s", err);
+    struct sim_job job = {.p = o.p};
+    int run = sim_pool_run(&job, 1, 1, 0, NULL, NULL);
+    if (run != 0) {
+        cli_error("run: %s", run == -1 ? "cannot start the simulation" : job.err);
         return run == -2 ? 128 + (int)sim_pool_stop : EXIT_SIM_FAILED;
     }
     struct outfile out;
     outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
-    outfile_write(&out, output, strlen(output));
-    free(output);
+    if (o.json) {                              /* the line as the simulation printed it */
+        outfile_write(&out, job.output, strlen(job.output));
+    } else { /* the wrapper has checked the line against the schema: this reads it again */
+        struct sim_result res;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (mem && result_from_json(job.json, &res, err, sizeof err) == 0) {
+            print_table(mem, &o.p, &res);
+            result_free(&res);
+        }
+        if (mem && fclose(mem) == 0)
+            outfile_write(&out, text, len);
+        free(text);
+    }
+    free(job.output);
+    json_decref(job.json);
     if (outfile_commit(&out, err, sizeof err) < 0) {
         cli_error("run: %s", err);
         return 1;
     }
     return 0;
+}
+
+/* `situ __simulate --PARAM VALUE ...`: the explorer's simulation child (runner.h), exec'd by the
+ * one child wrapper; the simulation runs here, in this process, and nothing forks again. */
+int cmd_simulate(int argc, char **argv)
+{
+    struct cli_opts o;
+    struct model_result m;
+    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    if (rc != 0)
+        return rc < 0 ? EXIT_BAD_INPUT : 0;
+    sim_child_main(&o.p);
 }

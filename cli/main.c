@@ -126,6 +126,8 @@ static int dispatch(int argc, char **argv)
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* the explorer's simulation children */
+        return cmd_simulate(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped. */
     bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");

@@ -518,24 +518,19 @@ static int start_handles(struct tui *t)
 
 static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
 {
-    /* SITU_SIM_SUBCOMMAND lets tests stand `situ model` in for `situ run`. */
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    const char *sub = getenv("SITU_SIM_SUBCOMMAND");
-    const char *argv[] = {self, sub && *sub ? sub : "run", "--json", NULL};
     const char *limit = getenv("SITU_TIME_LIMIT");
+    double seconds = limit ? atof(limit) : 0;
     /* The results directory `situ sweep` fills: what any earlier run measured is instant. */
     char cache_dir[4096];
     bool disk = cache_default_dir(cache_dir, sizeof cache_dir) == 0;
+    /* The children are this binary exec'd (the runner's default): this process has threads, and
+     * a fork that is not followed by an exec may only make async-signal-safe calls. */
     struct runner_opts o = {
-        .argv = n > 0 ? argv : NULL,
-        .time_limit = limit ? atof(limit) : 60,
+        .time_limit = seconds > 0 ? seconds : 60,
         .on_change = on_runner_change,
         .on_change_ud = t,
         .disk_cache = disk ? cache_dir : NULL,
     };
-    if (n > 0)
-        self[n] = 0;
     t->max_jobs = (int)uv_available_parallelism();
     o.max_jobs = t->max_jobs;
     return runner_new(&t->loop, &o, err, errlen);
