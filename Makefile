@@ -73,6 +73,7 @@ test: deps
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
 	sh tests/tui/signals.sh ./situ
+	sh tests/tui/supervisor.sh ./situ
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
 	python3 tests/tui/bite.py ./situ

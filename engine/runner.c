@@ -148,7 +148,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->kick.data = r;
     r->kick_open = true;
     /* The children are forked here, not by uv_spawn: libuv does not reap them, this does. It
-     * does not keep the loop alive: a running child's timer does, until it is reaped. */
+     * keeps the loop alive only while a child is not reaped (runner_child.c). */
     uv_signal_init(loop, &r->sigchld);
     r->sigchld.data = r;
     r->sigchld_open = true;

@@ -125,7 +125,7 @@ static int judge(struct job *j, json_t **json, struct sim_result *res, char *err
         stderr_line(j);
     const char *why = j->err_line, *sep = why[0] ? ": " : "";
     if (j->timed_out) {
-        snprintf(error, len, "simulation timed out after %g s (the time limit) and was killed",
+        snprintf(error, len, "simulation timed out after %g s (the time limit)",
                  r->time_limit);
     } else if (j->overflow) {
         snprintf(error, len, "simulation printed more than %zu bytes (killed)", r->output_max);
@@ -179,6 +179,8 @@ void runner_child_reap(struct runner *r)
             continue;
         kill(-j->pid, SIGKILL); /* whatever the child left behind in its group */
         j->exited = true;
+        if (--r->unreaped == 0)
+            uv_unref((uv_handle_t *)&r->sigchld);
         j->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
         j->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
         uv_timer_stop(&j->timer);
@@ -367,6 +369,8 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         return -1;
     }
     j->pid = pid;
+    if (r->unreaped++ == 0) /* its SIGCHLD must be seen, even once its pipes have closed */
+        uv_ref((uv_handle_t *)&r->sigchld);
     setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
     pid_register(j);
     close(fds[0][1]);
@@ -380,8 +384,6 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         setpriority(PRIO_PGRP, (id_t)pid, 10);
     if (r->time_limit > 0)
         uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->time_limit * 1000), 0);
-    else /* no limit: the timer still keeps the loop alive until the child is reaped */
-        uv_timer_start(&j->timer, on_timeout, UINT64_MAX / 2, 0);
     uv_read_start((uv_stream_t *)&j->out, on_alloc, on_stdout);
     uv_read_start((uv_stream_t *)&j->err, on_alloc, on_stderr);
     /* It may have ended before the SIGCHLD handler could see it as ours. */

@@ -65,6 +65,7 @@ struct runner {
     void (*in_process)(const struct params *p); /* or this, in the forked child */
     uv_signal_t sigchld; /* reaps the children: they are forked here, not by uv_spawn */
     bool sigchld_open;
+    int unreaped; /* children not reaped yet: while there are, sigchld keeps the loop alive */
     int max_jobs;
     double time_limit;
     size_t output_max;
