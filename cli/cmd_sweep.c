@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../engine/preset.h"
-#include "../engine/runner.h"
+#include "../engine/datadir.h"
 #include "cli.h"
 #include "study.h"
 
@@ -202,7 +202,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (emit) {
         char self[PATH_MAX];
-        runner_self_path(self, sizeof self); /* "situ" if the kernel cannot tell */
+        datadir_self(self, sizeof self); /* "situ" if the kernel cannot tell */
         if (emit_check(&s, self, err, sizeof err) < 0) {
             cli_error("sweep: --emit-commands: %s", err);
             goto done;

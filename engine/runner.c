@@ -5,6 +5,7 @@
 
 #include "analytics.h"
 #include "cache.h"
+#include "datadir.h"
 #include "runner_cache.h"
 #include "runner_internal.h"
 
@@ -68,17 +69,6 @@ const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
 
 /* ---- lifecycle --------------------------------------------------------------------------- */
 
-int runner_self_path(char *out, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", out, len - 1);
-    if (n <= 0 || (size_t)n >= len - 1) {
-        snprintf(out, len, "situ");
-        return -1;
-    }
-    out[n] = 0;
-    return 0;
-}
-
 static void on_sigchld(uv_signal_t *h, int sig)
 {
     (void)sig;
@@ -127,7 +117,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     bool other = sub && *sub;
     const char *self_argv[] = {self, other ? sub : "__simulate", other ? "--json" : NULL, NULL};
     const char *const *argv = o && o->argv ? o->argv : self_argv;
-    if (argv == self_argv && runner_self_path(self, sizeof self) < 0) {
+    if (argv == self_argv && datadir_self(self, sizeof self) < 0) {
         snprintf(err, errlen, "runner: cannot find this program (/proc/self/exe): %s",
                  strerror(errno));
         goto fail;

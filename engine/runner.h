@@ -110,10 +110,6 @@ void runner_shutdown(struct runner *r);
 /* Frees the runner; call after runner_shutdown and after the loop has drained. */
 void runner_free(struct runner *r);
 
-/* This binary's path, from /proc/self/exe (the one place it is read for commands: children,
- * emitted commands); "situ" (and -1) if the kernel cannot tell. */
-int runner_self_path(char *out, size_t len);
-
 /* For a fatal-signal handler: SIGKILLs and reaps every live child of every runner.
  * Async-signal-safe; the runners are unusable afterwards. */
 void runner_kill_all_signal_safe(void);
