@@ -346,8 +346,10 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         close_handles(j);
         return -1;
     }
-    fflush(stdout); /* a forked copy would print what is buffered a second time */
-    fflush(stderr);
+    if (r->in_process) { /* a forked copy that does not exec would print it a second time */
+        fflush(stdout);
+        fflush(stderr);
+    }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
