@@ -98,7 +98,7 @@ figures: all
 
 bench: all
 	sh tests/bench/run.sh ./situ
-	sh tests/bench/tui.sh ./situ
+	sh tests/bench/tui.sh ./situ $(BENCH_BASE)
 	sh tests/bench/lua.sh ./situ
 
 install: situ

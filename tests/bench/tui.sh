@@ -56,8 +56,9 @@ EOF
     pid=$(tui_pid b) || fail "no process of the pane runs $bin ($name)"
     n=0
     case $want in
-    none) # the start-up simulations end
-        until [ "$(sims)" -eq 0 ]; do
+    none) # the start-up simulations (the configuration's, the crossover's points) all end
+        # (At first nothing runs yet: the first simulation waits for the debounce.)
+        until [ "$(sims)" -eq 0 ] && tui_screen b | grep -q ' 0 running, 0 queued.*last run'; do
             n=$((n + 1))
             [ $n -lt 600 ] || fail "the start-up simulations did not end ($name)"
             sleep 0.05

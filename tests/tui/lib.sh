@@ -91,7 +91,8 @@ tui_children() {
 # its helpers (situ __evaluate, situ __scenario) are not counted.
 tui_simulations() {
     for _tui_k in $(tui_children "$1"); do
-        case $(tr '\0' '\n' <"/proc/$_tui_k/cmdline" 2>/dev/null | sed -n 2p) in
+        # Braces: a child gone since the scan is no error message of the shell's.
+        case $({ tr '\0' '\n' <"/proc/$_tui_k/cmdline"; } 2>/dev/null | sed -n 2p) in
         __simulate | run) echo "$_tui_k" ;;
         esac
     done
