@@ -104,7 +104,7 @@ if [ -n "$sims" ] && [ -z "$left" ]; then
     ok "a SIGKILLed explorer takes its simulations ($(echo $sims))"
 else
     for k in $left; do kill -KILL "$k" 2>/dev/null; done
-    fail "${sims:+children outlived the explorer:$left}${sims:-no simulation ran to kill}"
+    if [ -n "$sims" ]; then fail "children outlived the explorer:$left"; else fail "no simulation ran to kill"; fi
 fi
 echo "supervisor: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
