@@ -26,7 +26,7 @@ CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI) $(PLOT))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all deps run test unit cli-test figures bench install uninstall clean format mutants FORCE
+.PHONY: all deps run test unit cli-test docs figures bench install uninstall clean format mutants FORCE
 
 all: deps situ
 
@@ -99,6 +99,10 @@ mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
 test-slow: mutants
+
+# Generated documentation: the README's parameter table, from the parameter table.
+docs: all
+	sh tools/docs.sh ./situ
 
 # The paper's figures and their summaries, regenerated from the code (never edited by hand).
 figures: all

@@ -122,6 +122,10 @@ static int dispatch(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "__params-markdown")) { /* make docs: the README's table */
+        params_print_markdown(stdout); /* main checks stdout at exit, as for every command */
+        return 0;
+    }
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))

@@ -111,7 +111,7 @@ void params_defaults(struct params *p)
     }
 }
 
-static void describe_range(int id, char *buf, size_t len)
+void params_describe_range(int id, char *buf, size_t len)
 {
     const struct param_desc *d = &param_table[id];
     if (d->type == PARAM_CHOICE) {
@@ -131,7 +131,7 @@ static void describe_range(int id, char *buf, size_t len)
 static int range_error(int id, const char *text, char *err)
 {
     char range[160], shown[61];
-    describe_range(id, range, sizeof range);
+    params_describe_range(id, range, sizeof range);
     /* Quote at most 60 bytes, control characters as '?': the message stays one printable line. */
     size_t n = 0;
     for (; n < sizeof shown - 1 && text[n]; n++)
@@ -395,21 +395,42 @@ int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err
     return params_set(p, id, value, err) < 0 ? -1 : 1;
 }
 
+/* The flag, default and range of one parameter, as --help and the README show them. */
+static void describe_param(int id, char *flag, size_t flaglen, char *def, size_t deflen,
+                           char *range, size_t rangelen)
+{
+    snprintf(flag, flaglen, "--%s", param_table[id].key);
+    for (char *c = flag; *c; c++)
+        *c = *c == '_' ? '-' : *c;
+    struct params p;
+    params_defaults(&p);
+    params_format(&p, id, def, deflen);
+    params_describe_range(id, range, rangelen);
+}
+
 void params_print_help(FILE *out)
 {
     for (int id = 0; id < PARAM_COUNT; id++) {
         const struct param_desc *d = &param_table[id];
         char flag[64], def[PARAMS_PATH_MAX], range[160];
-        snprintf(flag, sizeof flag, "--%s", d->key);
-        for (char *c = flag; *c; c++)
-            *c = *c == '_' ? '-' : *c;
-        struct params p;
-        params_defaults(&p);
-        params_format(&p, id, def, sizeof def);
-        describe_range(id, range, sizeof range);
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
         fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
                 def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
                 d->unit);
+    }
+}
+
+void params_print_markdown(FILE *out)
+{
+    fprintf(out, "| flag | meaning | default | accepts | unit |\n|---|---|---|---|---|\n");
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        char flag[64], def[PARAMS_PATH_MAX], range[160];
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
+        fprintf(out, "| `%s` | ", flag);
+        for (const char *c = d->help; *c; c++) /* "<cluster>" would be read as an HTML tag */
+            fputs(*c == '<' ? "&lt;" : *c == '>' ? "&gt;" : (char[2]){*c, 0}, out);
+        fprintf(out, " | %s | %s | %s |\n", def[0] ? def : "none", range, d->unit);
     }
 }
 
