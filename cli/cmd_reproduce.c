@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../engine/crossover.h"
 #include "../engine/outfile.h"
 #include "../engine/preset.h"
 #include "../plot/chart.h"
@@ -300,19 +301,11 @@ static struct crossing crossover(const struct study *s)
 {
     double xa[64], ya[64], xb[64], yb[64];
     int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
-    struct crossing c = {false, NAN, false};
-    for (int k = 1; k < na && k < nb; k++) {
-        double d0 = ya[k - 1] - yb[k - 1], d1 = ya[k] - yb[k];
-        if (d0 == 0 || (d0 < 0) != (d1 < 0)) {
-            /* Linear in log(data scaling) between the two points that bracket the sign change. */
-            double t = d0 / (d0 - d1);
-            c.found = true;
-            c.at = exp(log(xa[k - 1]) + t * (log(xa[k]) - log(xa[k - 1])));
-            c.insitu_faster_below = d0 < 0;
-            return c;
-        }
-    }
-    c.insitu_faster_below = na && nb && ya[0] < yb[0];
+    int n = na < nb ? na : nb, from, first_sign;
+    int at = crossover_first_change(ya, yb, n, &from, NULL, &first_sign);
+    struct crossing c = {at >= 0, NAN, first_sign < 0};
+    if (c.found)
+        c.at = crossover_interpolate(xa[from], ya[from] - yb[from], xa[at], ya[at] - yb[at]);
     return c;
 }
 
