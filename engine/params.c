@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flag.h"
+
 static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", NULL};
 static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", NULL};
@@ -371,25 +373,14 @@ double params_position(const struct params *p, int id)
 int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err)
 {
     const char *arg = argv[*i];
-    if (strncmp(arg, "--", 2))
-        return 0;
     char key[64];
-    const char *eq = strchr(arg, '=');
-    size_t klen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-    if (klen >= sizeof key)
-        return 0;
-    memcpy(key, arg + 2, klen);
-    key[klen] = 0;
-    int id = params_find(key);
+    int id = flag_name(arg, key, sizeof key) ? params_find(key) : -1;
     if (id < 0)
         return 0;
-    const char *value = eq ? eq + 1 : NULL;
+    const char *value = flag_value(argc, argv, i);
     if (!value) {
-        if (*i + 1 >= argc) {
-            seterr(err, "%s: missing value after %s", param_table[id].key, arg);
-            return -1;
-        }
-        value = argv[++*i];
+        seterr(err, "%s: missing value after %s", param_table[id].key, arg);
+        return -1;
     }
     (*i)++;
     return params_set(p, id, value, err) < 0 ? -1 : 1;
