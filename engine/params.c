@@ -224,10 +224,10 @@ int params_valid_ratios(long cores, long *out, int max)
 
 int params_validate(const struct params *p, char *err)
 {
-    long valid[64];
-    int n = params_valid_ratios(p->cores_per_node, valid, 64);
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
     bool ok = false;
-    for (int i = 0; i < n && i < 64; i++)
+    for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
         ok = ok || valid[i] == p->ratio;
     if (!ok) {
         long below = 0, above = 0;
@@ -305,10 +305,10 @@ void params_format(const struct params *p, int id, char *buf, size_t len)
 
 static int step_ratio(struct params *p, int steps)
 {
-    long valid[64];
-    int n = params_valid_ratios(p->cores_per_node, valid, 64);
-    if (n > 64)
-        n = 64;
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
+    if (n > PARAMS_RATIOS_MAX)
+        n = PARAMS_RATIOS_MAX;
     int at = 0;
     while (at < n - 1 && valid[at] < p->ratio)
         at++;

@@ -112,7 +112,9 @@ int params_step(struct params *p, int id, int steps, bool coarse);
 double params_position(const struct params *p, int id);
 
 /* Realisable ratios for a node of `cores` cores: R such that (R + 1) divides cores and R >= 1.
- * Writes at most max of them ascending into out and returns how many exist. */
+ * Writes at most max of them ascending into out and returns how many exist. An array of
+ * PARAMS_RATIOS_MAX always holds them all: no cores_per_node in range has more than 31. */
+#define PARAMS_RATIOS_MAX 64
 int params_valid_ratios(long cores, long *out, int max);
 
 /* Parses "--key value" / "--key=value" flags from argv[*i]; advances *i. Returns 1 if argv[*i]
