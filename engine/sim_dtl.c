@@ -10,12 +10,120 @@
 
 long channel_activities;
 
-void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant)
+/* A transfer its sender has not released yet. */
+struct sent {
+    sg_comm_t comm; /* NULL once waited for */
+    struct outbox *box;
+    struct sent *prev, *next; /* the sender's pending transfers */
+    struct sent *dnext;       /* the sender's delivered ones */
+    bool delivered;           /* the receiver has the message */
+    bool orphan;              /* the sender waited for it and ended: the receiver frees it */
+};
+
+/* One per actor (by pid): what it sent, and what of that was delivered since it last looked. */
+struct outbox {
+    struct sent *pending, *delivered;
+};
+
+static struct outbox **outboxes; /* [pid]: an outbox never moves, transfers point to it */
+static size_t noutboxes;
+
+static struct outbox *outbox_self(void)
+{
+    size_t pid = (size_t)sg_actor_self_get_pid();
+    if (pid >= noutboxes) {
+        size_t n = noutboxes ? noutboxes : 64;
+        while (n <= pid)
+            n *= 2;
+        struct outbox **grown = realloc(outboxes, n * sizeof *grown);
+        if (!grown)
+            abort(); /* the child dies, the parent reports it: no partial result */
+        memset(grown + noutboxes, 0, (n - noutboxes) * sizeof *grown);
+        outboxes = grown;
+        noutboxes = n;
+    }
+    if (!outboxes[pid] && !(outboxes[pid] = calloc(1, sizeof **outboxes)))
+        abort();
+    return outboxes[pid];
+}
+
+static void sent_track(struct message *m, sg_comm_t comm)
+{
+    struct outbox *box = outbox_self();
+    struct sent *s = calloc(1, sizeof *s);
+    if (!s)
+        abort();
+    s->comm = comm;
+    s->box = box;
+    s->next = box->pending;
+    if (box->pending)
+        box->pending->prev = s;
+    box->pending = s;
+    m->receipt = s;
+}
+
+/* The receiver has the message: the transfer is over, its sender may release it. */
+static void sent_delivered(struct message *m)
+{
+    struct sent *s = m->receipt;
+    m->receipt = NULL;
+    if (!s)
+        return;
+    if (s->orphan) {
+        free(s);
+        return;
+    }
+    s->delivered = true;
+    s->dnext = s->box->delivered;
+    s->box->delivered = s;
+}
+
+/* Releases this actor's delivered transfers: each is over, so the wait takes no simulated time
+ * (SimGrid drops it from the actor's list of activities). */
+static void sent_unlink(struct sent *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        s->box->pending = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+}
+
+static void outbox_release(struct outbox *box)
+{
+    while (box->delivered) {
+        struct sent *s = box->delivered;
+        box->delivered = s->dnext;
+        sent_unlink(s);
+        if (s->comm)
+            sg_comm_wait(s->comm);
+        free(s);
+    }
+}
+
+void channel_flush(void)
+{
+    struct outbox *box = outbox_self();
+    /* An actor's open transfers would be cancelled when it ends: wait until they are taken. */
+    for (outbox_release(box); box->pending; outbox_release(box)) {
+        struct sent *s = box->pending;
+        sg_comm_wait(s->comm);
+        s->comm = NULL;
+        if (s->delivered) /* marked while we waited: released with the others */
+            continue;
+        sent_unlink(s);
+        s->orphan = true; /* the receiver may mark it later (a get of several messages) */
+    }
+}
+
+void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant, bool crowded)
 {
     memset(c, 0, sizeof *c);
     c->owner = owner;
     c->mailbox = sg_mailbox_by_name(name);
     c->instant = instant;
+    c->crowded = crowded;
     if (instant) {
         c->mutex = sg_mutex_init();
         c->nonempty = sg_cond_init();
@@ -69,12 +177,18 @@ static struct message *queue_pop(struct channel *c)
 void channel_put(struct channel *c, struct message *m, double bytes, double real_bytes,
                  struct sim_links *links)
 {
+    m->receipt = NULL;
     if (c->instant) {
         queue_push(c, m);
         return;
     }
-    sg_comm_t comm = sg_mailbox_put_init(c->mailbox, m, (long)bytes);
-    sg_comm_detach(comm, free); /* a message nobody takes is freed with its comm */
+    if (c->crowded) {
+        outbox_release(outbox_self());
+        sent_track(m, sg_mailbox_put_async(c->mailbox, m, (long)bytes));
+    } else {
+        sg_comm_t comm = sg_mailbox_put_init(c->mailbox, m, (long)bytes);
+        sg_comm_detach(comm, free); /* a message nobody takes is freed with its comm */
+    }
     channel_activities++;
     if (links)
         sim_links_count(links, sg_host_self(), c->owner, real_bytes);
@@ -84,7 +198,9 @@ struct message *channel_get(struct channel *c)
 {
     if (c->instant)
         return queue_pop(c);
-    return sg_mailbox_get(c->mailbox);
+    struct message *m = sg_mailbox_get(c->mailbox);
+    sent_delivered(m);
+    return m;
 }
 
 void channel_get_n(struct channel *c, int n, struct message **out)
@@ -98,4 +214,6 @@ void channel_get_n(struct channel *c, int n, struct message **out)
     for (int i = 0; i < n; i++)
         comms[i] = sg_mailbox_get_async(c->mailbox, (void **)&out[i]);
     sg_comm_wait_all(comms, n);
+    for (int i = 0; i < n; i++)
+        sent_delivered(out[i]);
 }

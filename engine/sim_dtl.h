@@ -18,29 +18,43 @@ struct channel {
     sg_mailbox_t mailbox; /* both kinds: the mailbox names the channel */
     sg_host_t owner;      /* where the receiver lives: the route of every put ends there */
     bool instant;         /* queue kind */
+    bool crowded;         /* mailbox kind: many of its transfers are in flight at once */
     sg_mutex_t mutex;     /* queue kind */
     sg_cond_t nonempty;
     void **items;
     size_t head, count, cap;
 };
 
+struct sent;
+
 /* What travels: the simulated size is separate from this small descriptor. */
 struct message {
-    int kind;    /* MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO */
-    int step;    /* 0-based step the data belongs to */
-    int count;   /* ranks (states, copies) or actors (metrics) this message stands for */
-    double sent; /* simulated date of the put */
+    int kind;             /* MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO */
+    int step;             /* 0-based step the data belongs to */
+    int count;            /* ranks (states, copies) or actors (metrics) this message stands for */
+    double sent;          /* simulated date of the put */
+    struct sent *receipt; /* the sender's handle on the transfer, mailbox kind (sim_dtl.c) */
 };
 
 enum { MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO };
 
-void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant);
+/* `crowded`: many transfers of the channel are in flight at once (the halos, the states, the
+ * metric copies); their senders keep them (see channel_put). The others are detached. */
+void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant, bool crowded);
 void channel_destroy(struct channel *c);
 
 /* Fire-and-forget: the sender goes on at once. `bytes` is the simulated size, `real_bytes` the
- * traffic it stands for (counted on the route's links). The message is freed by the receiver. */
+ * traffic it stands for (counted on the route's links). The message is freed by the receiver.
+ * A crowded channel's transfer is not detached: SimGrid 3.32 keeps every detached activity in one
+ * list that it scans on each completion, which made a run cost the square of its ranks. Each
+ * sender keeps its own transfers instead, and releases the delivered ones when it next receives
+ * (or in channel_flush). Other transfers are detached: few are in flight at once, and releasing
+ * one is a simcall that could reorder the sender among actors waking at the same date. */
 void channel_put(struct channel *c, struct message *m, double bytes, double real_bytes,
                  struct sim_links *links);
+
+/* Waits until every transfer this actor put is taken: an actor calls it before it ends. */
+void channel_flush(void);
 
 /* Blocking get of one message. */
 struct message *channel_get(struct channel *c);

@@ -52,6 +52,11 @@ struct ana_group {
     double *active, *idle, *R, *A; /* [steps] */
 };
 
+/* Sends the metric copies to the ranks of one node (sim_postman_actor). */
+struct postman {
+    int *groups, ngroups;
+};
+
 struct engine {
     struct params p;
     struct platform pf;
@@ -79,6 +84,13 @@ struct engine {
     struct channel *state_channels; /* all analytics-side channels */
     int nstate_channels;
     struct channel collector;
+    /* The metrics of each step, published by the collector for the postmen to send. */
+    double *metrics_at; /* [steps] date the collector had them */
+    long metrics_out;   /* steps published */
+    struct postman *postmen;
+    int npostmen;
+    sg_mutex_t metrics_mutex;
+    sg_cond_t metrics_ready;
     int analytics_running;
     bool collector_done;
 
@@ -95,5 +107,6 @@ extern struct engine *sim_engine;
 void sim_rank_actor(int argc, char **argv);
 void sim_analytics_actor(int argc, char **argv);
 void sim_collector_actor(int argc, char **argv);
+void sim_postman_actor(int argc, char **argv);
 
 #endif
