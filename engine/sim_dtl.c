@@ -23,7 +23,11 @@ struct sent {
 /* One per actor (by pid): what it sent, and what of that was delivered since it last looked. */
 struct outbox {
     struct sent *pending, *delivered;
+    int ndelivered;
 };
+
+/* Releasing is a simcall per transfer: in batches, while a sender's list stays short. */
+enum { RELEASE_BATCH = 16 };
 
 static struct outbox **outboxes; /* [pid]: an outbox never moves, transfers point to it */
 static size_t noutboxes;
@@ -76,6 +80,7 @@ static void sent_delivered(struct message *m)
     s->delivered = true;
     s->dnext = s->box->delivered;
     s->box->delivered = s;
+    s->box->ndelivered++;
 }
 
 /* Releases this actor's delivered transfers: each is over, so the wait takes no simulated time
@@ -95,6 +100,7 @@ static void outbox_release(struct outbox *box)
     while (box->delivered) {
         struct sent *s = box->delivered;
         box->delivered = s->dnext;
+        box->ndelivered--;
         sent_unlink(s);
         if (s->comm)
             sg_comm_wait(s->comm);
@@ -183,7 +189,9 @@ void channel_put(struct channel *c, struct message *m, double bytes, double real
         return;
     }
     if (c->crowded) {
-        outbox_release(outbox_self());
+        struct outbox *box = outbox_self();
+        if (box->ndelivered >= RELEASE_BATCH)
+            outbox_release(box);
         sent_track(m, sg_mailbox_put_async(c->mailbox, m, (long)bytes));
     } else {
         sg_comm_t comm = sg_mailbox_put_init(c->mailbox, m, (long)bytes);

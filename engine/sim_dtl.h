@@ -47,9 +47,10 @@ void channel_destroy(struct channel *c);
  * traffic it stands for (counted on the route's links). The message is freed by the receiver.
  * A crowded channel's transfer is not detached: SimGrid 3.32 keeps every detached activity in one
  * list that it scans on each completion, which made a run cost the square of its ranks. Each
- * sender keeps its own transfers instead, and releases the delivered ones when it next receives
- * (or in channel_flush). Other transfers are detached: few are in flight at once, and releasing
- * one is a simcall that could reorder the sender among actors waking at the same date. */
+ * sender keeps its own transfers instead, and releases the delivered ones, 16 at a time, before it
+ * sends again (and all in channel_flush). Other transfers are detached: few are in flight at once,
+ * and releasing one is a simcall that could reorder the sender among actors waking at the same
+ * date. */
 void channel_put(struct channel *c, struct message *m, double bytes, double real_bytes,
                  struct sim_links *links);
 
