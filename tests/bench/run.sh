@@ -61,3 +61,6 @@ print(f"summary: grid {fast_wall:.2f} s (full {full_wall:.2f} s, {full_wall/fast
       f"1024 cores {big_wall:.2f} s / {rss_kb/1024:.0f} MB, worst fast-vs-full error: makespan {worst[0]:.3f}%, "
       f"sim active {worst[1]:.3f}%, analytics active {worst[2]:.3f}% -> {'targets met' if ok else 'TARGETS MISSED'}")
 PY
+
+# 4. how full and fast grow with the cluster (8 -> 16 -> 32 nodes), and the paper-scale full run.
+python3 "$(dirname "$0")/scaling.py" "$SITU"

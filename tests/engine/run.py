@@ -56,6 +56,9 @@ CONSERVATION = [
     ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--dtl", "queue"],
     ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--fidelity", "full"],
     ["--iterations", "410", "--stride", "20", "--halo-period", "7"],  # a tail after the last analysis
+    # 496 ranks at full fidelity: thousands of transfers in flight, each kept by its sender until
+    # delivered (sim_dtl.c), every rank's metric copy sent by its node's postman.
+    ["--iterations", "60", "--nodes", "16", "--ratio", "31", "--fidelity", "full"],
 ]
 
 
