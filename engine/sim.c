@@ -329,8 +329,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
     }
     int *group_of_rank = malloc(sizeof(int) * e->l.sim_cores);
     int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 && build_postmen(e) == 0 &&
-                     build_halo(e, group_of_rank) == 0 && build_dtl(e, group_of_rank) == 0 &&
-                     build_exchange(e) == 0 && alloc_group_arrays(e) == 0
+                     build_halo(e, group_of_rank) == 0 && sim_halo_local_init(e) == 0 &&
+                     build_dtl(e, group_of_rank) == 0 && build_exchange(e) == 0 &&
+                     alloc_group_arrays(e) == 0
                  ? 0
                  : -1;
     free(group_of_rank);

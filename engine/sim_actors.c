@@ -44,10 +44,20 @@ static void halo_exchange(struct sim_group *g, long exchanges)
         channel_put(x->to, message_new(MSG_HALO, 0, 1), x->bytes * exchanges,
                     x->real_bytes * exchanges, &e->links);
     }
+    sim_halo_local_put(e, g);
+    double posted = simgrid_get_clock();
     struct message *in[g->nhalo ? g->nhalo : 1];
-    channel_get_n(&g->halo, g->nhalo, in);
+    sg_comm_t comms[g->nhalo ? g->nhalo : 1];
+    channel_get_n_start(&g->halo, g->nhalo, in, comms);
+    double local_done = sim_halo_local_wait(g, posted);
+    channel_get_n_wait(&g->halo, g->nhalo, in, comms);
+    g->exchanges++;
     for (int k = 0; k < g->nhalo; k++)
         free(in[k]);
+    if (local_done > simgrid_get_clock()) {
+        sg_actor_sleep_until(local_done);
+        e->sleeps++;
+    }
     if (exchanges > 1 && g->halo_latency > 0) {
         sg_actor_sleep_for((exchanges - 1) * g->halo_latency);
         e->sleeps++;

@@ -211,17 +211,34 @@ struct message *channel_get(struct channel *c)
     return m;
 }
 
-void channel_get_n(struct channel *c, int n, struct message **out)
+void channel_get_n_start(struct channel *c, int n, struct message **out, sg_comm_t *comms)
 {
-    if (c->instant || n == 1) {
+    if (c->instant)
+        return;
+    for (int i = 0; i < n; i++)
+        comms[i] = sg_mailbox_get_async(c->mailbox, (void **)&out[i]);
+}
+
+void channel_get_n_wait(struct channel *c, int n, struct message **out, sg_comm_t *comms)
+{
+    if (c->instant) {
         for (int i = 0; i < n; i++)
             out[i] = channel_get(c);
         return;
     }
-    sg_comm_t comms[n];
-    for (int i = 0; i < n; i++)
-        comms[i] = sg_mailbox_get_async(c->mailbox, (void **)&out[i]);
-    sg_comm_wait_all(comms, n);
+    if (n > 0)
+        sg_comm_wait_all(comms, n);
     for (int i = 0; i < n; i++)
         sent_delivered(out[i]);
+}
+
+void channel_get_n(struct channel *c, int n, struct message **out)
+{
+    if (n == 1) { /* one simcall, as it always was: the order among actors at a date stays */
+        out[0] = channel_get(c);
+        return;
+    }
+    sg_comm_t comms[n > 0 ? n : 1];
+    channel_get_n_start(c, n, out, comms);
+    channel_get_n_wait(c, n, out, comms);
 }

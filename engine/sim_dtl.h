@@ -64,6 +64,10 @@ struct message *channel_get(struct channel *c);
  * out[n] receives the messages. */
 void channel_get_n(struct channel *c, int n, struct message **out);
 
+/* channel_get_n in two halves: the gets are posted (the transfers may start), then waited for. */
+void channel_get_n_start(struct channel *c, int n, struct message **out, sg_comm_t *comms);
+void channel_get_n_wait(struct channel *c, int n, struct message **out, sg_comm_t *comms);
+
 /* Activities started through channels (communications). */
 extern long channel_activities;
 

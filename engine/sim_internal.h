@@ -22,6 +22,20 @@ struct edge {
     int count; /* states (ranks) the message carries */
 };
 
+/* An on-node halo message at fidelity=full (sim_halo.c): alone on the unshared loopback, it takes
+ * a fixed time, so no SimGrid transfer stands for it. The receiver keeps one per sender. */
+struct local_in {
+    long arrived; /* exchanges the sender has started */
+    double at[2]; /* when it started them, by exchange parity (it is at most one ahead) */
+    double duration;
+};
+
+struct local_out {
+    struct sim_group *to;
+    struct local_in *slot;
+    double bytes;
+};
+
 struct sim_group {
     int host;
     sg_host_t sg;
@@ -30,6 +44,12 @@ struct sim_group {
     struct edge *halo_out;
     int nhalo;
     double halo_latency; /* the slowest route's latency, for merged exchanges at fidelity=fast */
+    struct local_in *lin;
+    struct local_out *lout;
+    int nlin, nlout;
+    long exchanges; /* halo exchanges started */
+    bool waiting;   /* blocked until its on-node neighbours have started exchange `exchanges` */
+    sg_sem_t wake;
     struct edge *states; /* one step's puts into the DTL */
     int nstates;
     struct edge *poisons; /* sent once, at the end: one per analytics actor of a host */
@@ -102,6 +122,11 @@ struct engine {
 };
 
 extern struct engine *sim_engine;
+
+/* On-node halo messages at fidelity=full (sim_halo.c). */
+int sim_halo_local_init(struct engine *e);
+void sim_halo_local_put(struct engine *e, struct sim_group *g);
+double sim_halo_local_wait(struct sim_group *g, double posted);
 
 /* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
 void sim_rank_actor(int argc, char **argv);
