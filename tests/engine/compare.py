@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compares two situ binaries at fidelity=full on the engine tests' configurations (a one-off
-check when the engine changes: `python3 tests/engine/compare.py OLD NEW [--tol 0.001]`).
+"""Compares two situ binaries on the engine tests' configurations, at fidelity=full unless told
+(a one-off check when the engine changes: `python3 tests/engine/compare.py OLD NEW [--tol 0.001]
+[--fidelity fast]`).
 
 Prints, per configuration, the worst relative difference over makespan, sim and analytics active
 and idle time, and the stages; exits 1 if any exceeds --tol (0.1% by default)."""
@@ -40,8 +41,8 @@ def configs():
     return seen
 
 
-def run(binary, args):
-    p = subprocess.run([binary, "run", "--json", "--fidelity", "full", *args], capture_output=True, text=True,
+def run(binary, args, fidelity):
+    p = subprocess.run([binary, "run", "--json", "--fidelity", fidelity, *args], capture_output=True, text=True,
                        cwd=os.path.dirname(os.path.abspath(binary)), timeout=900)
     if p.returncode:
         raise SystemExit(f"{binary} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
@@ -63,11 +64,12 @@ def main():
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--tol", type=float, default=0.001)
+    ap.add_argument("--fidelity", default="full", choices=("full", "fast"))
     o = ap.parse_args()
     cs = configs()
     with ThreadPoolExecutor(2) as pool:
-        old = list(pool.map(lambda c: run(o.old, c), cs))
-        new = list(pool.map(lambda c: run(o.new, c), cs))
+        old = list(pool.map(lambda c: run(o.old, c, o.fidelity), cs))
+        new = list(pool.map(lambda c: run(o.new, c, o.fidelity), cs))
     bad = 0
     for c, a, b in zip(cs, old, new):
         worst, what = diff(a, b)
