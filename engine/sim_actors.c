@@ -3,8 +3,8 @@
  * per actor, because SimGrid 3.32's host-load plugin gets idle time wrong. */
 #include <math.h>
 #include <simgrid/actor.h>
-#include <simgrid/engine.h>
 #include <simgrid/cond.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 #include <stdlib.h>

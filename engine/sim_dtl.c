@@ -83,8 +83,6 @@ static void sent_delivered(struct message *m)
     s->box->ndelivered++;
 }
 
-/* Releases this actor's delivered transfers: each is over, so the wait takes no simulated time
- * (SimGrid drops it from the actor's list of activities). */
 static void sent_unlink(struct sent *s)
 {
     if (s->prev)
@@ -95,6 +93,8 @@ static void sent_unlink(struct sent *s)
         s->next->prev = s->prev;
 }
 
+/* Releases this actor's delivered transfers: each is over, so the wait takes no simulated time
+ * (SimGrid drops it from the actor's list of activities). */
 static void outbox_release(struct outbox *box)
 {
     while (box->delivered) {

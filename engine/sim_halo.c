@@ -11,6 +11,7 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/semaphore.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <xbt/dynar.h>
 
@@ -51,6 +52,7 @@ int sim_halo_local_init(struct engine *e)
         int kept = 0;
         for (int x = 0; x < g->nhalo; x++) {
             struct edge *out = &g->halo_out[x];
+            /* A halo edge points at its receiver's halo channel, inside the receiver's group. */
             struct sim_group *to =
                 (struct sim_group *)((char *)out->to - offsetof(struct sim_group, halo));
             if (to->host != g->host) {
