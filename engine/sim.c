@@ -152,6 +152,17 @@ fail:
     return -1;
 }
 
+/* Whether every state routed to host h comes from h itself over an unshared loopback: then no
+ * transfer to h shares anything, and each takes a fixed time. */
+static bool dtl_local(const struct engine *e, int h)
+{
+    const struct layout *l = &e->l;
+    for (long r = 0; r < l->sim_cores; r++)
+        if (l->dtl_host[r] == h && !(l->rank_host[r] == h && e->loopback_fatpipe))
+            return false;
+    return true;
+}
+
 /* The DTL: one channel per analytics host. Full: each rank puts its state, each actor takes one
  * at a time (Algorithm 1). Fast: each node puts one message with all its states for the host,
  * and one actor group takes a step's messages at once, standing for `actors` actors that each
@@ -181,6 +192,10 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         char name[64];
         snprintf(name, sizeof name, "state@%d", h);
         channel_init(in, name, e->hosts[h], e->instant, true);
+        if (!e->fast && !e->instant && dtl_local(e, h)) /* fast keeps its merged transfers */
+            channel_set_local(
+                in, sim_links_latency(&e->links, e->hosts[h], e->hosts[h]) * NET_LATENCY_FACTOR,
+                sim_links_bandwidth(&e->links, e->hosts[h], e->hosts[h]) * NET_BANDWIDTH_FACTOR);
         int per_actor = (load + actors - 1) / actors, pieces = 0, first_group = -1;
         double latency = 0;
         for (long r = 0; r < l->sim_cores; r++) {

@@ -1,8 +1,11 @@
 #include "sim_dtl.h"
 
+#include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,9 +151,8 @@ void channel_destroy(struct channel *c)
     memset(c, 0, sizeof *c);
 }
 
-static void queue_push(struct channel *c, struct message *m)
+static void ring_push(struct channel *c, struct message *m)
 {
-    sg_mutex_lock(c->mutex);
     if (c->count == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
         void **items = malloc(cap * sizeof *items);
@@ -164,6 +166,20 @@ static void queue_push(struct channel *c, struct message *m)
         c->cap = cap;
     }
     c->items[(c->head + c->count++) % c->cap] = m;
+}
+
+static struct message *ring_pop(struct channel *c)
+{
+    struct message *m = c->items[c->head];
+    c->head = (c->head + 1) % c->cap;
+    c->count--;
+    return m;
+}
+
+static void queue_push(struct channel *c, struct message *m)
+{
+    sg_mutex_lock(c->mutex);
+    ring_push(c, m);
     sg_cond_notify_one(c->nonempty);
     sg_mutex_unlock(c->mutex);
 }
@@ -173,19 +189,49 @@ static struct message *queue_pop(struct channel *c)
     sg_mutex_lock(c->mutex);
     while (c->count == 0)
         sg_cond_wait(c->nonempty, c->mutex);
-    struct message *m = c->items[c->head];
-    c->head = (c->head + 1) % c->cap;
-    c->count--;
+    struct message *m = ring_pop(c);
     sg_mutex_unlock(c->mutex);
     return m;
+}
+
+void channel_set_local(struct channel *c, double latency, double bandwidth)
+{
+    c->local = true;
+    c->latency = latency;
+    c->bandwidth = bandwidth;
+    c->avail = sg_sem_init(0);
+}
+
+/* A local channel's gets: the messages' transfers start when both ends are there, side by side
+ * on the unshared loopback; the receiver goes on when the last lands. */
+static void local_get_n(struct channel *c, int n, struct message **out)
+{
+    double asked = simgrid_get_clock(), done = 0;
+    for (int i = 0; i < n; i++) {
+        sg_sem_acquire(c->avail); /* FIFO, as a mailbox matches its receivers */
+        out[i] = ring_pop(c);
+        done = fmax(done, fmax(out[i]->sent, asked) + c->latency + out[i]->bytes / c->bandwidth);
+    }
+    if (done > simgrid_get_clock()) {
+        sg_actor_sleep_until(done);
+        channel_activities++;
+    }
 }
 
 void channel_put(struct channel *c, struct message *m, double bytes, double real_bytes,
                  struct sim_links *links)
 {
     m->receipt = NULL;
+    m->bytes = bytes;
     if (c->instant) {
         queue_push(c, m);
+        return;
+    }
+    if (c->local) {
+        ring_push(c, m); /* actors take turns: no lock needed */
+        sg_sem_release(c->avail);
+        if (links)
+            sim_links_count(links, sg_host_self(), c->owner, real_bytes);
         return;
     }
     if (c->crowded) {
@@ -206,6 +252,11 @@ struct message *channel_get(struct channel *c)
 {
     if (c->instant)
         return queue_pop(c);
+    if (c->local) {
+        struct message *m;
+        local_get_n(c, 1, &m);
+        return m;
+    }
     struct message *m = sg_mailbox_get(c->mailbox);
     sent_delivered(m);
     return m;
@@ -234,6 +285,10 @@ void channel_get_n_wait(struct channel *c, int n, struct message **out, sg_comm_
 
 void channel_get_n(struct channel *c, int n, struct message **out)
 {
+    if (c->local) {
+        local_get_n(c, n, out);
+        return;
+    }
     if (n == 1) { /* one simcall, as it always was: the order among actors at a date stays */
         out[0] = channel_get(c);
         return;

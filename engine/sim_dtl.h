@@ -9,6 +9,7 @@
 #include <simgrid/forward.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,7 +20,10 @@ struct channel {
     sg_host_t owner;      /* where the receiver lives: the route of every put ends there */
     bool instant;         /* queue kind */
     bool crowded;         /* mailbox kind: many of its transfers are in flight at once */
-    sg_mutex_t mutex;     /* queue kind */
+    bool local;           /* every put comes over an unshared loopback (channel_set_local) */
+    double latency, bandwidth;
+    sg_sem_t avail;
+    sg_mutex_t mutex; /* queue kind */
     sg_cond_t nonempty;
     void **items;
     size_t head, count, cap;
@@ -33,6 +37,7 @@ struct message {
     int step;             /* 0-based step the data belongs to */
     int count;            /* ranks (states, copies) or actors (metrics) this message stands for */
     double sent;          /* simulated date of the put */
+    double bytes;         /* simulated size */
     struct sent *receipt; /* the sender's handle on the transfer, mailbox kind (sim_dtl.c) */
 };
 
@@ -42,6 +47,12 @@ enum { MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO };
  * metric copies); their senders keep them (see channel_put). The others are detached. */
 void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant, bool crowded);
 void channel_destroy(struct channel *c);
+
+/* Every put to this channel comes from its own host over an unshared (fat-pipe) loopback: each
+ * transfer takes `latency` + bytes / `bandwidth` from when both ends are there, whatever else
+ * flows, so the channel keeps the dates instead of starting SimGrid transfers (an activity each,
+ * and the LMM's work). */
+void channel_set_local(struct channel *c, double latency, double bandwidth);
 
 /* Fire-and-forget: the sender goes on at once. `bytes` is the simulated size, `real_bytes` the
  * traffic it stands for (counted on the route's links). The message is freed by the receiver.

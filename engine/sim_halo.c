@@ -9,28 +9,12 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
-#include <simgrid/link.h>
 #include <simgrid/semaphore.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <xbt/dynar.h>
 
 #include "model.h"
 #include "sim_internal.h"
-
-static double route_bandwidth(sg_host_t h)
-{
-    xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(h, h, route);
-    double bw = INFINITY;
-    for (unsigned long i = 0; i < xbt_dynar_length(route); i++) {
-        sg_link_t l;
-        xbt_dynar_get_cpy(route, i, &l);
-        bw = fmin(bw, sg_link_get_bandwidth(l));
-    }
-    xbt_dynar_free(&route);
-    return bw;
-}
 
 /* Moves each group's on-node halo edges out of halo_out, pairing each with its receiver's slot. */
 int sim_halo_local_init(struct engine *e)
@@ -47,7 +31,7 @@ int sim_halo_local_init(struct engine *e)
     }
     for (int k = 0; k < e->nsims; k++) {
         struct sim_group *g = &e->sims[k];
-        double bw = route_bandwidth(g->sg) * NET_BANDWIDTH_FACTOR;
+        double bw = sim_links_bandwidth(&e->links, g->sg, g->sg) * NET_BANDWIDTH_FACTOR;
         double lat = sim_links_latency(&e->links, g->sg, g->sg) * NET_LATENCY_FACTOR;
         int kept = 0;
         for (int x = 0; x < g->nhalo; x++) {
