@@ -109,7 +109,7 @@ FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
 FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/outfile
 FUZZ_OBJ_result   = engine/result
-FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout $(PLATFORM_OBJ) \
+FUZZ_OBJ_sweep    = cli/study engine/grid engine/params engine/model engine/layout $(PLATFORM_OBJ) \
                     engine/datadir engine/cache engine/report engine/profile engine/evaluate \
                     engine/outfile engine/preset cli/options tests/fuzz/stubs \
                     $(basename $(wildcard engine/analytics.c engine/script.c engine/script_async.c \

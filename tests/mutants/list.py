@@ -127,7 +127,7 @@ MUTANTS = [
     dict(id="cache-entry-accepts-any-efficiency", file="cli/study.c",
          old="    if (!(eff <= 1)) {", new="    if (!(eff <= 10)) {",
          tests=[only("cache incomplete", STUDY)]),
-    dict(id="axis-key-may-repeat", file="cli/study.c",
+    dict(id="axis-key-may-repeat", file="engine/grid.c",
          old="            if (fresh.ids[j] == id) {", new="            if (0 && fresh.ids[j] == id) {",
          tests=[only("bad lists", STUDY), BAD + "'axis key repeated'"]),
     dict(id="emitted-commands-allow-newlines", file="cli/cmd_sweep.c",
