@@ -13,6 +13,7 @@
 #include "../engine/datadir.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
+#include "../engine/preset.h"
 #include "../engine/report.h"
 #include "../engine/sim.h"
 #include "cli.h"
@@ -46,6 +47,69 @@ void study_free(struct study *s)
 int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen)
 {
     return grid_add_axis(&s->grid, keys, list, err, errlen);
+}
+
+int study_split(int argc, char **argv, int *i, const char **key, const char **value, char *err,
+                size_t errlen)
+{
+    static char kbuf[256];
+    const char *arg = argv[*i], *eq = strchr(arg, '=');
+    size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (strncmp(arg, "--", 2) || klen < 3 || klen - 2 >= sizeof kbuf) {
+        snprintf(err, errlen, "unexpected argument '%s'", arg);
+        return -1;
+    }
+    memcpy(kbuf, arg + 2, klen - 2);
+    kbuf[klen - 2] = 0;
+    *key = kbuf;
+    *value = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+    if (!*value) {
+        snprintf(err, errlen, "missing value after %s", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
+{
+    return study_add_axis(ud, keys, list, err, errlen);
+}
+
+int study_option(struct study *s, const char *key, const char *value, char *err, size_t errlen)
+{
+    char *end;
+    if (!strcmp(key, "retry") || !strcmp(key, "time-limit")) {
+        double v = strtod(value, &end);
+        bool retry = key[0] == 'r';
+        if (*end || end == value || !(v >= 0 && v <= (retry ? 10 : 1e6)) ||
+            (retry && v != (int)v)) {
+            snprintf(err, errlen, "%s: '%s' is not valid; expected %s", key, value,
+                     retry ? "an integer in [0, 10]" : "seconds in [0, 1e6] (0: no limit)");
+            return -1;
+        }
+        if (retry)
+            s->retries = (int)v;
+        else
+            s->time_limit = v;
+        return 0;
+    }
+    if (!strcmp(key, "jobs")) {
+        long j = strtol(value, &end, 10);
+        if (*end || end == value || j < 1 || j > 256) {
+            snprintf(err, errlen, "jobs: '%s' is not valid; expected an integer in [1, 256]",
+                     value);
+            return -1;
+        }
+        s->jobs = (int)j;
+        return 0;
+    }
+    if (!strcmp(key, "cache")) {
+        snprintf(s->cache, sizeof s->cache, "%s", value);
+        return 0;
+    }
+    if (!strcmp(key, "preset"))
+        return preset_read(value, &s->base, add_axis, s, err, errlen);
+    return study_add_axis(s, key, value, err, errlen);
 }
 
 int study_expand(struct study *s, char *err, size_t errlen)

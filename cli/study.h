@@ -38,6 +38,15 @@ void study_free(struct study *s);
 /* Adds an axis (grid_add_axis). -1 with a one-line message. */
 int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen);
 
+/* Splits argv[*i], "--KEY=VALUE" or "--KEY" "VALUE" (then *i moves past the value): key points
+ * to a static buffer. -1 with a message when it is not an option or has no value. */
+int study_split(int argc, char **argv, int *i, const char **key, const char **value, char *err,
+                size_t errlen);
+
+/* The options of every study command (KEY without its "--"): retry, time-limit, jobs, cache,
+ * preset NAME, and any parameter or linked parameters as an axis. -1 with a one-line message. */
+int study_option(struct study *s, const char *key, const char *value, char *err, size_t errlen);
+
 /* Expands the product into s->configs, each checked as `situ model` would. -1 with a message. */
 int study_expand(struct study *s, char *err, size_t errlen);
 
