@@ -111,6 +111,11 @@ def pareto_front_is_non_dominated_and_complete():
     assert len(front) >= 2, f"{len(front)} points on the front"
     for p in pts:
         assert p[2] == (not dominated(p)), f"point {p[:2]} marked {p[2]}, dominated {dominated(p)}"
+    # Equal points are all on the front: fidelity is not the model's, so each point comes twice.
+    twice = advise_json("--ratio", "7,15,31", "--nodes", "1,2", "--fidelity", "fast,full",
+                        "--verify", "0")
+    on = sorted((c["model"]["makespan"], c["config"]["fidelity"]) for c in twice if c["pareto"])
+    assert len(on) == 4 and on[0][0] == on[1][0] and on[0][1] != on[1][1], f"front {on}"
     text = situ("advise", *GRID, "--verify", "0").stdout
     assert f"Pareto front, makespan against core-hours ({len(front)} of {len(pts)}" in text, text[-600:]
 
