@@ -141,9 +141,15 @@ int advise_model(struct advise_models *c, struct params *p, struct model_result 
                  size_t errlen)
 {
     struct platform *pf;
-    char perr[PARAMS_ERR_MAX];
     if (models_platform(c, p, &pf, err, errlen) < 0)
         return -1;
+    return advise_model_on(pf, c->src, p, m, err, errlen);
+}
+
+int advise_model_on(const struct platform *pf, profile_source src, const struct params *p,
+                    struct model_result *m, char *err, size_t errlen)
+{
+    char perr[PARAMS_ERR_MAX];
     if (params_validate(p, perr) < 0) {
         snprintf(err, errlen, "%s", perr);
         return -1;
@@ -152,7 +158,7 @@ int advise_model(struct advise_models *c, struct params *p, struct model_result 
     if (layout_build(p, pf, &l, err, errlen) < 0)
         return -1;
     struct analytics_profile prof;
-    int rc = c->src(p, &l, &prof, err, errlen);
+    int rc = src(p, &l, &prof, err, errlen);
     if (rc == 0) {
         model_eval(p, pf, &l, &prof, m);
         profile_free(&prof);

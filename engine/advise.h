@@ -27,6 +27,7 @@
 #include "grid.h"
 #include "model.h"
 #include "params.h"
+#include "platform.h"
 #include "profile.h"
 
 enum advise_objective {
@@ -90,6 +91,10 @@ void advise_models_free(struct advise_models *c);
  * analytics, an overflow). */
 int advise_model(struct advise_models *c, struct params *p, struct model_result *m, char *err,
                  size_t errlen);
+
+/* The same on a platform already loaded (p's platform path is not read): the explorer's. */
+int advise_model_on(const struct platform *pf, profile_source src, const struct params *p,
+                    struct model_result *m, char *err, size_t errlen);
 
 struct advise {
     /* the question */
