@@ -76,6 +76,7 @@ test: deps
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
 	python3 tests/tui/bite.py ./situ
+	python3 tests/tui/advise.py ./situ
 	python3 tests/cli/table.py ./situ
 	sh tests/tui/workshop.sh ./situ
 	python3 tests/engine/run.py ./situ

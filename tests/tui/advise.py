@@ -77,8 +77,8 @@ def opened(*extra):
 def footer_and_help():
     p = opened()
     try:
-        s = p.screen()
-        assert re.search(r" a +advise ", s.splitlines()[-1]), f"no 'a advise' in the footer:\n{s}"
+        wait(p, lambda s: re.search(r" a +advise .* q +quit", s.splitlines()[-1]),
+             "'a advise' in the footer")
         p.tmux("send-keys", "?")
         p.wait_for("advisor heatmap")
         p.tmux("send-keys", "Escape")
@@ -130,6 +130,13 @@ def best_cell_is_marked():
         values = [float(re.search(r"\d\.\d\d", c).group()) for _, cells in rows for c in cells
                   if re.search(r"\d\.\d\d", c)]
         assert max(values) == float(re.search(r"\d\.\d\d", cell).group()), values
+        # The mark stays on the best cell when the cursor leaves it.
+        p.tmux("send-keys", "Left")
+        s = wait(p, lambda s: slider(s, "ratio") != r, "the cursor off the best cell")
+        xs, rows = grid(s)
+        starred = [(label, xs[i]) for label, cells in rows for i, c in enumerate(cells)
+                   if c.endswith("*")]
+        assert starred == [(n, r)], f"marked {starred} with the cursor away, best {n}, {r}:\n{s}"
     finally:
         p.close()
 
