@@ -362,6 +362,29 @@ static void print_order(const struct advise *a, const struct advise_check *chk, 
         printf("; its best is #%d (%s).\n", best + 1, what);
 }
 
+/* The paper's contradiction (Fig. 8) when it is in the answer: eta's best candidate is not the
+ * balance's (the sweet spot), among those that meet the constraints. */
+static void print_contradiction(const struct advise *a)
+{
+    long e = -1, b = -1;
+    for (long k = 0; k < a->nranked; k++) {
+        long i = a->ranked[k];
+        if (e < 0 || a->cands[i].model.efficiency > a->cands[e].model.efficiency)
+            e = i;
+        if (b < 0 || a->cands[i].model.balance > a->cands[b].model.balance)
+            b = i;
+    }
+    if (e < 0 || e == b)
+        return;
+    char we[512], wb[512];
+    describe(a, e, we, sizeof we);
+    describe(a, b, wb, sizeof wb);
+    printf("eta and the balance disagree (the paper's Fig. 8): eta is best at %s (%.3f), the "
+           "sweet spot at %s (balance %.3f, eta %.3f)\n",
+           we, a->cands[e].model.efficiency, wb, a->cands[b].model.balance,
+           a->cands[b].model.efficiency);
+}
+
 static void print_front(const struct advise *a)
 {
     printf("\nPareto front, makespan against core-hours (%ld of %ld candidates):\n", a->nfront,
@@ -422,9 +445,9 @@ static void print_header(const struct opts *o, double seconds)
     const struct advise *a = &o->a;
     FILE *f = o->json ? stderr : stdout;
     if (!o->json)
-        printf("advise: %ld candidates by the model in %.3f s; %ld meet the constraints; "
+        printf("advise: %ld candidates by the model in %.4g ms; %ld meet the constraints; "
                "objective %s (%s is better)\n",
-               a->n, seconds, a->nranked, advise_objective_names[a->objective],
+               a->n, seconds * 1e3, a->nranked, advise_objective_names[a->objective],
                advise_maximise(a->objective) ? "higher" : "lower");
     if (a->invalid)
         fprintf(f, "advise: %ld candidates the model cannot evaluate are left out, e.g. %s\n",
@@ -478,6 +501,7 @@ static int run(struct opts *o)
     } else {
         print_table(o, chk, k);
         print_order(a, chk, k);
+        print_contradiction(a);
         print_front(a);
     }
     if (rc == 0 && o->out) {

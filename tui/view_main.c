@@ -543,8 +543,10 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
                                   {"a", "advise"},        {"r", "re-run"},    {"u", "links"},
                                   {"s", "scaling"},       {"p", "presets"},   {"?", "help"},
                                   {"q", "quit"}};
-    const char *advise_keys[][2] = {{g->arrows_lr, "move"}, {"X Y", "axes"}, {"o", "objective"},
-                                    {"*", "best"},          {"a", "close"},  {"?", "help"},
+    char arrows[32];
+    snprintf(arrows, sizeof arrows, "%s%s", g->arrows_lr, g->arrows_ud);
+    const char *advise_keys[][2] = {{arrows, "move"}, {"X Y", "axes"}, {"o", "objective"},
+                                    {"*", "best"},    {"a", "close"},  {"?", "help"},
                                     {"q", "quit"}};
     const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"}, {"b", "back"},
                                     {"h", "hint"},          {"c", "plot"}, {"u", "links"},

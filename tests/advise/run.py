@@ -171,6 +171,15 @@ def out_dir_writes_the_files():
     assert "<svg" in svg
 
 
+def states_the_fig8_contradiction():
+    q = ["--stride", "1000", "--ratio", "1,3,7,15,31", "--nodes", "2", "--verify", "0"]
+    text = situ("advise", *q, "--compute-scaling", "48").stdout
+    line = next((l for l in text.splitlines() if "disagree" in l), "")
+    assert "eta is best at ratio=31" in line and "sweet spot at ratio=15" in line, text
+    text = situ("advise", *q, "--compute-scaling", "50").stdout
+    assert "disagree" not in text, "eta and balance agree at x50, yet a contradiction is stated"
+
+
 BAD = [
     (["--objective", "speed"], "objective"),
     (["--max-nodes", "0"], "max-nodes"),
@@ -201,6 +210,7 @@ check("pareto front is non-dominated and complete", pareto_front_is_non_dominate
 check("constraints are honoured", constraints_are_honoured)
 check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
 check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
+check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
 
 shutil.rmtree(TMP, ignore_errors=True)
