@@ -11,6 +11,7 @@
 
 #include "../engine/cache.h"
 #include "../engine/datadir.h"
+#include "../engine/flag.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
 #include "../engine/preset.h"
@@ -53,17 +54,13 @@ int study_split(int argc, char **argv, int *i, const char **key, const char **va
                 size_t errlen)
 {
     static char kbuf[256];
-    const char *arg = argv[*i], *eq = strchr(arg, '=');
-    size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (strncmp(arg, "--", 2) || klen < 3 || klen - 2 >= sizeof kbuf) {
+    const char *arg = argv[*i];
+    if (!flag_name(arg, kbuf, sizeof kbuf)) {
         snprintf(err, errlen, "unexpected argument '%s'", arg);
         return -1;
     }
-    memcpy(kbuf, arg + 2, klen - 2);
-    kbuf[klen - 2] = 0;
     *key = kbuf;
-    *value = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
-    if (!*value) {
+    if (!(*value = flag_value(argc, argv, i))) {
         snprintf(err, errlen, "missing value after %s", arg);
         return -1;
     }
