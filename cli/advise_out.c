@@ -46,7 +46,7 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
     int nx = rows_of(a, d->v.x), ny = rows_of(a, d->v.y);
     double *cell = malloc(sizeof *cell * (size_t)nx * ny);
     bool *checked = calloc((size_t)nx * ny, sizeof *checked);
-    char title[512], xn[256] = "-", yn[256] = "-";
+    char title[640], xn[256] = "-", yn[256] = "-";
     if (d->v.x >= 0)
         advise_axis_name(&a->grid.axes[d->v.x], xn, sizeof xn);
     if (d->v.y >= 0)

@@ -151,8 +151,8 @@ TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
-           engine/platform_prolog.c engine/platform_units.c engine/datadir.c tui/xover.c \
-           tui/scaling.c tests/hardening/tsan_model.c
+           engine/platform_prolog.c engine/platform_units.c engine/datadir.c engine/crossover.c \
+           engine/flag.c tui/xover.c tui/scaling.c tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 
 $(TSAN_DIR)/%.o: %.c
