@@ -103,7 +103,7 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
                 cairo_set_line_width(cr, 4);
                 cairo_rectangle(cr, cx + 2, cy + 2, cw - 4, ch - 4);
                 cairo_stroke(cr);
-                cairo_set_source_rgb(cr, 0, 0, 0);
+                cairo_set_source_rgb(cr, ink, ink, ink);
                 chart_text(cr, cx + 8, cy + ch - 6, "chosen", 8, 0);
             }
         }
