@@ -459,9 +459,12 @@ static int run(struct opts *o)
     char err[OUTFILE_ERR_MAX];
     struct advise *a = &o->a;
     struct advise_view view;
-    if (heatmap_axes(o, &view, err, sizeof err) < 0 ||
-        (o->out && outfile_check_dir(o->out, err, sizeof err) < 0)) {
-        cli_error("advise: %s%s", o->out && !strstr(err, "heatmap") ? "--out " : "", err);
+    if (heatmap_axes(o, &view, err, sizeof err) < 0) {
+        cli_error("advise: %s", err);
+        return EXIT_BAD_INPUT;
+    }
+    if (o->out && outfile_check_dir(o->out, err, sizeof err) < 0) {
+        cli_error("advise: --out %s", err);
         return EXIT_BAD_INPUT;
     }
     struct timespec t0, t1;

@@ -184,7 +184,36 @@ def without_colour_or_unicode():
         p.close()
 
 
+SCENARIO = """local rs = situ.advise{ base = { iterations = 400 }, ratio = { 7, 15, 31 }, nodes = "1..2",
+                        verify = 2 }
+for i = 1, 3 do
+  local c = rs[i]
+  print(("#%d r%d n%d model %.3f simgrid %s"):format(c.rank, c.config.ratio, c.config.nodes,
+    c.model.objective, c.simgrid and ("%.3f"):format(c.simgrid.objective) or "-"))
+end
+"""
+
+
+def scenario_in_the_explorer():
+    # situ.advise{verify = K} in the explorer: its simulations go through the explorer's runner
+    # (the script waits), and the answer is the headless one.
+    path = os.path.join(TMP, "advise.lua")
+    with open(path, "w") as f:
+        f.write(SCENARIO)
+    headless = __import__("subprocess").run([SITU, "script", path], capture_output=True,
+                                            text=True, timeout=120).stdout.split()
+    p = tmuxpane.Pane(SITU, TMP, "--script", path, cols=100, rows=30)
+    try:
+        s = wait(p, lambda s: "done (2 simulations)" in s, "the scenario's end", timeout=60)
+        shown = " ".join(l.strip() for l in s.splitlines() if l.strip().startswith("#")).split()
+        assert shown == headless, f"explorer {shown}, headless {headless}"
+        assert "-" in headless and headless.count("simgrid") == 3, headless
+    finally:
+        p.close()
+
+
 check("footer and help list the advisor", footer_and_help)
+check("situ.advise with verify in the explorer's scenario panel", scenario_in_the_explorer)
 check("the cursor moves the sliders, the panes follow", cursor_moves_the_sliders)
 check("the best cell is marked", best_cell_is_marked)
 check("SimGrid's marks and the Fig. 8 contradiction", simgrid_marks_and_contradiction)
