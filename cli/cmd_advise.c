@@ -336,7 +336,8 @@ static void print_order(const struct advise *a, const struct advise_check *chk, 
     for (int j = 0; j < nchk; j++) {
         if (chk[j].sim_rank < 0)
             continue;
-        same = same && chk[j].sim_rank == ok++;
+        same = same && chk[j].sim_rank == ok; /* ok counts apart: && would skip it */
+        ok++;
         if (chk[j].sim_rank == 0)
             best = j;
     }

@@ -3,6 +3,7 @@
 over the same grid, `situ run` for the SimGrid check, and bad input.
 Usage: python3 tests/advise/run.py ./situ. Ends with 'advise: N passed, M failed'."""
 import csv
+import glob
 import io
 import json
 import os
@@ -155,6 +156,31 @@ def verify_reports_simgrids_numbers():
     assert f"{checked[0]['simgrid']['makespan']:.1f}" in line.split("|")[2], line
 
 
+def says_when_simgrid_changes_the_order():
+    # SimGrid's answers come from the sweep's cache: make the cached result of the model's #2
+    # faster than #1's, and the advisor must say that SimGrid reorders them (and use its numbers).
+    cache = os.path.join(TMP, "reorder-cache")
+    q = ["--ratio", "7,15,31", "--nodes", "1", "--iterations", "400", "--objective", "makespan",
+         "--verify", "2", "--cache", cache]
+    first = advise_json(*q)
+    assert "keeps the model's order" in situ("advise", *q).stdout
+    second = first[1]["config"]
+    for path in glob.glob(os.path.join(cache, "*.json")):
+        entry = json.load(open(path))
+        if f";ratio={second['ratio']};" in ";" + entry["config_key"]:
+            entry["result"]["makespan"] = first[0]["simgrid"]["makespan"] * 0.5
+            json.dump(entry, open(path, "w"))
+            break
+    else:
+        raise AssertionError("no cache entry for the second candidate")
+    text = situ("advise", *q).stdout
+    assert f"SimGrid changes the order: by SimGrid #2 #1; its best is #2 (ratio={second['ratio']})" \
+        in text, text
+    again = advise_json(*q)
+    assert [c["simgrid_rank"] for c in again[:2]] == [2, 1], again[:2]
+    assert again[1]["simgrid"]["makespan"] == first[0]["simgrid"]["makespan"] * 0.5
+
+
 def out_dir_writes_the_files():
     out = os.path.join(TMP, "out")
     situ("advise", *GRID, "--verify", "1", "--objective", "balance", "--out", out)
@@ -209,6 +235,7 @@ check("top candidate equals a sweep's argmin/argmax, each objective", top_equals
 check("pareto front is non-dominated and complete", pareto_front_is_non_dominated_and_complete)
 check("constraints are honoured", constraints_are_honoured)
 check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
+check("says when SimGrid changes the order", says_when_simgrid_changes_the_order)
 check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
 check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
