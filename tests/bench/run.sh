@@ -2,7 +2,8 @@
 # make bench: the engine's speed targets, measured on this machine (a benchmark, not a test).
 #   1. the paper's Fig. 7 grid, (stride, compute_scaling) x ratio x nodes = 80 runs, 2 at a time;
 #   2. one 1024-core run (32 nodes, ratio 31, stride 20): wall time and peak RSS;
-#   3. fidelity=full vs fast on the same configurations: makespan error and speed-up.
+#   3. fidelity=full vs fast on the same configurations: makespan error and speed-up;
+#   4. the growth of full and fast per doubling of nodes, and the paper-scale full run (scaling.py).
 set -eu
 SITU=${1:-./situ}
 tmp=$(mktemp -d)
