@@ -289,8 +289,7 @@ static int build_exchange(struct engine *e)
 static int analytics_setup(struct engine *e, char *err, size_t errlen)
 {
     long n = e->steps ? e->steps : 1;
-    if (!ZALLOC(e->av, n) || !ZALLOC(e->chunk_flops, n) || !ZALLOC(e->chunk_bytes, n) ||
-        !ZALLOC(e->metrics_at, n)) {
+    if (!ZALLOC(e->av, n) || !ZALLOC(e->chunk_flops, n) || !ZALLOC(e->chunk_bytes, n)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }

@@ -105,8 +105,7 @@ struct engine {
     int nstate_channels;
     struct channel collector;
     /* The metrics of each step, published by the collector for the postmen to send. */
-    double *metrics_at; /* [steps] date the collector had them */
-    long metrics_out;   /* steps published */
+    long metrics_out; /* steps published */
     struct postman *postmen;
     int npostmen;
     sg_mutex_t metrics_mutex;
