@@ -40,6 +40,7 @@ int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simulation child */
 int cmd_sweep(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
