@@ -89,13 +89,21 @@ int cmd_run(int argc, char **argv)
         char *text = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&text, &len);
-        if (mem && result_from_json(job.json, &res, err, sizeof err) == 0) {
+        bool ok = mem && result_from_json(job.json, &res, err, sizeof err) == 0;
+        if (ok) {
             print_table(mem, &o.p, &res);
             result_free(&res);
         }
-        if (mem && fclose(mem) == 0)
+        ok = mem && fclose(mem) == 0 && ok;
+        if (ok)
             outfile_write(&out, text, len);
         free(text);
+        if (!ok) { /* nothing printed: stdout holds nothing of ours yet */
+            json_decref(job.json);
+            free(job.output);
+            cli_error("run: cannot render the result: out of memory");
+            return 1;
+        }
     }
     free(job.output);
     json_decref(job.json);
