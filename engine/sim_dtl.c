@@ -8,6 +8,14 @@
 
 #include "sim_links.h"
 
+#ifdef SITU_SMPI
+/* Built into libsitu_dtl for SMPI, where payloads must be copied as pointers (comm_shim.h). */
+#include "../smpi/comm_shim.h"
+#define sg_mailbox_put_init  situ_shim_put_init
+#define sg_mailbox_get       situ_shim_get
+#define sg_mailbox_get_async situ_shim_get_async
+#endif
+
 long channel_activities;
 
 void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant)

@@ -18,6 +18,7 @@
 
 #include "report.h"
 #include "sim.h"
+#include "sim_smpi.h"
 
 static void write_all(int fd, const char *buf, size_t len)
 {
@@ -32,7 +33,7 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
-static void render(const struct params *p, const struct sim_measure *r, bool json, FILE *out)
+void sim_render(const struct params *p, const struct sim_measure *r, bool json, FILE *out)
 {
     if (json) {
         json_t *j = sim_result_json(p, r);
@@ -42,7 +43,7 @@ static void render(const struct params *p, const struct sim_measure *r, bool jso
     }
     report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
     fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
-            r->activities, r->fidelity == FIDELITY_FULL ? "full" : "fast");
+            r->activities, param_table[P_FIDELITY].choices[r->fidelity]);
     fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
     for (int i = 0; i < r->nlinks; i++) {
         double u = r->links[i].utilisation;
@@ -112,6 +113,13 @@ static void child(const struct params *p, bool json, int out_fd)
     inject_fault(p, out_fd);
     struct sim_measure r;
     char err[512];
+    if (p->fidelity == FIDELITY_SMPI) { /* smpirun's processes render the result */
+        if (sim_smpi_run(p, json, out_fd, err, sizeof err) < 0) {
+            fprintf(stderr, "%s\n", err);
+            _exit(3);
+        }
+        _exit(0);
+    }
     if (sim_run(p, &r, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err);
         _exit(3);
@@ -121,7 +129,7 @@ static void child(const struct params *p, bool json, int out_fd)
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         _exit(3);
-    render(p, &r, json, mem);
+    sim_render(p, &r, json, mem);
     fclose(mem);
     write_all(out_fd, text, len);
     _exit(0);
