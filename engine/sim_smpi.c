@@ -239,8 +239,10 @@ static void exec_smpirun(const struct params *p, const char *dir, const char *pr
                      "--cfg=smpi/display-timing:no"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         argv[n++] = fixed[i];
-    if (!app)
+    if (!app) { /* every halo send is fire-and-forget, as the engine's puts are */
         argv[n++] = "--cfg=smpi/simulate-computation:no";
+        argv[n++] = "--cfg=smpi/send-is-detached-thresh:2147483647";
+    }
     argv[n++] = (char *)program;
     for (int i = 1; app && i < sim_smpi_app.argc; i++)
         argv[n++] = sim_smpi_app.argv[i];

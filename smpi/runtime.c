@@ -111,8 +111,8 @@ static void mpi_halo(struct engine *e, struct sim_group *g, long exchanges)
     }
     MPI_Request in[g->nhalo ? g->nhalo : 1];
     for (int k = 0; k < g->nhalo; k++)
-        MPI_Irecv(halo_buf, (int)halo_max, MPI_BYTE, MPI_ANY_SOURCE, HALO_TAG, MPI_COMM_WORLD,
-                  &in[k]);
+        MPI_Irecv(halo_buf, (int)halo_max, MPI_BYTE, group_rank(e, g->halo_out[k].to), HALO_TAG,
+                  MPI_COMM_WORLD, &in[k]);
     MPI_Waitall(g->nhalo, in, MPI_STATUSES_IGNORE);
 }
 
