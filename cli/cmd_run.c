@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <math.h>
 #include <signal.h>
@@ -10,16 +11,22 @@
 #include "../engine/model.h"
 #include "../engine/outfile.h"
 #include "../engine/sim.h"
+#include "../engine/sim_smpi.h"
 #include "cli.h"
 
 static void usage(void)
 {
     printf(
-        "usage: situ run [--PARAM VALUE ...] [--json]\n\n"
+        "usage: situ run [--PARAM VALUE ...] [--json]\n"
+        "       situ run --smpi-app ./APP [ARG ...] [--] [--PARAM VALUE ...] [--json]\n\n"
         "Simulates one configuration with SimGrid: every simulation rank, analytics actor and\n"
         "the metric collector as actors on the platform, with the DTL between them. Prints the\n"
         "measured stage times, idle/active time, makespan and efficiency (the same keys as\n"
         "'situ model --json'), plus wall_seconds, activities, per-step arrays and link traffic.\n"
+        "--smpi-app runs your MPI application (built with smpicc and libsitu_dtl, see\n"
+        "smpi/situ_dtl.h) under smpirun as the simulation ranks, with Situ's analytics and\n"
+        "collector placed per the mapping (fidelity smpi); its arguments end at the first\n"
+        "Situ flag or at '--'; --time-limit S kills it past S seconds.\n"
         "Exit status: 0, 2 for bad input, 3 when the simulation failed.\n\n"
         "parameters:\n");
     params_print_help(stdout);
@@ -48,6 +55,73 @@ static int take_alert(int *argc, char **argv)
     return 0;
 }
 
+/* Whether argv[i] is one of `situ run`'s own flags: where an application's arguments end. */
+static bool situ_flag(const char *arg)
+{
+    if (strncmp(arg, "--", 2))
+        return false;
+    char key[64];
+    size_t n = strcspn(arg + 2, "=");
+    if (n >= sizeof key)
+        return false;
+    memcpy(key, arg + 2, n);
+    key[n] = 0;
+    static const char *const own[] = {"json", "preset", "help", "stats", "alert", NULL};
+    for (int i = 0; own[i]; i++)
+        if (!strcmp(key, own[i]))
+            return true;
+    return params_find(key) >= 0;
+}
+
+/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. -1 on bad input. */
+static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
+{
+    *fidelity_given = false;
+    for (int i = 2; i < *argc; i++)
+        if (!strcmp(argv[i], "--fidelity") || !strncmp(argv[i], "--fidelity=", 11))
+            *fidelity_given = true;
+    for (int i = 2; i < *argc; i++) {
+        bool eq = !strncmp(argv[i], "--smpi-app=", 11);
+        if (strcmp(argv[i], "--smpi-app") && !eq)
+            continue;
+        int first = eq ? i : i + 1, end = first + 1;
+        const char *app = eq ? argv[i] + 11 : first < *argc ? argv[first] : NULL;
+        if (!app || !*app) {
+            cli_error("smpi-app: missing program after --smpi-app");
+            return -1;
+        }
+        unsigned char magic[4] = {0};
+        FILE *f = fopen(app, "rb");
+        size_t got = f ? fread(magic, 1, 4, f) : 0;
+        if (f)
+            fclose(f);
+        if (!f) {
+            cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
+            return -1;
+        }
+        if (got < 4 || memcmp(magic, "\x7f" "ELF", 4)) {
+            cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
+            return -1;
+        }
+        while (end < *argc && !situ_flag(argv[end]) && strcmp(argv[end], "--"))
+            end++;
+        int nargs = end - first;
+        sim_smpi_app.argv = calloc(nargs + 1, sizeof(char *));
+        if (!sim_smpi_app.argv)
+            return -1;
+        sim_smpi_app.argv[0] = (char *)app;
+        for (int k = 1; k < nargs; k++)
+            sim_smpi_app.argv[k] = argv[first + k];
+        sim_smpi_app.argc = nargs;
+        if (end < *argc && !strcmp(argv[end], "--"))
+            end++;
+        memmove(argv + i, argv + end, sizeof(char *) * (*argc - end + 1));
+        *argc -= end - i;
+        return 0;
+    }
+    return 0;
+}
+
 /* Started by the explorer's runner (SITU_PARENT_PID): die with it, even a SIGKILLed one. With
  * SIGTERM, not SIGKILL, so that the simulation's group goes too (sim_run_isolated's handler).
  * -1 if that parent is already gone (we were reparented before prctl took effect). */
@@ -69,11 +143,20 @@ int cmd_run(int argc, char **argv)
     struct model_result m;
     if (die_with_runner() < 0)
         return 128 + SIGTERM;
-    if (take_alert(&argc, argv) < 0)
+    bool fidelity_given;
+    if (take_alert(&argc, argv) < 0 || take_smpi_app(&argc, argv, &fidelity_given) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
+    if (sim_smpi_app.argc > 0) {
+        if (fidelity_given && o.p.fidelity != FIDELITY_SMPI) {
+            cli_error("fidelity: --smpi-app runs at fidelity smpi, not %s",
+                      param_table[P_FIDELITY].choices[o.p.fidelity]);
+            return EXIT_BAD_INPUT;
+        }
+        o.p.fidelity = FIDELITY_SMPI;
+    }
     char err[512];
     char *output = NULL;
     int run = sim_run_isolated(&o.p, o.json, &output, err, sizeof err);

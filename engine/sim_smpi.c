@@ -136,33 +136,39 @@ static int hostfile_text(const struct params *p, char **text, long *np, char *er
     return m ? 0 : -1;
 }
 
-/* What the processes of a failed run said last: their own "situ-smpi:" line if any, or the last
- * line that is not smpirun's or SimGrid's noise, without SimGrid's "[clock] file: [cat] "
- * prefix. */
+/* Why a run failed, from what its processes wrote: the application's own last line (an error
+ * message, a usage line) and SimGrid's last error (a crash, a deadlock), without SimGrid's
+ * "[clock] file: [cat] " prefix, backtraces and smpirun's advice. */
 static void failure_reason(const char *text, char *out, size_t len)
 {
-    static const char *noise[] = {"->",
-                                  "Backtrace",
-                                  "Execution failed with code",
-                                  "Try to enable SMPI variable privatization",
-                                  "Exiting now.",
-                                  "Current backtrace",
-                                  NULL};
-    out[0] = 0;
+    static const char *noise[] = {"->", "Backtrace", "Execution failed with code",
+                                  "Try to enable SMPI variable privatization", "Exiting now.",
+                                  "Current backtrace", NULL};
+    char own[256] = "", sg[256] = "";
     char *copy = strdup(text ? text : ""), *save = NULL;
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         while (*line == ' ')
             line++;
-        char *tag = strstr(line, "] [");
-        if (line[0] == '[' && tag && strstr(tag, "] "))
-            line = strstr(tag + 2, "] ") + 2;
-        bool skip = !*line || (out[0] && strstr(out, "situ-smpi:"));
+        bool simgrid = line[0] == '[' && strstr(line, "] ");
+        static const char *levels[] = {"/CRITICAL] ", "/ERROR] ", "/WARNING] ", "/INFO] ", NULL};
+        for (int i = 0; simgrid && levels[i]; i++)
+            if (strstr(line, levels[i])) {
+                line = strstr(line, levels[i]) + strlen(levels[i]);
+                break;
+            }
+        if (simgrid && line[0] == '[')
+            line = strstr(line, "] ") + 2;
+        bool skip = !*line;
         for (int i = 0; noise[i] && !skip; i++)
-            skip = strstr(line, noise[i]) == line || strstr(line, "Current backtrace") != NULL;
+            skip = strstr(line, noise[i]) == line;
         if (!skip)
-            snprintf(out, len, "%s", line);
+            snprintf(simgrid ? sg : own, sizeof own, "%s", line);
     }
     free(copy);
+    if (own[0] && sg[0])
+        snprintf(out, len, "%s (%s)", own, sg);
+    else
+        snprintf(out, len, "%s", own[0] ? own : sg);
 }
 
 static void remove_tree(const char *dir)
@@ -365,8 +371,11 @@ int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_
         char *text = read_text(path, 1 << 20), reason[400];
         failure_reason(text, reason, sizeof reason);
         free(text);
-        snprintf(err, errlen, "%s failed under smpirun (exit status %d): %s", name,
-                 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+        char how[64] = "";
+        if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
+            snprintf(how, sizeof how, " (exit status %d)",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        snprintf(err, errlen, "%s failed under smpirun%s: %s", name, how,
                  reason[0] ? reason : "no result");
         rc = -1;
     }

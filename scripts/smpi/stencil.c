@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     if (!u || !v)
         MPI_Abort(comm, 1);
     for (int z = 1; z <= planes; z++) /* a hot cube in the middle */
-        for (int y = n / 4; y < 3 * n / 4; y++)
+        for (int y = n / 4; y < 3 * n / 4 && abs(2 * (rank * planes + z - 1) + 1 - n) < n / 2; y++)
             for (int x = n / 4; x < 3 * n / 4; x++)
                 u[AT(x, y, z)] = 1;
     for (int step = 1; step <= steps; step++) {
