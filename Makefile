@@ -114,7 +114,8 @@ test: deps
 mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
-test-slow: mutants
+test-slow: mutants smpi
+	python3 tests/engine/smpi_levels.py ./situ
 
 # The paper's figures and their summaries, regenerated from the code (never edited by hand).
 figures: all

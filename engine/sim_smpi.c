@@ -234,6 +234,10 @@ static void exec_smpirun(const struct params *p, const char *dir, const char *pr
     snprintf(out, sizeof out, "%s/app.err", dir);
     if (!freopen(out, "w", stderr))
         _exit(127);
+    /* Nothing of ours stays open in smpirun's processes: above all not the pipe our result goes
+     * through, whose reader waits for its end. */
+    for (int fd = 3; fd < 4096; fd++)
+        close(fd);
     bool app = sim_smpi_app.argc > 0;
     /* The proxy computes through smpi_execute_flops only: its own CPU time is not the ranks'.
      * smpimain runs in smpirun's background: setpriv makes it die with smpirun too. */
