@@ -99,7 +99,10 @@ static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
             cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
             return -1;
         }
-        if (got < 4 || memcmp(magic, "\x7f" "ELF", 4)) {
+        if (got < 4 || memcmp(magic,
+                              "\x7f"
+                              "ELF",
+                              4)) {
             cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
             return -1;
         }

@@ -24,7 +24,7 @@
 
 struct sim_smpi_app sim_smpi_app;
 
-#define DIR_MAX 256 /* of the run's temporary directory ($TMPDIR/situ-smpi-XXXXXX) */
+#define DIR_MAX        256        /* of the run's temporary directory ($TMPDIR/situ-smpi-XXXXXX) */
 #define APP_OUTPUT_MAX (64 << 10) /* of the application's own output, kept in the result */
 
 long sim_smpi_placement(const struct layout *l, int *host)
@@ -72,8 +72,8 @@ static char *read_text(const char *path, size_t max)
 }
 
 /* Paths the processes can open from anywhere: the platform, the analytics file. */
-static int config_text(const struct params *p, bool json, double t0, const char *out,
-                       char **text, char *err, size_t errlen)
+static int config_text(const struct params *p, bool json, double t0, const char *out, char **text,
+                       char *err, size_t errlen)
 {
     struct params q = *p;
     char abs[PATH_MAX];
@@ -141,9 +141,13 @@ static int hostfile_text(const struct params *p, char **text, long *np, char *er
  * "[clock] file: [cat] " prefix, backtraces and smpirun's advice. */
 static void failure_reason(const char *text, char *out, size_t len)
 {
-    static const char *noise[] = {"->", "Backtrace", "Execution failed with code",
-                                  "Try to enable SMPI variable privatization", "Exiting now.",
-                                  "Current backtrace", NULL};
+    static const char *noise[] = {"->",
+                                  "Backtrace",
+                                  "Execution failed with code",
+                                  "Try to enable SMPI variable privatization",
+                                  "Exiting now.",
+                                  "Current backtrace",
+                                  NULL};
     char own[256] = "", sg[256] = "";
     char *copy = strdup(text ? text : ""), *save = NULL;
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -191,8 +195,7 @@ static void remove_tree(const char *dir)
 static int locate(char *program, char *libdir, size_t len, char *err, size_t errlen)
 {
     char lib[PATH_MAX];
-    if (datadir_resolve("libsitu_dtl.so", lib, sizeof lib) < 0 ||
-        !realpath(lib, libdir)) {
+    if (datadir_resolve("libsitu_dtl.so", lib, sizeof lib) < 0 || !realpath(lib, libdir)) {
         snprintf(err, errlen, "libsitu_dtl.so not found beside situ nor installed: run 'make'");
         return -1;
     }
@@ -243,9 +246,18 @@ static void exec_smpirun(const struct params *p, const char *dir, const char *pr
      * smpimain runs in smpirun's background: setpriv makes it die with smpirun too. */
     char *argv[32 + (app ? sim_smpi_app.argc : 0)];
     int n = 0;
-    char *fixed[] = {"smpirun",    "-np",       npbuf,  "-platform",
-                     (char *)p->platform, "-hostfile", hosts, "-wrapper",
-                     "setpriv --pdeathsig KILL", net, tmp, "--log=root.thresh:error",
+    char *fixed[] = {"smpirun",
+                     "-np",
+                     npbuf,
+                     "-platform",
+                     (char *)p->platform,
+                     "-hostfile",
+                     hosts,
+                     "-wrapper",
+                     "setpriv --pdeathsig KILL",
+                     net,
+                     tmp,
+                     "--log=root.thresh:error",
                      "--cfg=smpi/display-timing:no"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         argv[n++] = fixed[i];

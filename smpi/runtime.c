@@ -123,7 +123,8 @@ static void setup(bool app)
     read_config(&p);
     if (p.fidelity != FIDELITY_SMPI)
         situ_smpi_die("the configuration is not fidelity=smpi");
-    if (sim_load(&engine, &p, err, sizeof err) < 0 || sim_setup(&engine, &measure, err, sizeof err) < 0)
+    if (sim_load(&engine, &p, err, sizeof err) < 0 ||
+        sim_setup(&engine, &measure, err, sizeof err) < 0)
         situ_smpi_die("%s", err);
     engine.execute = mpi_execute;
     if (!app) {

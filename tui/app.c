@@ -622,6 +622,15 @@ static unsigned main_key(struct app_state *s, int key)
         return step_choice(s, P_MAPPING, 1, true);
     case 'd':
         return reset_focused(s);
+    case 'C':
+        if (s->sim_phase != SIM_WAITING && s->sim_phase != SIM_QUEUED &&
+            s->sim_phase != SIM_RUNNING) {
+            notice(s, false, "no simulation to cancel");
+            return APP_DIRTY;
+        }
+        s->sim_phase = SIM_CANCELLED;
+        notice(s, false, "simulation cancelled: r runs it again");
+        return APP_DIRTY | APP_CANCEL;
     case 'r':
         notice(s, false, "simulating this configuration again");
         s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */

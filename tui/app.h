@@ -46,6 +46,7 @@ enum app_flags {
     APP_SCRIPT = 16,        /* the scenario has a request to submit or its results are in */
     APP_SCRIPT_CANCEL = 32, /* the scenario closed: drop the runs it was waiting for */
     APP_EVALUATED = 64,     /* a Lua analytics' model landed: simulations may start */
+    APP_CANCEL = 128,       /* drop the simulation of the configuration on screen (C) */
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
@@ -68,7 +69,15 @@ enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALIN
 #define APP_ALERT_DEFAULT 0.75 /* link utilisation flagged above this (--alert) */
 
 /* The simulation of the current configuration. */
-enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
+enum sim_phase {
+    SIM_NONE,
+    SIM_WAITING,
+    SIM_QUEUED,
+    SIM_RUNNING,
+    SIM_DONE,
+    SIM_FAILED,
+    SIM_CANCELLED
+};
 
 #define APP_PRESETS_MAX 32
 #define APP_DESC_MAX    160
@@ -164,6 +173,7 @@ struct app_state {
     struct sim_result sim; /* valid when has_sim; owned */
     bool has_sim, sim_cached;
     double sim_seconds;
+    double sim_running_for; /* seconds the current simulation has run (the loop's clock) */
     char sim_err[RUNNER_ERR_MAX];
 
     struct xover xo;

@@ -271,6 +271,7 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_term, NULL);
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
+    uv_close((uv_handle_t *)&t->progress, NULL);
     uv_close((uv_handle_t *)&t->watch, NULL);
     uv_close((uv_handle_t *)&t->reload, NULL);
     uv_close((uv_handle_t *)&t->frame, NULL);
@@ -298,6 +299,13 @@ void loop_act(struct tui *t, unsigned flags)
     if (flags & APP_RERUN) {
         uv_timer_stop(&t->debounce);
         submit(t, true);
+    }
+    if (flags & APP_CANCEL) {
+        uv_timer_stop(&t->debounce);
+        if (t->current_id > 0)
+            runner_cancel(t->runner, t->current_id);
+        t->current_id = 0;
+        t->sim_deferred = false;
     }
     if ((flags & APP_EVALUATED) && t->sim_deferred) {
         uv_timer_stop(&t->debounce);
@@ -419,6 +427,26 @@ static void on_signal(uv_signal_t *h, int sig)
         begin_quit(t, 128 + sig);
 }
 
+static enum sim_phase current_phase(struct tui *t);
+
+/* A simulation that takes a while (fidelity full, smpi) shows how long it has run, each second. */
+static void on_progress(uv_timer_t *h)
+{
+    struct tui *t = h->data;
+    if (current_phase(t) != SIM_RUNNING) {
+        t->running_since = 0;
+        t->app.sim_running_for = 0;
+        return;
+    }
+    uint64_t now = uv_hrtime();
+    if (!t->running_since)
+        t->running_since = now;
+    double was = t->app.sim_running_for;
+    t->app.sim_running_for = (double)(now - t->running_since) * 1e-9;
+    if ((long)was != (long)t->app.sim_running_for)
+        t->dirty = true;
+}
+
 static enum sim_phase current_phase(struct tui *t)
 {
     switch (t->current_id ? runner_job_state(t->runner, t->current_id) : RUNNER_JOB_NONE) {
@@ -494,6 +522,9 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->debounce);
     t->debounce.data = t;
     uv_timer_init(l, &t->grace);
+    uv_timer_init(l, &t->progress);
+    t->progress.data = t;
+    uv_timer_start(&t->progress, on_progress, PROGRESS_MS, PROGRESS_MS);
     uv_timer_init(l, &t->reload);
     t->reload.data = t;
     uv_fs_event_init(l, &t->watch);

@@ -14,7 +14,7 @@
 
 #include "situ_dtl.h"
 
-#define AT(x, y, z) ((size_t)(z) * n * n + (size_t)(y) * n + (size_t)(x))
+#define AT(x, y, z) ((size_t)(z)*n * n + (size_t)(y)*n + (size_t)(x))
 
 static int n;
 
@@ -59,8 +59,8 @@ int main(int argc, char **argv)
                 u[AT(x, y, z)] = 1;
     for (int step = 1; step <= steps; step++) {
         /* Halos: the first and last planes of the slab, with the neighbours along z. */
-        MPI_Sendrecv(u + planes * plane, (int)plane, MPI_DOUBLE, up, 0, u, (int)plane,
-                     MPI_DOUBLE, down, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(u + planes * plane, (int)plane, MPI_DOUBLE, up, 0, u, (int)plane, MPI_DOUBLE,
+                     down, 0, comm, MPI_STATUS_IGNORE);
         MPI_Sendrecv(u + plane, (int)plane, MPI_DOUBLE, down, 1, u + (planes + 1) * plane,
                      (int)plane, MPI_DOUBLE, up, 1, comm, MPI_STATUS_IGNORE);
         SMPI_SAMPLE_LOCAL(int once = 0, once < 1, once++, 3, 0.05)
@@ -79,8 +79,8 @@ int main(int argc, char **argv)
         heat += u[i];
     MPI_Reduce(&heat, &total, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     if (rank == 0)
-        printf("stencil: %d^3 cells, %d ranks, %d steps, heat left %.6f of %.0f\n", n, size,
-               steps, total, (double)(n / 2) * (n / 2) * (n / 2));
+        printf("stencil: %d^3 cells, %d ranks, %d steps, heat left %.6f of %.0f\n", n, size, steps,
+               total, (double)(n / 2) * (n / 2) * (n / 2));
     free(u);
     free(v);
     MPI_Comm_free(&comm);
