@@ -629,7 +629,7 @@ static unsigned main_key(struct app_state *s, int key)
             return APP_DIRTY;
         }
         s->sim_phase = SIM_CANCELLED;
-        notice(s, false, "simulation cancelled: r runs it again");
+        notice(s, false, "simulations cancelled: r runs them again");
         return APP_DIRTY | APP_CANCEL;
     case 'r':
         notice(s, false, "simulating this configuration again");

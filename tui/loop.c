@@ -300,11 +300,14 @@ void loop_act(struct tui *t, unsigned flags)
         uv_timer_stop(&t->debounce);
         submit(t, true);
     }
-    if (flags & APP_CANCEL) {
+    if (flags & APP_CANCEL) { /* the curve's points too: they may share its child */
         uv_timer_stop(&t->debounce);
         if (t->current_id > 0)
             runner_cancel(t->runner, t->current_id);
+        if (t->xo_tag)
+            runner_cancel_tag(t->runner, t->xo_tag);
         t->current_id = 0;
+        t->xo_key[0] = 0; /* r submits them again */
         t->sim_deferred = false;
     }
     if ((flags & APP_EVALUATED) && t->sim_deferred) {

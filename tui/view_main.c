@@ -167,7 +167,7 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
         break;
     case SIM_DONE:
         /* How long the simulation took is not a result of it: the status bar says it, with a
-         * label ("last smpi run took ..."); the column says only that the numbers are in. */
+         * label ("last run took ... (smpi)"); the column says only that the numbers are in. */
         snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
         break;
     case SIM_CANCELLED:
@@ -523,8 +523,8 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 90) {
         char t[32];
         draw_time(a->sim_seconds, t, sizeof t);
-        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last %s run took %s",
-                      param_table[P_FIDELITY].choices[a->p.fidelity], t);
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s (%s)", t,
+                      param_table[P_FIDELITY].choices[a->p.fidelity]);
     } else if (a->sim_phase == SIM_RUNNING && a->sim_running_for >= 1) {
         n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", %s: C cancels",
                       param_table[P_FIDELITY].choices[a->p.fidelity]);
