@@ -427,7 +427,7 @@ wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "a scenario runs in its panel with its argument (keys still work), x prompts, a Lua error shows"
 
 # ---- fidelity smpi: a run that takes a while shows its time, C cancels, the cost shows -------
-start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scaling 50 --dtl queue --halo-period 10
+start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scaling 50 --dtl queue --halo-period 5
 wait_for "SimGrid ✓" 30 || miss "the fast run never landed"
 keys G l l # G: the last slider, fidelity; its choices: fast, full, smpi
 wait_for " fidelity +smpi" 10 || miss "the fidelity slider did not reach smpi"
@@ -442,7 +442,7 @@ simulations() {
 [ "$(simulations)" -gt 0 ] || miss "no simulation process seen while the smpi run shows its time"
 keys C
 wait_for "SimGrid cancelled" 10 || miss "C did not cancel"
-n=50
+n=10 # a second: the run itself has seconds left (the runner kills at once)
 while [ "$(simulations)" -gt 0 ] && [ $n -gt 0 ]; do
     sleep 0.1
     n=$((n - 1))
