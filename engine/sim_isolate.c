@@ -114,10 +114,12 @@ static void child(const struct params *p, bool json, int out_fd)
     struct sim_measure r;
     char err[512];
     if (p->fidelity == FIDELITY_SMPI) { /* smpirun's processes render the result */
-        if (sim_smpi_run(p, json, out_fd, err, sizeof err) < 0) {
+        char *text = sim_smpi_run(p, json, err, sizeof err);
+        if (!text) {
             fprintf(stderr, "%s\n", err);
             _exit(3);
         }
+        write_all(out_fd, text, strlen(text));
         _exit(0);
     }
     if (sim_run(p, &r, err, sizeof err) < 0) {

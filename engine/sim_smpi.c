@@ -331,7 +331,7 @@ static char *with_app_output(char *result, const char *dir, bool json)
     return text;
 }
 
-int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_t errlen)
+char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen)
 {
     double t0 = now();
     char dir[DIR_MAX], path[DIR_MAX + 32], program[PATH_MAX], libdir[PATH_MAX];
@@ -340,10 +340,10 @@ int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_
         (int)sizeof dir)
         snprintf(dir, sizeof dir, "/tmp/situ-smpi-XXXXXX"); /* TMPDIR too long for us */
     if (locate(program, libdir, sizeof program, err, errlen) < 0)
-        return -1;
+        return NULL;
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
-        return -1;
+        return NULL;
     }
     char *hosts = NULL, *config = NULL, result_path[DIR_MAX + 32];
     long np = 0;
@@ -361,7 +361,7 @@ int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_
     free(config);
     if (rc < 0) {
         remove_tree(dir);
-        return -1;
+        return NULL;
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -372,7 +372,7 @@ int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_
     if (pid < 0) {
         snprintf(err, errlen, "cannot fork: %s", strerror(errno));
         remove_tree(dir);
-        return -1;
+        return NULL;
     }
     int status = 0;
     double limit = sim_smpi_app.argc > 0 ? script_time_limit() : 0;
@@ -397,21 +397,10 @@ int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_
     }
     if (rc == 0 && sim_smpi_app.argc > 0)
         result = with_app_output(result, dir, json);
-    if (rc == 0) {
-        size_t len = strlen(result);
-        for (size_t off = 0; off < len;) {
-            ssize_t w = write(out_fd, result + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                snprintf(err, errlen, "cannot pass the result on: %s", strerror(errno));
-                rc = -1;
-                break;
-            }
-            off += (size_t)w;
-        }
-    }
-    free(result);
     remove_tree(dir);
-    return rc;
+    if (rc < 0) {
+        free(result);
+        return NULL;
+    }
+    return result;
 }

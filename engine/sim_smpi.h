@@ -27,9 +27,9 @@ long sim_smpi_placement(const struct layout *l, int *host);
  * line, the parameters and these of the run. */
 #define SIM_SMPI_CONFIG_ENV "SITU_SMPI_CONFIG"
 
-/* Runs the level: smpirun in its own process group, dying with this process, killed past
- * script_time_limit() (an application's hang). Writes the rendered result (JSON line or table)
- * to out_fd. -1 with a one-line reason (the application's crash, deadlock or timeout) in err. */
-int sim_smpi_run(const struct params *p, bool json, int out_fd, char *err, size_t errlen);
+/* Runs the level: smpirun in this process's group, dying with this process, killed past
+ * script_time_limit() (an application's hang). Returns the rendered result (JSON line or table,
+ * malloc'd), or NULL with a one-line reason (a crash, a deadlock, a timeout) in err. */
+char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen);
 
 #endif

@@ -20,6 +20,8 @@ static struct sim_group *self(struct app_rank **r)
 {
     struct engine *e = situ_smpi_engine();
     struct sim_group *g = sg_actor_self_get_data();
+    if (!g)
+        situ_smpi_die("situ_dtl: call situ_dtl_init first, on the ranks it returned 1 to");
     if (!ranks && !(ranks = calloc(e->nsims, sizeof *ranks)))
         situ_smpi_die("out of memory");
     *r = &ranks[g - e->sims];
