@@ -170,7 +170,7 @@ static void failure_reason(const char *text, char *out, size_t len)
     }
     free(copy);
     if (own[0] && sg[0])
-        snprintf(out, len, "%s (%s)", own, sg);
+        snprintf(out, len, "%.190s (%.190s)", own, sg); /* fits the 400 of sim_smpi_run */
     else
         snprintf(out, len, "%s", own[0] ? own : sg);
 }
