@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../engine/flag.h"
+#include "../engine/flag.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
 #include "../engine/sim.h"
@@ -57,14 +58,9 @@ static int take_alert(int *argc, char **argv)
 /* Whether argv[i] is one of `situ run`'s own flags: where an application's arguments end. */
 static bool situ_flag(const char *arg)
 {
-    if (strncmp(arg, "--", 2))
-        return false;
     char key[64];
-    size_t n = strcspn(arg + 2, "=");
-    if (n >= sizeof key)
+    if (!flag_name(arg, key, sizeof key))
         return false;
-    memcpy(key, arg + 2, n);
-    key[n] = 0;
     static const char *const own[] = {"json", "preset", "help", "stats", "alert", NULL};
     for (int i = 0; own[i]; i++)
         if (!strcmp(key, own[i]))
@@ -76,15 +72,17 @@ static bool situ_flag(const char *arg)
 static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
 {
     *fidelity_given = false;
-    for (int i = 2; i < *argc; i++)
-        if (!strcmp(argv[i], "--fidelity") || !strncmp(argv[i], "--fidelity=", 11))
-            *fidelity_given = true;
     for (int i = 2; i < *argc; i++) {
-        bool eq = !strncmp(argv[i], "--smpi-app=", 11);
-        if (strcmp(argv[i], "--smpi-app") && !eq)
+        char key[64];
+        *fidelity_given = *fidelity_given ||
+                          (flag_name(argv[i], key, sizeof key) && params_find(key) == P_FIDELITY);
+    }
+    for (int i = 2; i < *argc; i++) {
+        int first = i;
+        const char *app;
+        if (!flag_take(*argc, argv, &first, "smpi-app", &app))
             continue;
-        int first = eq ? i : i + 1, end = first + 1;
-        const char *app = eq ? argv[i] + 11 : first < *argc ? argv[first] : NULL;
+        int end = first + 1; /* first: where the program's name is (argv[i] itself for --x=y) */
         if (!app || !*app) {
             cli_error("smpi-app: missing program after --smpi-app");
             return -1;
@@ -98,10 +96,8 @@ static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
             cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
             return -1;
         }
-        if (got < 4 || memcmp(magic,
-                              "\x7f"
-                              "ELF",
-                              4)) {
+        static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
+        if (got < 4 || memcmp(magic, elf, 4)) {
             cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
             return -1;
         }

@@ -225,6 +225,9 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 /* The loop reports the runner's counts and where the current simulation stands. */
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
 
+/* How long the current configuration's simulation has run (0: it is not running). */
+unsigned app_set_running_for(struct app_state *s, double seconds);
+
 /* The analytics file changed on disk: evaluate the model anew, drop results of the old
  * content, simulate anew once the model is in. */
 unsigned app_on_analytics_changed(struct app_state *s);

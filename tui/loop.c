@@ -436,18 +436,16 @@ static enum sim_phase current_phase(struct tui *t);
 static void on_progress(uv_timer_t *h)
 {
     struct tui *t = h->data;
-    if (current_phase(t) != SIM_RUNNING) {
-        t->running_since = 0;
-        t->app.sim_running_for = 0;
-        return;
-    }
     uint64_t now = uv_hrtime();
-    if (!t->running_since)
+    bool running = current_phase(t) == SIM_RUNNING;
+    if (!running)
+        t->running_since = 0;
+    else if (!t->running_since)
         t->running_since = now;
-    double was = t->app.sim_running_for;
-    t->app.sim_running_for = (double)(now - t->running_since) * 1e-9;
-    if ((long)was != (long)t->app.sim_running_for)
-        t->dirty = true;
+    unsigned flags =
+        app_set_running_for(&t->app, running ? (double)(now - t->running_since) * 1e-9 : 0);
+    if (flags)
+        loop_act(t, flags);
 }
 
 static enum sim_phase current_phase(struct tui *t)
