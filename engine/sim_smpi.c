@@ -391,8 +391,14 @@ char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen)
         if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
             snprintf(how, sizeof how, " (exit status %d)",
                      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        if (sim_smpi_app.argc > 0 && strstr(reason, "Deadlock") && strlen(reason) < 300)
+            strcat(reason, " [an MPI deadlock, or a rank that did not call situ_dtl_finalize]");
+        /* Every process ended well, and none wrote the result: one never left (situ_dtl). */
+        const char *none = sim_smpi_app.argc > 0
+                               ? "no result: did every rank call situ_dtl_finalize?"
+                               : "no result";
         snprintf(err, errlen, "%s failed under smpirun%s: %s", name, how,
-                 reason[0] ? reason : "no result");
+                 reason[0] ? reason : none);
         rc = -1;
     }
     if (rc == 0 && sim_smpi_app.argc > 0)
