@@ -37,9 +37,11 @@ long sim_smpi_placement(const struct layout *l, int *host)
         for (int a = 0; l->dtl_load[h] && a < l->ana_per_host[h]; a++, n++)
             if (host)
                 host[n] = h;
-    if (host)
-        host[n] = l->collector_host;
-    return n + 1;
+    /* the collector, and the postmen that send its copies to each node's ranks (sim_actors.c) */
+    for (int k = 0; k <= l->sim_nodes; k++, n++)
+        if (host)
+            host[n] = l->collector_host;
+    return n;
 }
 
 static double now(void)

@@ -19,7 +19,8 @@ struct sim_smpi_app {
 extern struct sim_smpi_app sim_smpi_app;
 
 /* The processes in MPI rank order, as libsitu_dtl gives them roles: the simulation ranks, the
- * analytics actors of the hosts that receive states, then the collector. Writes each one's host
+ * analytics actors of the hosts that receive states, the collector, then one postman per node
+ * with ranks. Writes each one's host
  * (platform index) into host[] if not NULL; returns how many there are. */
 long sim_smpi_placement(const struct layout *l, int *host);
 

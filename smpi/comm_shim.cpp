@@ -20,6 +20,14 @@ sg_comm_t situ_shim_put_init(sg_mailbox_t mailbox, void *payload, long simulated
     return to_c(comm);
 }
 
+sg_comm_t situ_shim_put_async(sg_mailbox_t mailbox, void *payload, long simulated_bytes)
+{
+    auto comm = mailbox->put_init(payload, simulated_bytes);
+    comm->set_copy_data_callback(Comm::copy_pointer_callback);
+    comm->start();
+    return to_c(comm);
+}
+
 static simgrid::s4u::CommPtr get_init(sg_mailbox_t mailbox, void **data)
 {
     auto comm = mailbox->get_init();

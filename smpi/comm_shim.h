@@ -12,6 +12,7 @@ extern "C" {
 #endif
 
 sg_comm_t situ_shim_put_init(sg_mailbox_t mailbox, void *payload, long simulated_bytes);
+sg_comm_t situ_shim_put_async(sg_mailbox_t mailbox, void *payload, long simulated_bytes);
 void *situ_shim_get(sg_mailbox_t mailbox);
 sg_comm_t situ_shim_get_async(sg_mailbox_t mailbox, void **data);
 

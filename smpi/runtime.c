@@ -29,12 +29,6 @@ static char out_path[PATH_MAX];
 static long nprocs, running;
 static void *halo_buf;
 static long halo_max;
-static void (*before_finish)(struct engine *e);
-
-void situ_smpi_before_finish(void (*fn)(struct engine *e))
-{
-    before_finish = fn;
-}
 
 void situ_smpi_die(const char *fmt, ...)
 {
@@ -89,31 +83,42 @@ static void mpi_execute(double flops)
     smpi_execute_flops(flops);
 }
 
-static int group_rank(struct engine *e, const struct channel *halo)
+/* A halo edge points at its receiver's halo channel, inside the receiver's group. */
+static struct sim_group *group_of(struct channel *halo)
 {
-    const struct sim_group *g =
-        (const struct sim_group *)((const char *)halo - offsetof(struct sim_group, halo));
-    return (int)(g - e->sims);
+    return (struct sim_group *)((char *)halo - offsetof(struct sim_group, halo));
 }
 
 /* The engine's halo exchange in MPI: each face sent fire-and-forget, as the mailbox puts are,
- * then the faces of every neighbour received, from whoever sends first. */
+ * then the faces of every neighbour received. Full fidelity keeps its on-node faces apart (dates
+ * on the loopback, sim_halo.c): here they are MPI messages too. */
+static void mpi_send(struct engine *e, struct sim_group *g, struct sim_group *to, double bytes,
+                     double real_bytes)
+{
+    MPI_Request r;
+    MPI_Isend(halo_buf, (int)bytes, MPI_BYTE, (int)(to - e->sims), HALO_TAG, MPI_COMM_WORLD, &r);
+    MPI_Request_free(&r);
+    sim_links_count(&e->links, g->sg, to->sg, real_bytes);
+    channel_activities++;
+}
+
 static void mpi_halo(struct engine *e, struct sim_group *g, long exchanges)
 {
     for (int k = 0; k < g->nhalo; k++) {
         const struct edge *x = &g->halo_out[k];
-        MPI_Request r;
-        MPI_Isend(halo_buf, (int)(x->bytes * exchanges), MPI_BYTE, group_rank(e, x->to), HALO_TAG,
-                  MPI_COMM_WORLD, &r);
-        MPI_Request_free(&r);
-        sim_links_count(&e->links, g->sg, x->to->owner, x->real_bytes * exchanges);
-        channel_activities++;
+        mpi_send(e, g, group_of(x->to), x->bytes * exchanges, x->real_bytes * exchanges);
     }
-    MPI_Request in[g->nhalo ? g->nhalo : 1];
-    for (int k = 0; k < g->nhalo; k++)
-        MPI_Irecv(halo_buf, (int)halo_max, MPI_BYTE, group_rank(e, g->halo_out[k].to), HALO_TAG,
+    for (int k = 0; k < g->nlout; k++)
+        mpi_send(e, g, g->lout[k].to, g->lout[k].bytes * exchanges, g->lout[k].bytes * exchanges);
+    int n = g->nhalo + g->nlout; /* the neighbours send as many as they get from us */
+    MPI_Request in[n ? n : 1];
+    for (int k = 0; k < n; k++) {
+        struct sim_group *from =
+            k < g->nhalo ? group_of(g->halo_out[k].to) : g->lout[k - g->nhalo].to;
+        MPI_Irecv(halo_buf, (int)halo_max, MPI_BYTE, (int)(from - e->sims), HALO_TAG,
                   MPI_COMM_WORLD, &in[k]);
-    MPI_Waitall(g->nhalo, in, MPI_STATUSES_IGNORE);
+    }
+    MPI_Waitall(n, in, MPI_STATUSES_IGNORE);
 }
 
 static void setup(bool app)
@@ -129,10 +134,13 @@ static void setup(bool app)
     engine.execute = mpi_execute;
     if (!app) {
         engine.halo = mpi_halo;
-        for (int k = 0; k < engine.nsims; k++)
-            for (int x = 0; x < engine.sims[k].nhalo; x++)
-                if (engine.sims[k].halo_out[x].bytes > halo_max)
-                    halo_max = (long)engine.sims[k].halo_out[x].bytes;
+        for (int k = 0; k < engine.nsims; k++) {
+            const struct sim_group *g = &engine.sims[k];
+            for (int x = 0; x < g->nhalo; x++)
+                halo_max = g->halo_out[x].bytes > halo_max ? (long)g->halo_out[x].bytes : halo_max;
+            for (int x = 0; x < g->nlout; x++)
+                halo_max = g->lout[x].bytes > halo_max ? (long)g->lout[x].bytes : halo_max;
+        }
         if (halo_max > INT_MAX)
             situ_smpi_die("a halo message of %ld bytes is beyond one MPI message", halo_max);
         /* One buffer for every face: SMPI moves no real bytes through a shared one. */
@@ -142,6 +150,9 @@ static void setup(bool app)
     for (int k = 0; k < engine.nanas; k++)
         engine.analytics_running += sim_analytics_runs(&engine, k);
     nprocs = running = sim_smpi_placement(&engine.l, NULL);
+    if (nprocs != engine.nsims + engine.analytics_running + 1 + engine.npostmen)
+        situ_smpi_die("the placement has %ld processes, the workflow %d: a Situ bug", nprocs,
+                      engine.nsims + engine.analytics_running + 1 + engine.npostmen);
     ready = true;
 }
 
@@ -161,7 +172,10 @@ static int role_of(long rank, void **data)
         }
     }
     *data = NULL;
-    return SITU_ROLE_COLLECTOR;
+    if (n++ == rank)
+        return SITU_ROLE_COLLECTOR;
+    *data = &engine.postmen[rank - n];
+    return SITU_ROLE_POSTMAN;
 }
 
 int situ_smpi_join(bool app, struct sim_group **group)
@@ -200,8 +214,10 @@ void situ_smpi_play(int role)
         sim_rank_actor(0, NULL);
     else if (role == SITU_ROLE_ANALYTICS)
         sim_analytics_actor(0, NULL);
-    else
+    else if (role == SITU_ROLE_COLLECTOR)
         sim_collector_actor(0, NULL);
+    else
+        sim_postman_actor(0, NULL);
 }
 
 void situ_smpi_leave(void)
@@ -209,9 +225,6 @@ void situ_smpi_leave(void)
     if (--running > 0)
         return;
     char err[OUTFILE_ERR_MAX];
-    if (before_finish)
-        before_finish(&engine);
-    measure.steps = engine.steps;
     if (sim_finish(&engine, &measure, err, sizeof err) < 0)
         situ_smpi_die("%s", err);
     struct timespec w;

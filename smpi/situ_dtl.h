@@ -6,9 +6,9 @@
  * Situ starts your ranks plus its own (analytics actors and the metric collector) under
  * smpirun, places them per the mapping, and prints the run's measurements as `situ run` does.
  * Your ranks use the communicator situ_dtl_init gives instead of MPI_COMM_WORLD.
- * --iterations / --stride bound the analysis points (at most that many puts per rank); every
- * rank must put the same number of states. The analytics' cost per state is Situ's
- * (--analytics, --analytics-cost, --region), the state's size is yours. */
+ * --iterations / --stride is the number of analysis points: every rank puts that many states.
+ * The analytics' cost per state is Situ's (--analytics, --analytics-cost, --region), the
+ * state's size is yours. */
 #ifndef SITU_DTL_H
 #define SITU_DTL_H
 
