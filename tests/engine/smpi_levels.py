@@ -12,7 +12,19 @@ SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as engine  # the engine suite's configurations
 
-CONFIGS = engine.AGREEMENT + [engine.CONSERVATION[-1], engine.INTERFERENCE[0]]
+def without_fidelity(args):
+    """The configuration alone: each column sets its own level."""
+    out, skip = [], False
+    for a in args:
+        if skip or a == "--fidelity":
+            skip = not skip
+            continue
+        out.append(a)
+    return out
+
+
+CONFIGS = [without_fidelity(a) for a in
+           engine.AGREEMENT + [engine.CONSERVATION[-1], engine.INTERFERENCE[0]]]
 
 
 def level(cmd, args):
