@@ -193,7 +193,7 @@ int situ_smpi_join(bool app, struct sim_group **group)
         sg_actor_yield();
     if (size != nprocs)
         situ_smpi_die("%d MPI processes, but the placement has %ld (sim ranks, analytics, "
-                      "collector): run it through situ",
+                      "collector, postmen): run it through situ",
                       size, nprocs);
     void *data;
     int role = role_of(rank, &data);
