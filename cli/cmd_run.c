@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdbool.h>
@@ -10,16 +11,22 @@
 #include "../engine/report.h"
 #include "../engine/result.h"
 #include "../engine/sim.h"
+#include "../engine/sim_smpi.h"
 #include "cli.h"
 
 static void usage(void)
 {
     printf(
-        "usage: situ run [--PARAM VALUE ...] [--json]\n\n"
+        "usage: situ run [--PARAM VALUE ...] [--json]\n"
+        "       situ run --smpi-app ./APP [ARG ...] [--] [--PARAM VALUE ...] [--json]\n\n"
         "Simulates one configuration with SimGrid: every simulation rank, analytics actor and\n"
         "the metric collector as actors on the platform, with the DTL between them. Prints the\n"
         "measured stage times, idle/active time, makespan and efficiency (the same keys as\n"
         "'situ model --json'), plus wall_seconds, activities, per-step arrays and link traffic.\n"
+        "--smpi-app runs your MPI application (built with smpicc and libsitu_dtl, see\n"
+        "smpi/situ_dtl.h) under smpirun as the simulation ranks, with Situ's analytics and\n"
+        "collector placed per the mapping (fidelity smpi); its arguments end at the first\n"
+        "Situ flag or at '--'; --time-limit S kills it past S seconds.\n"
         "Exit status: 0, 2 for bad input, 3 when the simulation failed.\n\n"
         "parameters:\n");
     params_print_help(stdout);
@@ -46,6 +53,71 @@ static int take_alert(int *argc, char **argv)
     return 0;
 }
 
+/* Whether argv[i] is one of `situ run`'s own flags: where an application's arguments end. */
+static bool situ_flag(const char *arg)
+{
+    char key[64];
+    if (!flag_name(arg, key, sizeof key))
+        return false;
+    static const char *const own[] = {"json", "preset", "help", "stats", "alert", NULL};
+    for (int i = 0; own[i]; i++)
+        if (!strcmp(key, own[i]))
+            return true;
+    return params_find(key) >= 0;
+}
+
+/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. -1 on bad input. */
+static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
+{
+    *fidelity_given = false;
+    for (int i = 2; i < *argc; i++) {
+        char key[64];
+        *fidelity_given = *fidelity_given ||
+                          (flag_name(argv[i], key, sizeof key) && params_find(key) == P_FIDELITY);
+    }
+    for (int i = 2; i < *argc; i++) {
+        int first = i;
+        const char *app;
+        if (!flag_take(*argc, argv, &first, "smpi-app", &app))
+            continue;
+        int end = first + 1; /* first: where the program's name is (argv[i] itself for --x=y) */
+        if (!app || !*app) {
+            cli_error("smpi-app: missing program after --smpi-app");
+            return -1;
+        }
+        unsigned char magic[4] = {0};
+        FILE *f = fopen(app, "rb");
+        size_t got = f ? fread(magic, 1, 4, f) : 0;
+        if (f)
+            fclose(f);
+        if (!f) {
+            cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
+            return -1;
+        }
+        static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
+        if (got < 4 || memcmp(magic, elf, 4)) {
+            cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
+            return -1;
+        }
+        while (end < *argc && !situ_flag(argv[end]) && strcmp(argv[end], "--"))
+            end++;
+        int nargs = end - first;
+        sim_smpi_app.argv = calloc(nargs + 1, sizeof(char *));
+        if (!sim_smpi_app.argv)
+            return -1;
+        sim_smpi_app.argv[0] = (char *)app;
+        for (int k = 1; k < nargs; k++)
+            sim_smpi_app.argv[k] = argv[first + k];
+        sim_smpi_app.argc = nargs;
+        if (end < *argc && !strcmp(argv[end], "--"))
+            end++;
+        memmove(argv + i, argv + end, sizeof(char *) * (*argc - end + 1));
+        *argc -= end - i;
+        return 0;
+    }
+    return 0;
+}
+
 /* The table of a measured result: the model's layout, then what only a simulation knows. */
 static void print_table(FILE *out, const struct params *p, const struct sim_result *r)
 {
@@ -64,15 +136,40 @@ static void print_table(FILE *out, const struct params *p, const struct sim_resu
     }
 }
 
+/* An --smpi-app's own output, which its result carries ("app"): lines after the table. */
+static void print_app_output(FILE *out, json_t *result)
+{
+    json_t *app = json_object_get(result, "app");
+    const char *text = json_string_value(json_object_get(app, "output"));
+    const char *name = json_string_value(json_array_get(json_object_get(app, "command"), 0));
+    if (!text || !name)
+        return;
+    fprintf(out, "  output of %s:\n", name);
+    for (const char *line = text; *line;) {
+        size_t n = strcspn(line, "\n");
+        fprintf(out, "    %.*s\n", (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
     struct model_result m;
-    if (take_alert(&argc, argv) < 0)
+    bool fidelity_given;
+    if (take_alert(&argc, argv) < 0 || take_smpi_app(&argc, argv, &fidelity_given) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
+    if (sim_smpi_app.argc > 0) {
+        if (fidelity_given && o.p.fidelity != FIDELITY_SMPI) {
+            cli_error("fidelity: --smpi-app runs at fidelity smpi, not %s",
+                      param_table[P_FIDELITY].choices[o.p.fidelity]);
+            return EXIT_BAD_INPUT;
+        }
+        o.p.fidelity = FIDELITY_SMPI;
+    }
     char err[512];
     struct sim_job job = {.p = o.p};
     int run = sim_pool_run(&job, 1, 1, 0, NULL, NULL);
@@ -92,6 +189,7 @@ int cmd_run(int argc, char **argv)
         bool ok = mem && result_from_json(job.json, &res, err, sizeof err) == 0;
         if (ok) {
             print_table(mem, &o.p, &res);
+            print_app_output(mem, job.json);
             result_free(&res);
         }
         ok = mem && fclose(mem) == 0 && ok;

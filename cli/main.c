@@ -113,6 +113,7 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        cli_help_buffer();
         usage(stdout);
         return 0;
     }
@@ -172,6 +173,7 @@ static int dispatch(int argc, char **argv)
     if (cli_parse(argc, argv, 1, &o) < 0)
         return EXIT_BAD_INPUT;
     if (o.help) {
+        cli_help_buffer();
         usage(stdout);
         return 0;
     }

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "runner.h"
 #include "sim.h"
+#include "sim_smpi.h"
 
 static void write_all(int fd, const char *buf, size_t len)
 {
@@ -88,6 +89,16 @@ _Noreturn void sim_child_main(const struct params *p)
     inject_fault(p, STDOUT_FILENO);
     struct sim_measure r;
     char err[512];
+    if (p->fidelity == FIDELITY_SMPI) { /* smpirun's processes render the result */
+        char *text = sim_smpi_run(p, err, sizeof err);
+        if (!text) {
+            fprintf(stderr, "situ: %s\n", err);
+            fflush(stderr);
+            _exit(3);
+        }
+        write_all(STDOUT_FILENO, text, strlen(text));
+        _exit(0);
+    }
     if (sim_run(p, &r, err, sizeof err) < 0) {
         fprintf(stderr, "situ: %s\n", err);
         fflush(stderr);

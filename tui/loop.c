@@ -274,6 +274,7 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_term, NULL);
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
+    uv_close((uv_handle_t *)&t->progress, NULL);
     uv_close((uv_handle_t *)&t->watch, NULL);
     uv_close((uv_handle_t *)&t->reload, NULL);
     uv_close((uv_handle_t *)&t->frame, NULL);
@@ -301,6 +302,16 @@ void loop_act(struct tui *t, unsigned flags)
     if (flags & APP_RERUN) {
         uv_timer_stop(&t->debounce);
         submit(t, true);
+    }
+    if (flags & APP_CANCEL) { /* the curve's points too: they may share its child */
+        uv_timer_stop(&t->debounce);
+        if (t->current_id > 0)
+            runner_cancel(t->runner, t->current_id);
+        if (t->xo_tag)
+            runner_cancel_tag(t->runner, t->xo_tag);
+        t->current_id = 0;
+        t->xo_key[0] = 0; /* r submits them again */
+        t->sim_deferred = false;
     }
     if ((flags & APP_EVALUATED) && t->sim_deferred) {
         uv_timer_stop(&t->debounce);
@@ -424,6 +435,24 @@ static void on_signal(uv_signal_t *h, int sig)
         begin_quit(t, 128 + sig);
 }
 
+static enum sim_phase current_phase(struct tui *t);
+
+/* A simulation that takes a while (fidelity full, smpi) shows how long it has run, each second. */
+static void on_progress(uv_timer_t *h)
+{
+    struct tui *t = h->data;
+    uint64_t now = uv_hrtime();
+    bool running = current_phase(t) == SIM_RUNNING;
+    if (!running)
+        t->running_since = 0;
+    else if (!t->running_since)
+        t->running_since = now;
+    unsigned flags =
+        app_set_running_for(&t->app, running ? (double)(now - t->running_since) * 1e-9 : 0);
+    if (flags)
+        loop_act(t, flags);
+}
+
 static enum sim_phase current_phase(struct tui *t)
 {
     switch (t->current_id ? runner_job_state(t->runner, t->current_id) : RUNNER_JOB_NONE) {
@@ -503,6 +532,9 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->debounce);
     t->debounce.data = t;
     uv_timer_init(l, &t->grace);
+    uv_timer_init(l, &t->progress);
+    t->progress.data = t;
+    uv_timer_start(&t->progress, on_progress, PROGRESS_MS, PROGRESS_MS);
     uv_timer_init(l, &t->reload);
     t->reload.data = t;
     uv_fs_event_init(l, &t->watch);
