@@ -79,8 +79,6 @@ int sim_alert_parse(const char *text, double *out, char *err, size_t errlen);
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
 
-/* The result as `situ run` prints it: one JSON line, or the table. */
-void sim_render(const struct params *p, const struct sim_measure *r, bool json, FILE *out);
 void sim_result_free(struct sim_measure *r);
 
 #endif

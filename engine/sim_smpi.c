@@ -74,8 +74,8 @@ static char *read_text(const char *path, size_t max)
 }
 
 /* Paths the processes can open from anywhere: the platform, the analytics file. */
-static int config_text(const struct params *p, bool json, double t0, const char *out, char **text,
-                       char *err, size_t errlen)
+static int config_text(const struct params *p, double t0, const char *out, char **text, char *err,
+                       size_t errlen)
 {
     struct params q = *p;
     char abs[PATH_MAX];
@@ -101,8 +101,7 @@ static int config_text(const struct params *p, bool json, double t0, const char 
         params_format(&q, id, v, sizeof v);
         fprintf(m, "--%s=%s\n", param_table[id].key, v);
     }
-    fprintf(m, "--situ-out=%s\n--situ-json=%d\n--situ-t0=%.9f\n--situ-app=%d\n", out, json, t0,
-            sim_smpi_app.argc > 0);
+    fprintf(m, "--situ-out=%s\n--situ-t0=%.9f\n--situ-app=%d\n", out, t0, sim_smpi_app.argc > 0);
     fclose(m);
     return 0;
 }
@@ -297,8 +296,8 @@ static int wait_smpirun(pid_t pid, double limit, double t0, int *status)
     }
 }
 
-/* The application's output goes with the result: a key of the JSON, lines after the table. */
-static char *with_app_output(char *result, const char *dir, bool json)
+/* The application's output goes with the result, as a key of its JSON line. */
+static char *with_app_output(char *result, const char *dir)
 {
     char path[DIR_MAX + 32];
     snprintf(path, sizeof path, "%s/app.out", dir);
@@ -308,32 +307,28 @@ static char *with_app_output(char *result, const char *dir, bool json)
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
-    if (!m) {
+    json_t *o = json_loads(result, 0, NULL);
+    if (!m || !o) {
+        if (m)
+            fclose(m);
+        free(text);
+        json_decref(o);
         free(app);
         return result;
     }
-    if (json) {
-        json_t *o = json_loads(result, 0, NULL);
-        json_t *cmd = json_array();
-        for (int i = 0; i < sim_smpi_app.argc; i++)
-            json_array_append_new(cmd, json_string(sim_smpi_app.argv[i]));
-        json_object_set_new(o, "app", json_pack("{s:o,s:s}", "command", cmd, "output", app));
-        report_print_json(m, o);
-        json_decref(o);
-    } else {
-        fputs(result, m);
-        fprintf(m, "  output of %s:\n", sim_smpi_app.argv[0]);
-        char *save = NULL;
-        for (char *line = strtok_r(app, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-            fprintf(m, "    %s\n", line);
-    }
+    json_t *cmd = json_array();
+    for (int i = 0; i < sim_smpi_app.argc; i++)
+        json_array_append_new(cmd, json_string(sim_smpi_app.argv[i]));
+    json_object_set_new(o, "app", json_pack("{s:o,s:s}", "command", cmd, "output", app));
+    report_print_json(m, o);
+    json_decref(o);
     fclose(m);
     free(app);
     free(result);
     return text;
 }
 
-char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen)
+char *sim_smpi_run(const struct params *p, char *err, size_t errlen)
 {
     double t0 = now();
     char dir[DIR_MAX], path[DIR_MAX + 32], program[PATH_MAX], libdir[PATH_MAX];
@@ -352,7 +347,7 @@ char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen)
     snprintf(result_path, sizeof result_path, "%s/result", dir);
     int rc = hostfile_text(p, &hosts, &np, err, errlen);
     if (rc == 0)
-        rc = config_text(p, json, t0, result_path, &config, err, errlen);
+        rc = config_text(p, t0, result_path, &config, err, errlen);
     snprintf(path, sizeof path, "%s/hostfile", dir);
     if (rc == 0)
         rc = write_text(path, hosts, err, errlen);
@@ -404,7 +399,7 @@ char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen)
         rc = -1;
     }
     if (rc == 0 && sim_smpi_app.argc > 0)
-        result = with_app_output(result, dir, json);
+        result = with_app_output(result, dir);
     remove_tree(dir);
     if (rc < 0) {
         free(result);

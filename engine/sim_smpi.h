@@ -31,6 +31,6 @@ long sim_smpi_placement(const struct layout *l, int *host);
 /* Runs the level: smpirun in this process's group, dying with this process, killed past
  * script_time_limit() (an application's hang). Returns the rendered result (JSON line or table,
  * malloc'd), or NULL with a one-line reason (a crash, a deadlock, a timeout) in err. */
-char *sim_smpi_run(const struct params *p, bool json, char *err, size_t errlen);
+char *sim_smpi_run(const struct params *p, char *err, size_t errlen);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "../engine/outfile.h"
+#include "../engine/report.h"
 #include "../engine/sim.h"
 #include "../engine/sim_smpi.h"
 
@@ -23,7 +24,7 @@
 
 static struct engine engine;
 static struct sim_measure measure;
-static bool building, ready, json;
+static bool building, ready;
 static double t0;
 static char out_path[PATH_MAX];
 static long nprocs, running;
@@ -62,8 +63,6 @@ static void read_config(struct params *p)
         line[strcspn(line, "\n")] = 0;
         if (!strncmp(line, "--situ-out=", 11))
             snprintf(out_path, sizeof out_path, "%s", line + 11);
-        else if (!strncmp(line, "--situ-json=", 12))
-            json = atoi(line + 12);
         else if (!strncmp(line, "--situ-t0=", 10))
             t0 = atof(line + 10);
         else if (!strncmp(line, "--situ-", 7))
@@ -235,7 +234,10 @@ void situ_smpi_leave(void)
     FILE *m = open_memstream(&text, &len);
     if (!m)
         situ_smpi_die("out of memory");
-    sim_render(&engine.p, &measure, json, m);
+    json_t *j = sim_result_json(&engine.p, &measure); /* the wrapper reads one JSON line */
+    if (!j || report_print_json(m, j) < 0)
+        situ_smpi_die("out of memory");
+    json_decref(j);
     fclose(m);
     struct outfile o;
     if (outfile_open(&o, out_path, err, sizeof err) < 0)
