@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/digest.h"
 #include "../engine/outfile.h"
 #include "../engine/script.h"
 #include "../tui/evaluator.h"
@@ -124,6 +125,8 @@ static int dispatch(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */
+        return digest_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since

@@ -28,55 +28,103 @@ enum scenario model_scenario(double sim_side, double ana_side)
 
 double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
 {
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    if (!route)
+        return NAN; /* the caller did not prepare this route (model_route_pairs): loud, not wrong */
     if (sharers < 1)
         sharers = 1;
-    if (a == b && pf->loopback_bw > 0) /* the loopback is a fat pipe: not shared */
-        return pf->loopback_lat * NET_LATENCY_FACTOR +
-               bytes / (pf->loopback_bw * NET_BANDWIDTH_FACTOR);
-    /* Through the switch: the sender's link up, [the backbone], the receiver's link down. */
-    double lat = 2 * pf->lat + pf->backbone_lat;
-    double bw = pf->bw;
-    if (pf->backbone_bw > 0 && pf->backbone_bw < bw)
-        bw = pf->backbone_bw;
-    return lat * NET_LATENCY_FACTOR + bytes * sharers / (bw * NET_BANDWIDTH_FACTOR);
+    /* The digest's route: latencies add up, the narrowest link sets the rate; a FATPIPE (the
+     * loopback, say) gives each flow its whole bandwidth, a shared link splits it. */
+    double lat = 0, t = 0;
+    for (int k = 0; k < n; k++) {
+        const struct platform_link *L = &pf->link[route[k]];
+        lat += L->lat;
+        t = fmax(t, bytes * (L->shared ? sharers : 1) / (L->bw * NET_BANDWIDTH_FACTOR));
+    }
+    return lat * NET_LATENCY_FACTOR + t;
 }
 
-/* Time of one halo exchange: every rank sends its faces at once. Off-node bytes share each node's
- * link (both ways are symmetric); on-node messages go through the unshared loopback. */
+void model_net_init(struct model_net *net, const struct platform *pf)
+{
+    net->pf = pf;
+    net->load = calloc((size_t)pf->nlinks + 1, sizeof *net->load);
+}
+
+void model_net_free(struct model_net *net)
+{
+    free(net->load);
+    net->load = NULL;
+}
+
+void model_net_flow(struct model_net *net, int a, int b, double bytes)
+{
+    int n;
+    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
+    for (int k = 0; route && k < n; k++)
+        net->load[route[k]] += bytes;
+    /* SimGrid's cross-traffic: the acknowledgements load the way back with 5% of the flow. */
+    route = net->load ? platform_route(net->pf, b, a, &n) : NULL;
+    for (int k = 0; route && k < n; k++)
+        net->load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
+}
+
+double model_net_time(const struct model_net *net, int a, int b, double bytes)
+{
+    int n;
+    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
+    if (!route)
+        return model_transfer_time(net->pf, a, b, bytes, 1);
+    double lat = 0, t = 0;
+    for (int k = 0; k < n; k++) {
+        const struct platform_link *L = &net->pf->link[route[k]];
+        lat += L->lat;
+        t = fmax(t, (L->shared ? fmax(bytes, net->load[route[k]]) : bytes) /
+                        (L->bw * NET_BANDWIDTH_FACTOR));
+    }
+    return lat * NET_LATENCY_FACTOR + t;
+}
+
+double model_net_busiest(const struct model_net *net)
+{
+    double t = 0;
+    for (int k = 0; net->load && k < net->pf->nlinks; k++) /* the network's, not the loopback */
+        if (net->pf->link[k].shared && strcmp(net->pf->link[k].place, "loopback"))
+            t = fmax(t, net->load[k] / (net->pf->link[k].bw * NET_BANDWIDTH_FACTOR));
+    return t;
+}
+
+/* Time of one halo exchange: every rank sends its faces at once, each message over its route.
+ * Messages share the shared links of their routes (the busiest link of a message's route sets
+ * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
+ * shared link is busy. */
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
-                                 const struct layout *l, double *off_bytes)
+                                 const struct layout *l, double *busy)
 {
     static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
                                    {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     double face[3];
     for (int d = 0; d < 3; d++)
         face[d] = layout_face_bytes(p, l, d);
-    double worst = 0;
-    double host_off = 0, host_on_max = 0;
-    int host = l->sim_cores ? l->rank_host[0] : 0;
-    for (long r = 0; r <= l->sim_cores; r++) {
-        if (r == l->sim_cores || l->rank_host[r] != host) {
-            double off =
-                host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, NET_CROSSTRAFFIC) : 0;
-            double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
-            worst = fmax(worst, fmax(off, on));
-            *off_bytes = fmax(*off_bytes, host_off);
-            if (r == l->sim_cores)
-                break;
-            host = l->rank_host[r];
-            host_off = host_on_max = 0;
-        }
-        for (int k = 0; k < 6; k++) {
-            long nb = layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2]);
-            if (nb == r)
-                continue;
-            double bytes = face[k / 2];
-            if (l->rank_host[nb] != host || pf->loopback_bw <= 0)
-                host_off += bytes;
-            else
-                host_on_max = fmax(host_on_max, bytes);
+    struct model_net net;
+    model_net_init(&net, pf);
+    for (int pass = 0; pass < 2; pass++) { /* the loads, then each message's time */
+        for (long r = 0; r < l->sim_cores; r++) {
+            int h = l->rank_host[r];
+            for (int k = 0; k < 6; k++) {
+                long nb = layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2]);
+                if (nb == r)
+                    continue;
+                if (pass == 0)
+                    model_net_flow(&net, h, l->rank_host[nb], face[k / 2]);
+                else
+                    *busy = fmax(*busy, model_net_time(&net, h, l->rank_host[nb], face[k / 2]));
+            }
         }
     }
+    double worst = *busy;
+    *busy = model_net_busiest(&net);
+    model_net_free(&net);
     return worst;
 }
 
@@ -125,21 +173,29 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                            const struct layout *l, const struct analytics_value *av,
                            double sim_busy, double halo_load, struct ana_step *out)
 {
-    double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     bool queue = p->dtl == DTL_QUEUE;
     /* The critical analytics host: the one whose actors take longest per step. */
     double chunk_bytes = av->bytes / l->sim_cores;
-    double chunk_compute = av->cost / l->sim_cores * f;
+    /* Every state crosses the links of its route at once with all the others: a link they
+     * share (a staging cluster's uplink, a fat-tree's spine) may pace them more than any one
+     * host's link does. */
+    struct model_net net;
+    model_net_init(&net, pf);
+    for (long r = 0; !queue && r < l->sim_cores; r++)
+        if (l->rank_host[r] != l->dtl_host[r])
+            model_net_flow(&net, l->rank_host[r], l->dtl_host[r], chunk_bytes);
     /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
     double exchange = model_exchange_time(pf, l, av);
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
-    int *remote = calloc(3 * (size_t)l->hosts, sizeof(int));
+    int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
     int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
+    int *from = remote ? feed + l->hosts : NULL; /* one remote sender of each host, +1 */
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
             sent[l->rank_host[r]]++;
+            from[l->dtl_host[r]] = l->rank_host[r] + 1;
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
@@ -150,19 +206,22 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
+        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
         if (!queue) {
             /* Sources on this host come over the loopback; remote ones share the host's link
              * with every actor of the host fetching at the same time, and a sender's link with
              * every state it sends: when analytics hosts outnumber simulation hosts, the
              * sender sets the pace. */
-            bool far = !remote || remote[h] > 0;
-            int src = far ? (h + 1) % l->hosts : h;
+            bool far = remote && remote[h] > 0;
+            int src = far ? from[h] - 1 : h;
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
             retrieval = chunks * model_transfer_time(pf, src, h, chunk_bytes, sharers);
-            if (far && feed && feed[h] > 0)
+            if (far && feed[h] > 0)
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
+            if (far)
+                retrieval = fmax(retrieval, model_net_time(&net, src, h, chunk_bytes));
         }
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
@@ -182,6 +241,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         }
     }
     free(remote);
+    model_net_free(&net);
 }
 
 /* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
@@ -215,7 +275,12 @@ static double run_end(const struct params *p, const struct platform *pf, const s
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
-    double f = REFERENCE_SPEED / pf->speed;
+    /* The slowest simulation host sets the pace of every iteration (the halos synchronise). */
+    double speed = INFINITY;
+    for (int h = 0; h < l->hosts; h++)
+        if (l->sim_per_host[h])
+            speed = fmin(speed, pf->host[h].speed);
+    double f = REFERENCE_SPEED / speed;
     bool queue = p->dtl == DTL_QUEUE;
 
     memset(m, 0, sizeof *m);
@@ -236,8 +301,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double exchanges = m->steps ? (double)(analysed / p->halo_period) / m->steps
                                 : (double)p->stride / p->halo_period;
     long tail_halos = p->iterations / p->halo_period - analysed / p->halo_period;
-    double halo_off = 0; /* off-node halo bytes of the busiest host, one exchange */
-    double one_halo = halo_exchange_time(p, pf, l, &halo_off);
+    double halo_link = 0; /* seconds one exchange keeps the busiest network link busy */
+    double one_halo = halo_exchange_time(p, pf, l, &halo_link);
     m->halo = exchanges * one_halo;
 
     struct stages *st = &m->stage;
@@ -258,8 +323,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     bool shared = false;
     for (int h = 0; h < l->hosts; h++)
         shared = shared || (l->ana_per_host[h] && l->dtl_load[h] && l->sim_per_host[h]);
-    double halo_busy =
-        shared ? exchanges * halo_off * NET_CROSSTRAFFIC / (pf->bw * NET_BANDWIDTH_FACTOR) : 0;
+    double halo_busy = shared ? exchanges * halo_link : 0;
 
     /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
      * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
@@ -300,4 +364,52 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+long model_route_pairs(const struct layout *l, int **pairs)
+{
+    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    long cap = 16 * (l->sim_cores + l->hosts) + 8, n = 0;
+    int *p = malloc(sizeof(int) * 2 * (size_t)cap);
+    if (!p)
+        return -1;
+#define PAIR(x, y) (p[2 * n] = (x), p[2 * n + 1] = (y), n++, p[2 * n] = (y), p[2 * n + 1] = (x), n++)
+    int first = -1, second = -1;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->sim_per_host[h] && !l->ana_per_host[h])
+            continue;
+        PAIR(h, h);
+        if (l->collector_host >= 0)
+            PAIR(h, l->collector_host);
+        if (l->ana_per_host[h] && l->dtl_load[h] && first >= 0 && second < 0)
+            second = h;
+        if (l->ana_per_host[h] && l->dtl_load[h] && first < 0)
+            first = h;
+    }
+    if (second >= 0)
+        PAIR(first, second);
+    for (long r = 0; r < l->sim_cores; r++) {
+        PAIR(l->rank_host[r], l->dtl_host[r]);
+        for (int k = 0; k < 6; k++)
+            PAIR(l->rank_host[r],
+                 l->rank_host[layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2])]);
+    }
+#undef PAIR
+    qsort(p, (size_t)n, 2 * sizeof(int), pair_cmp);
+    long u = 0;
+    for (long k = 0; k < n; k++)
+        if (!u || pair_cmp(&p[2 * k], &p[2 * (u - 1)])) {
+            p[2 * u] = p[2 * k];
+            p[2 * u + 1] = p[2 * k + 1];
+            u++;
+        }
+    *pairs = p;
+    return u;
 }

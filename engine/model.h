@@ -67,9 +67,29 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
 double model_exchange_time(const struct platform *pf, const struct layout *l,
                            const struct analytics_value *v);
 
-/* Time for one message of `bytes` from host a to host b under the platform's (LV08) model, when
- * `sharers` transfers share the bottleneck link. */
+/* Time for one message of `bytes` from host a to host b over the digest's route under the
+ * platform's (LV08) model, when `sharers` transfers share each shared link; NAN if the route is
+ * not in pf (see model_route_pairs). */
 double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers);
+
+/* Concurrent flows over the digest's routes: model_net_flow adds one (and its acknowledgements'
+ * 5% on the way back); model_net_time is then a message's time when it shares each shared link
+ * of its route with all that link's load (the busiest one sets the pace); model_net_busiest the
+ * seconds the busiest network link (not a loopback) is busy. */
+struct model_net {
+    const struct platform *pf;
+    double *load; /* bytes per link */
+};
+void model_net_init(struct model_net *net, const struct platform *pf);
+void model_net_flow(struct model_net *net, int a, int b, double bytes);
+double model_net_time(const struct model_net *net, int a, int b, double bytes);
+double model_net_busiest(const struct model_net *net);
+void model_net_free(struct model_net *net);
+
+/* The host pairs whose routes model_eval reads for layout l (both ways of every transfer, and
+ * each used host's loopback), as pairs[2k], pairs[2k+1]: malloc'd into *pairs, count returned
+ * (-1 when out of memory). Duplicates may appear. */
+long model_route_pairs(const struct layout *l, int **pairs);
 
 const char *model_scenario_name(enum scenario s);
 

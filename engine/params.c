@@ -45,13 +45,16 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 1, 1, SCALE_LINEAR, dtl_choices,
         NULL, "data transport: queue (instantaneous) or mailbox (loopback/network cost)", true},
     [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
-        "platforms/dahu.xml", "SimGrid platform XML (a <cluster>)", false},
+        "platforms/dahu.xml", "SimGrid platform XML (clusters of any topology, zones)", false},
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 1, 1,
         SCALE_LINEAR, fidelity_choices, NULL,
         "simulation detail: fast (aggregated per node) or full (every rank and message)", false},
     [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
         false},
+    [P_ANALYTICS_ZONE] = {"analytics_zone", "name", PARAM_PATH, OFF(analytics_zone), 0, 0, 0, 0,
+        SCALE_LINEAR, NULL, "", "zone or cluster of the platform that hosts the analytics nodes "
+        "(mapping=intransit; empty: the last of the nodes)", false},
 };
 /* clang-format on */
 
@@ -120,7 +123,7 @@ static void describe_range(int id, char *buf, size_t len)
         for (int c = 0; d->choices[c] && used < len; c++)
             used += snprintf(buf + used, len - used, "%s%s", c ? ", " : "one of ", d->choices[c]);
     } else if (d->type == PARAM_PATH) {
-        snprintf(buf, len, "a file path");
+        snprintf(buf, len, strcmp(d->unit, "name") ? "a file path" : "a name");
     } else if (d->type == PARAM_INT) {
         snprintf(buf, len, "an integer in [%.0f, %.0f]", d->min, d->max);
     } else {
@@ -408,8 +411,9 @@ void params_print_help(FILE *out)
         params_format(&p, id, def, sizeof def);
         describe_range(id, range, sizeof range);
         fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
-                def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
-                d->unit);
+                def[0] ? "default " : "no default", def, "", range,
+                d->unit[0] && strcmp(d->unit, "name") ? ", unit " : "",
+                strcmp(d->unit, "name") ? d->unit : "");
     }
 }
 

@@ -14,7 +14,7 @@ enum param_type {
     PARAM_INT,    /* long */
     PARAM_REAL,   /* double */
     PARAM_CHOICE, /* int index into choices[] */
-    PARAM_PATH,   /* char[PARAMS_PATH_MAX] */
+    PARAM_PATH,   /* char[PARAMS_PATH_MAX]: a path, or a name when unit is "name" */
 };
 
 enum param_scale { SCALE_LINEAR, SCALE_LOG };
@@ -38,6 +38,7 @@ enum param_id {
     P_PLATFORM,
     P_FIDELITY,
     P_ANALYTICS,
+    P_ANALYTICS_ZONE,
     PARAM_COUNT
 };
 
@@ -64,6 +65,7 @@ struct params {
     char platform[PARAMS_PATH_MAX];
     int fidelity;
     char analytics[PARAMS_PATH_MAX];
+    char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
 };
 
 struct param_desc {
@@ -124,8 +126,8 @@ void params_print_help(FILE *out);
 
 /* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...",
  * paths percent-encoded (';', '=', '%'). A buffer of PARAMS_CANONICAL_MAX bytes always holds it
- * whole (keys and numbers < 64 bytes each, three paths of up to 3 bytes per byte). */
-#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 3 * 3 * PARAMS_PATH_MAX)
+ * whole (keys and numbers < 64 bytes each, four strings of up to 3 bytes per byte). */
+#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 4 * 3 * PARAMS_PATH_MAX)
 void params_canonical(const struct params *p, char *buf, size_t len);
 
 #endif

@@ -42,6 +42,10 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
  * deadlocked, with a one-line reason in err. Nothing is produced unless the run succeeded. */
 int sim_run_isolated(const struct params *p, bool json, char **output, char *err, size_t errlen);
 
+/* A failed child's most telling stderr line (SimGrid's last error, without its "[clock] file:line:
+ * [category/LEVEL] " prefix, never a backtrace line) into out; "" if none. */
+void sim_reason_line(const char *text, char *out, size_t len);
+
 /* Many simulations, `parallel` forked children at a time (fork without exec: SimGrid's static
  * initialisation, ~80 ms, is paid once). Each job gets its JSON line in output or a reason in
  * err; rc is 0 or -3. `progress` (optional) is called with each job as it ends. Returns the number

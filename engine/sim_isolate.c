@@ -273,7 +273,7 @@ static bool backtrace_line(const char *msg, const char *end)
 
 /* The child's most telling stderr line: the last one that is not SimGrid's "Exiting now." nor a
  * backtrace, without SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
-static void reason_line(const char *text, char *out, size_t len)
+void sim_reason_line(const char *text, char *out, size_t len)
 {
     out[0] = 0;
     if (!text)
@@ -304,7 +304,7 @@ static int child_finish(struct sim_child *c, char **output, char *err, size_t er
     while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
         ;
     char reason[384];
-    reason_line(c->buf[1], reason, sizeof reason);
+    sim_reason_line(c->buf[1], reason, sizeof reason);
     int rc = 0;
     if (c->timed_out > 0) {
         snprintf(err, errlen, "simulation timed out after %g s and was killed", c->timed_out);

@@ -42,7 +42,9 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
         pf = &fresh;
     }
     struct layout l;
-    if (layout_build(cand, pf, &l, err, errlen) < 0) {
+    if (layout_build(cand, pf, &l, err, errlen) < 0 ||
+        platform_need_layout_routes(pf, &l, err, errlen) < 0) {
+        layout_free(&l);
         if (new_pf)
             platform_free(&fresh);
         return -1;

@@ -1,0 +1,301 @@
+/* Getting a platform's digest: from the cache ($XDG_CACHE_HOME/situ/platforms/KEY.json, KEY a hash
+ * of the file's contents, the digest format and the SimGrid library's version), or from a child
+ * process that loads the file with SimGrid (digest.c). Fork without exec, as the simulations do:
+ * SimGrid is initialised in the child only, and dies with it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <simgrid/config.h> /* before version.h, which needs its macros */
+#include <simgrid/version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "digest.h"
+#include "layout.h"
+#include "model.h"
+#include "outfile.h"
+#include "platform.h"
+#include "sim.h"
+
+struct text {
+    char *buf;
+    size_t len, cap;
+};
+
+static int text_read(struct text *t, int fd)
+{
+    if (t->len + 65537 > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1 << 17;
+        char *grown = realloc(t->buf, cap);
+        if (!grown)
+            return -1;
+        t->buf = grown;
+        t->cap = cap;
+    }
+    ssize_t n = read(fd, t->buf + t->len, 65536);
+    if (n < 0 && errno == EINTR)
+        return 1;
+    if (n <= 0)
+        return n < 0 ? -1 : 0;
+    t->len += (size_t)n;
+    t->buf[t->len] = 0;
+    return 1;
+}
+
+/* Runs digest_print in a child; *out gets its stdout (malloc'd). -1 with err naming the file and
+ * SimGrid's reason (its last error line). */
+static int digest_child(const char *path, const long *pairs, long npairs, bool routes_only,
+                        struct text *out, char *err, size_t errlen)
+{
+    int po[2], pe[2];
+    if (pipe(po) < 0 || pipe(pe) < 0) {
+        snprintf(err, errlen, "%s: cannot start SimGrid: %s", path, strerror(errno));
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+            _exit(3);
+        dup2(po[1], STDOUT_FILENO);
+        dup2(pe[1], STDERR_FILENO);
+        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+        int rc = digest_print(path, pairs, npairs, routes_only);
+        fflush(stdout);
+        _exit(rc);
+    }
+    close(po[1]);
+    close(pe[1]);
+    struct text msg = {0};
+    *out = (struct text){0};
+    bool ok = pid > 0;
+    for (int open_fds = 2; ok && open_fds > 0;) {
+        struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            int r = text_read(i ? &msg : out, fds[i].fd);
+            if (r <= 0) {
+                close(i ? pe[0] : po[0]);
+                *(i ? &pe[0] : &po[0]) = -1;
+                open_fds--;
+                ok = r == 0;
+            }
+        }
+    }
+    if (po[0] >= 0)
+        close(po[0]);
+    if (pe[0] >= 0)
+        close(pe[0]);
+    int status = 0;
+    if (pid > 0) {
+        if (!ok)
+            kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    char reason[384];
+    sim_reason_line(msg.buf, reason, sizeof reason);
+    free(msg.buf);
+    if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out->len > 0)
+        return 0;
+    if (pid < 0)
+        snprintf(err, errlen, "%s: cannot start SimGrid: %s", path, strerror(errno));
+    else if (WIFSIGNALED(status) && !reason[0])
+        snprintf(err, errlen, "%s: SimGrid crashed reading it (%s)", path,
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(err, errlen, "%s: %s", path, reason[0] ? reason : "SimGrid could not read it");
+    free(out->buf);
+    *out = (struct text){0};
+    return -1;
+}
+
+static int cache_file(const struct platform *pf, char *out, size_t len)
+{
+    char dir[4096];
+    if (cache_default_dir(dir, sizeof dir) < 0)
+        return -1;
+    int n = snprintf(out, len, "%s/platforms/%016llx.json", dir, (unsigned long long)pf->key);
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* Writes the digest text to the cache; a cache that cannot be written is only slower. */
+static void cache_store(const struct platform *pf, const char *text, size_t len)
+{
+    char file[4200], err[OUTFILE_ERR_MAX];
+    if (cache_file(pf, file, sizeof file) < 0)
+        return;
+    char *slash = strrchr(file, '/');
+    *slash = 0;
+    int made = cache_mkdir_p(file);
+    *slash = '/';
+    struct outfile o;
+    if (made < 0 || outfile_open(&o, file, err, sizeof err) < 0)
+        return;
+    if (outfile_write(&o, text, len) < 0) {
+        outfile_abort(&o);
+        return;
+    }
+    outfile_commit(&o, err, sizeof err);
+}
+
+static int read_whole(const char *path, struct text *t, char *err, size_t errlen)
+{
+    *t = (struct text){0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > PLATFORM_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %s", path,
+                 !S_ISREG(st.st_mode) ? "platform is not a regular file"
+                                      : "platform file larger than 64 MiB");
+        close(fd);
+        return -1;
+    }
+    int r;
+    while ((r = text_read(t, fd)) > 0)
+        ;
+    close(fd);
+    if (r < 0) {
+        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
+        free(t->buf);
+        return -1;
+    }
+    return 0;
+}
+
+int platform_load(const char *path, struct platform *pf, char *err, size_t errlen)
+{
+    struct text file, digest;
+    memset(pf, 0, sizeof *pf);
+    if (read_whole(path, &file, err, errlen) < 0)
+        return -1;
+    int v[4] = {DIGEST_FORMAT};
+    sg_version_get(&v[1], &v[2], &v[3]);
+    uint64_t key = cache_fnv1a(CACHE_FNV_SEED, v, sizeof v);
+    key = cache_fnv1a(key, file.buf ? file.buf : "", file.len);
+    free(file.buf);
+
+    char cached[4200], why[256];
+    struct platform probe = {.key = key};
+    if (cache_file(&probe, cached, sizeof cached) == 0 &&
+        read_whole(cached, &digest, why, sizeof why) == 0) {
+        if (platform_parse_digest(digest.buf ? digest.buf : "", digest.len, pf, why,
+                                  sizeof why) == 0) {
+            free(digest.buf);
+            goto loaded;
+        }
+        free(digest.buf);
+        unlink(cached); /* corrupt: made again below */
+    }
+    if (digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
+        return -1;
+    if (platform_parse_digest(digest.buf, digest.len, pf, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(digest.buf);
+        return -1;
+    }
+    pf->key = key;
+    cache_store(pf, digest.buf, digest.len);
+    free(digest.buf);
+loaded:
+    pf->key = key;
+    snprintf(pf->path, sizeof pf->path, "%s", path);
+    return 0;
+}
+
+static int pair_order(const void *x, const void *y)
+{
+    const long *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Adds the new routes to the cached digest, so the next load knows them too. */
+static void cache_add_routes(const struct platform *pf, const char *routes_json, size_t len)
+{
+    char file[4200], why[256];
+    struct text old;
+    if (cache_file(pf, file, sizeof file) < 0 || read_whole(file, &old, why, sizeof why) < 0)
+        return;
+    json_error_t jerr;
+    json_t *doc = json_loadb(old.buf ? old.buf : "", old.len, 0, &jerr);
+    json_t *fresh = json_loadb(routes_json, len, 0, &jerr);
+    free(old.buf);
+    json_t *routes = json_object_get(doc, "routes");
+    if (json_is_array(routes) && json_is_array(json_object_get(fresh, "routes"))) {
+        json_array_extend(routes, json_object_get(fresh, "routes"));
+        char *text = json_dumps(doc, JSON_COMPACT);
+        if (text)
+            cache_store(pf, text, strlen(text));
+        free(text);
+    }
+    json_decref(doc);
+    json_decref(fresh);
+}
+
+int platform_need_routes(struct platform *pf, const int *pairs, long npairs, char *err,
+                         size_t errlen)
+{
+    long *missing = malloc(sizeof(long) * 2 * (size_t)(npairs + 1)), n = 0;
+    if (!missing) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (long k = 0; k < npairs; k++) {
+        int len;
+        if (!platform_route(pf, pairs[2 * k], pairs[2 * k + 1], &len)) {
+            missing[2 * n] = pairs[2 * k];
+            missing[2 * n + 1] = pairs[2 * k + 1];
+            n++;
+        }
+    }
+    qsort(missing, (size_t)n, 2 * sizeof(long), pair_order);
+    long u = 0;
+    for (long k = 0; k < n; k++)
+        if (!u || pair_order(&missing[2 * k], &missing[2 * (u - 1)])) {
+            missing[2 * u] = missing[2 * k];
+            missing[2 * u + 1] = missing[2 * k + 1];
+            u++;
+        }
+    int rc = 0;
+    struct text routes;
+    if (u > 0 && (rc = digest_child(pf->path, missing, u, true, &routes, err, errlen)) == 0) {
+        rc = platform_add_routes(pf, routes.buf, routes.len, err, errlen);
+        if (rc == 0)
+            cache_add_routes(pf, routes.buf, routes.len);
+        free(routes.buf);
+    }
+    free(missing);
+    return rc;
+}
+
+int platform_need_layout_routes(struct platform *pf, const struct layout *l, char *err,
+                                size_t errlen)
+{
+    int *pairs;
+    long n = model_route_pairs(l, &pairs);
+    if (n < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = platform_need_routes(pf, pairs, n, err, errlen);
+    free(pairs);
+    return rc;
+}
