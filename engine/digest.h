@@ -10,6 +10,10 @@
  * routes, about 100 kB); larger ones only the host pairs that a layout asks for. */
 #define DIGEST_EAGER_HOSTS 128
 
+/* A platform whose digest takes longer or more to make is refused as too large. */
+#define DIGEST_SECONDS_MAX 15
+#define DIGEST_BYTES_MAX   (256 << 20)
+
 /* Loads `path` with SimGrid and prints its digest as one JSON object on stdout: the whole
  * digest, or (routes_only) just the routes of the npairs host pairs (a, b) in pairs[2 * k].
  * Once per process (SimGrid cannot be reset); SimGrid's parse errors abort the process with the

@@ -2,7 +2,11 @@
  * and the lookups the layout and the model make. Loading and caching: platform_load.c. */
 #include "platform.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,4 +370,65 @@ void platform_summary(const struct platform *pf, char *buf, size_t len)
     snprintf(speed, sizeof speed, smin == smax ? "%.3g" : "%.3g-%.3g", smin / 1e9, smax / 1e9);
     snprintf(buf, len, "%d nodes x %s cores, %s Gf/s, %.3g Gb/s", pf->hosts, cores, speed,
              bw * 8 / 1e9);
+}
+
+int platform_text_read(struct platform_text *t, int fd)
+{
+    if (t->len + 65537 > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1 << 17;
+        char *grown = realloc(t->buf, cap);
+        if (!grown)
+            return -1;
+        t->buf = grown;
+        t->cap = cap;
+    }
+    ssize_t n = read(fd, t->buf + t->len, 65536);
+    if (n < 0 && errno == EINTR)
+        return 1;
+    if (n <= 0)
+        return n < 0 ? -1 : 0;
+    t->len += (size_t)n;
+    t->buf[t->len] = 0;
+    return 1;
+}
+
+int platform_read_text(const char *path, struct platform_text *t, char *err, size_t errlen)
+{
+    *t = (struct platform_text){0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > PLATFORM_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %s", path,
+                 !S_ISREG(st.st_mode) ? "platform is not a regular file"
+                                      : "platform file larger than 64 MiB");
+        close(fd);
+        return -1;
+    }
+    int r;
+    while ((r = platform_text_read(t, fd)) > 0)
+        ;
+    close(fd);
+    if (r < 0) {
+        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
+        free(t->buf);
+        return -1;
+    }
+    return 0;
+}
+
+int platform_read_digest(const char *path, struct platform *pf, char *err, size_t errlen)
+{
+    struct platform_text t;
+    memset(pf, 0, sizeof *pf);
+    if (platform_read_text(path, &t, err, errlen) < 0)
+        return -1;
+    int rc = platform_parse_digest(t.buf ? t.buf : "", t.len, pf, err, errlen);
+    free(t.buf);
+    return rc;
 }

@@ -72,6 +72,17 @@ int platform_copy(struct platform *dst, const struct platform *src);
 int platform_parse_digest(const char *json, size_t len, struct platform *pf, char *err,
                           size_t errlen);
 
+/* A file read whole (at most PLATFORM_MAX_BYTES, a regular file): -1 with "PATH: reason". */
+struct platform_text {
+    char *buf; /* NUL-terminated; NULL when empty */
+    size_t len, cap;
+};
+int platform_read_text(const char *path, struct platform_text *t, char *err, size_t errlen);
+/* Reads what fd has into t (grown as needed): 1 read more, 0 at EOF, -1 on error. */
+int platform_text_read(struct platform_text *t, int fd);
+/* A digest file (a cache entry, a test's fixture) into pf: -1 with err. */
+int platform_read_digest(const char *path, struct platform *pf, char *err, size_t errlen);
+
 /* Adds the routes of a digest (its "routes" array) to pf: -1 with err. */
 int platform_add_routes(struct platform *pf, const char *json, size_t len, char *err,
                         size_t errlen);

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -25,35 +26,10 @@
 #include "platform.h"
 #include "sim.h"
 
-struct text {
-    char *buf;
-    size_t len, cap;
-};
-
-static int text_read(struct text *t, int fd)
-{
-    if (t->len + 65537 > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1 << 17;
-        char *grown = realloc(t->buf, cap);
-        if (!grown)
-            return -1;
-        t->buf = grown;
-        t->cap = cap;
-    }
-    ssize_t n = read(fd, t->buf + t->len, 65536);
-    if (n < 0 && errno == EINTR)
-        return 1;
-    if (n <= 0)
-        return n < 0 ? -1 : 0;
-    t->len += (size_t)n;
-    t->buf[t->len] = 0;
-    return 1;
-}
-
 /* Runs digest_print in a child; *out gets its stdout (malloc'd). -1 with err naming the file and
  * SimGrid's reason (its last error line). */
 static int digest_child(const char *path, const long *pairs, long npairs, bool routes_only,
-                        struct text *out, char *err, size_t errlen)
+                        struct platform_text *out, char *err, size_t errlen)
 {
     int po[2], pe[2];
     if (pipe(po) < 0 || pipe(pe) < 0) {
@@ -75,17 +51,26 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
     }
     close(po[1]);
     close(pe[1]);
-    struct text msg = {0};
-    *out = (struct text){0};
-    bool ok = pid > 0;
+    struct platform_text msg = {0};
+    *out = (struct platform_text){0};
+    bool ok = pid > 0, too_long = false;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int open_fds = 2; ok && open_fds > 0;) {
         struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+        if (poll(fds, 2, 200) < 0 && errno != EINTR)
             break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        /* SimGrid builds every host of a huge platform before anything can be said of it. */
+        if (now.tv_sec - t0.tv_sec > DIGEST_SECONDS_MAX || out->len > DIGEST_BYTES_MAX) {
+            too_long = true;
+            ok = false;
+            break;
+        }
         for (int i = 0; i < 2; i++) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            int r = text_read(i ? &msg : out, fds[i].fd);
+            int r = platform_text_read(i ? &msg : out, fds[i].fd);
             if (r <= 0) {
                 close(i ? pe[0] : po[0]);
                 *(i ? &pe[0] : &po[0]) = -1;
@@ -112,13 +97,18 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
         return 0;
     if (pid < 0)
         snprintf(err, errlen, "%s: cannot start SimGrid: %s", path, strerror(errno));
+    else if (too_long)
+        snprintf(err, errlen,
+                 "%s: too large: SimGrid took over %d s or %d MiB to describe it (Situ takes up "
+                 "to %d hosts)",
+                 path, DIGEST_SECONDS_MAX, DIGEST_BYTES_MAX >> 20, PLATFORM_MAX_HOSTS);
     else if (WIFSIGNALED(status) && !reason[0])
         snprintf(err, errlen, "%s: SimGrid crashed reading it (%s)", path,
                  strsignal(WTERMSIG(status)));
     else
         snprintf(err, errlen, "%s: %s", path, reason[0] ? reason : "SimGrid could not read it");
     free(out->buf);
-    *out = (struct text){0};
+    *out = (struct platform_text){0};
     return -1;
 }
 
@@ -151,41 +141,11 @@ static void cache_store(const struct platform *pf, const char *text, size_t len)
     outfile_commit(&o, err, sizeof err);
 }
 
-static int read_whole(const char *path, struct text *t, char *err, size_t errlen)
-{
-    *t = (struct text){0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size > PLATFORM_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %s", path,
-                 !S_ISREG(st.st_mode) ? "platform is not a regular file"
-                                      : "platform file larger than 64 MiB");
-        close(fd);
-        return -1;
-    }
-    int r;
-    while ((r = text_read(t, fd)) > 0)
-        ;
-    close(fd);
-    if (r < 0) {
-        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
-        free(t->buf);
-        return -1;
-    }
-    return 0;
-}
-
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen)
 {
-    struct text file, digest;
+    struct platform_text file, digest;
     memset(pf, 0, sizeof *pf);
-    if (read_whole(path, &file, err, errlen) < 0)
+    if (platform_read_text(path, &file, err, errlen) < 0)
         return -1;
     int v[4] = {DIGEST_FORMAT};
     sg_version_get(&v[1], &v[2], &v[3]);
@@ -195,14 +155,9 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
 
     char cached[4200], why[256];
     struct platform probe = {.key = key};
-    if (cache_file(&probe, cached, sizeof cached) == 0 &&
-        read_whole(cached, &digest, why, sizeof why) == 0) {
-        if (platform_parse_digest(digest.buf ? digest.buf : "", digest.len, pf, why,
-                                  sizeof why) == 0) {
-            free(digest.buf);
+    if (cache_file(&probe, cached, sizeof cached) == 0 && access(cached, F_OK) == 0) {
+        if (platform_read_digest(cached, pf, why, sizeof why) == 0)
             goto loaded;
-        }
-        free(digest.buf);
         unlink(cached); /* corrupt: made again below */
     }
     if (digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
@@ -231,8 +186,8 @@ static int pair_order(const void *x, const void *y)
 static void cache_add_routes(const struct platform *pf, const char *routes_json, size_t len)
 {
     char file[4200], why[256];
-    struct text old;
-    if (cache_file(pf, file, sizeof file) < 0 || read_whole(file, &old, why, sizeof why) < 0)
+    struct platform_text old;
+    if (cache_file(pf, file, sizeof file) < 0 || platform_read_text(file, &old, why, sizeof why) < 0)
         return;
     json_error_t jerr;
     json_t *doc = json_loadb(old.buf ? old.buf : "", old.len, 0, &jerr);
@@ -275,7 +230,7 @@ int platform_need_routes(struct platform *pf, const int *pairs, long npairs, cha
             u++;
         }
     int rc = 0;
-    struct text routes;
+    struct platform_text routes;
     if (u > 0 && (rc = digest_child(pf->path, missing, u, true, &routes, err, errlen)) == 0) {
         rc = platform_add_routes(pf, routes.buf, routes.len, err, errlen);
         if (rc == 0)
