@@ -94,8 +94,7 @@ static void zones_json(sg_netzone_t z, json_t *out)
     xbt_dict_cursor_t cursor = NULL;
     char *key;
     void *son;
-    xbt_dict_foreach (sons, cursor, key, son)
-        zones_json((sg_netzone_t)son, out);
+    xbt_dict_foreach(sons, cursor, key, son) zones_json((sg_netzone_t)son, out);
     xbt_dict_free(&sons);
 }
 

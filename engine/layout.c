@@ -184,15 +184,16 @@ static int choose_hosts(const struct params *p, const struct platform *pf, char 
     }
     free(in_zone);
     if (p->mapping == MAPPING_INTRANSIT && (sims > 0 || anas > 0)) {
-        snprintf(err, errlen, "nodes: %ld asked but platform '%s' has %d hosts%s%s", N,
-                 p->platform, z ? pf->hosts - z->nhosts : pf->hosts,
-                 z ? " outside analytics_zone " : "", z ? p->analytics_zone : "");
+        snprintf(err, errlen, "nodes: %ld asked but platform '%s' has %d hosts%s%s", N, p->platform,
+                 z ? pf->hosts - z->nhosts : pf->hosts, z ? " outside analytics_zone " : "",
+                 z ? p->analytics_zone : "");
         return -1;
     }
     for (int h = 0; h < pf->hosts; h++)
         if (role[h] && pf->host[h].cores < C) {
-            snprintf(err, errlen, "cores_per_node: %ld asked but platform '%s' host %s has %d cores",
-                     C, p->platform, pf->host[h].name, pf->host[h].cores);
+            snprintf(err, errlen,
+                     "cores_per_node: %ld asked but platform '%s' host %s has %d cores", C,
+                     p->platform, pf->host[h].name, pf->host[h].cores);
             return -1;
         }
     return 0;

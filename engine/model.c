@@ -26,6 +26,17 @@ enum scenario model_scenario(double sim_side, double ana_side)
     return ana_side > sim_side ? SCENARIO_IS : SCENARIO_IA;
 }
 
+/* Seconds of latency of the route a -> b (0 when unknown). */
+static double route_latency(const struct platform *pf, int a, int b)
+{
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    double lat = 0;
+    for (int k = 0; route && k < n; k++)
+        lat += pf->link[route[k]].lat;
+    return lat;
+}
+
 double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
 {
     int n;
@@ -191,11 +202,14 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
     int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
     int *from = remote ? feed + l->hosts : NULL; /* one remote sender of each host, +1 */
-    for (long r = 0; remote && r < l->sim_cores; r++)
+    /* An actor's chunks come from near and far senders alike: each costs the mean latency. */
+    double *lat = remote ? calloc((size_t)l->hosts, sizeof *lat) : NULL;
+    for (long r = 0; remote && lat && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
             sent[l->rank_host[r]]++;
             from[l->dtl_host[r]] = l->rank_host[r] + 1;
+            lat[l->dtl_host[r]] += route_latency(pf, l->rank_host[r], l->dtl_host[r]);
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
@@ -217,6 +231,9 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             int src = far ? from[h] - 1 : h;
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
             retrieval = chunks * model_transfer_time(pf, src, h, chunk_bytes, sharers);
+            if (far && lat)
+                retrieval +=
+                    chunks * (lat[h] / remote[h] - route_latency(pf, src, h)) * NET_LATENCY_FACTOR;
             if (far && feed[h] > 0)
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
@@ -241,6 +258,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         }
     }
     free(remote);
+    free(lat);
     model_net_free(&net);
 }
 
@@ -380,7 +398,8 @@ long model_route_pairs(const struct layout *l, int **pairs)
     int *p = malloc(sizeof(int) * 2 * (size_t)cap);
     if (!p)
         return -1;
-#define PAIR(x, y) (p[2 * n] = (x), p[2 * n + 1] = (y), n++, p[2 * n] = (y), p[2 * n + 1] = (x), n++)
+#define PAIR(x, y)                                                                                 \
+    (p[2 * n] = (x), p[2 * n + 1] = (y), n++, p[2 * n] = (y), p[2 * n + 1] = (x), n++)
     int first = -1, second = -1;
     for (int h = 0; h < l->hosts; h++) {
         if (!l->sim_per_host[h] && !l->ana_per_host[h])

@@ -126,8 +126,7 @@ static int read_routes(struct platform *pf, json_t *routes, char *err, size_t er
     return 0;
 }
 
-int platform_add_routes(struct platform *pf, const char *json, size_t len, char *err,
-                        size_t errlen)
+int platform_add_routes(struct platform *pf, const char *json, size_t len, char *err, size_t errlen)
 {
     json_error_t jerr;
     json_t *doc = json_loadb(json, len, 0, &jerr);
@@ -189,7 +188,9 @@ static int read_links(struct platform *pf, json_t *links, char *err, size_t errl
             return -1;
         }
         struct platform_link *k = &pf->link[i];
-        *k = (struct platform_link){.name = dup_text(name), .bw = bw, .lat = lat,
+        *k = (struct platform_link){.name = dup_text(name),
+                                    .bw = bw,
+                                    .lat = lat,
                                     .shared = json_is_true(json_array_get(l, 3))};
         snprintf(k->place, sizeof k->place, "%s", place);
         if (!k->name)

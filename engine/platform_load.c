@@ -187,7 +187,8 @@ static void cache_add_routes(const struct platform *pf, const char *routes_json,
 {
     char file[4200], why[256];
     struct platform_text old;
-    if (cache_file(pf, file, sizeof file) < 0 || platform_read_text(file, &old, why, sizeof why) < 0)
+    if (cache_file(pf, file, sizeof file) < 0 ||
+        platform_read_text(file, &old, why, sizeof why) < 0)
         return;
     json_error_t jerr;
     json_t *doc = json_loadb(old.buf ? old.buf : "", old.len, 0, &jerr);

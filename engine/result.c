@@ -184,6 +184,8 @@ static int read_links(json_t *o, struct sim_result *r, char *err, size_t errlen)
         if (!name)
             return fail(err, errlen, "%s.name is missing or not a string", what);
         snprintf(r->links[i].name, sizeof r->links[i].name, "%s", name);
+        const char *place = json_string_value(json_object_get(l, "place")); /* optional */
+        snprintf(r->links[i].place, sizeof r->links[i].place, "%s", place ? place : "");
         if (get_number(l, "bytes", true, &r->links[i].bytes, err, errlen) < 0 ||
             get_number(l, "utilisation", true, &r->links[i].utilisation, err, errlen) < 0) {
             /* Name the link in the reason: "links[2]: key 'bytes' is missing". */

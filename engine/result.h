@@ -13,6 +13,7 @@
 
 struct result_link {
     char name[64];
+    char place[12];     /* in the topology ("node", "spine", "global", "uplink"...); "" if unsaid */
     double bytes;       /* bytes carried over the run */
     double utilisation; /* in [0, 1] */
 };

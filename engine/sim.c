@@ -168,8 +168,10 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
                 x = &g->states[g->nstates++];
                 *x = (struct edge){in, 0, 0, 0};
                 pieces++;
-                latency = fmax(latency, sim_links_latency(&e->links, g->sg, in->owner));
             }
+            /* An actor's retrievals come from near and far senders alike (a fat-tree's leaf,
+             * another leaf): the merged ones cost the states' mean route latency. */
+            latency += sim_links_latency(&e->links, g->sg, in->owner) / load;
             if (first_group < 0)
                 first_group = k;
             x->count++;
@@ -405,7 +407,7 @@ static void summarise(struct engine *e, struct sim_measure *out)
     out->gets = e->gets;
     out->metrics_delivered = e->metrics_delivered;
     out->analyses = e->analyses;
-    out->nlinks = sim_links_report(&e->links, m->makespan, &out->links);
+    out->nlinks = sim_links_report(&e->links, &e->pf, m->makespan, &out->links);
 }
 
 int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
@@ -476,11 +478,11 @@ json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
     json_object_set_new(o, "per_step", steps);
     json_t *links = json_array();
     for (int i = 0; i < r->nlinks; i++)
-        json_array_append_new(links,
-                              json_pack("{s:s,s:f,s:f,s:f,s:b}", "name", r->links[i].name, "bytes",
-                                        r->links[i].bytes, "bandwidth", r->links[i].bandwidth,
-                                        "utilisation", r->links[i].utilisation, "alert",
-                                        r->links[i].utilisation > sim_link_alert));
+        json_array_append_new(
+            links, json_pack("{s:s,s:s,s:f,s:f,s:f,s:b}", "name", r->links[i].name, "place",
+                             r->links[i].place, "bytes", r->links[i].bytes, "bandwidth",
+                             r->links[i].bandwidth, "utilisation", r->links[i].utilisation, "alert",
+                             r->links[i].utilisation > sim_link_alert));
     json_object_set_new(o, "links", links);
     json_object_set_new(o, "alert_threshold", json_real(sim_link_alert));
     json_object_set_new(o, "conservation",

@@ -14,6 +14,7 @@
 
 struct sim_link {
     char name[96];
+    char place[12];     /* in the topology: the digest's platform_link.place ("node", "spine"...) */
     double bytes;       /* counted from the routes of every transfer the engine started */
     double bandwidth;   /* B/s, nominal */
     double utilisation; /* bytes / (bandwidth * makespan) */

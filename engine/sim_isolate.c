@@ -46,8 +46,8 @@ static void render(const struct params *p, const struct sim_measure *r, bool jso
     fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
     for (int i = 0; i < r->nlinks; i++) {
         double u = r->links[i].utilisation;
-        fprintf(out, "    %-34s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].bytes,
-                100 * u,
+        fprintf(out, "    %-34s %-8s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].place,
+                r->links[i].bytes, 100 * u,
                 u > sim_link_alert ? "ALERT: above threshold"
                 : u < 0.25         ? "under-used"
                 : u <= 0.6         ? "good"

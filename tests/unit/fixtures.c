@@ -51,8 +51,7 @@ struct platform fixture_flat(const struct fixture_cluster *c)
     for (int h = 0; h < c->hosts; h++)
         OUT("%s[\"l%d_UP\",%g,%g,true,\"node\"],[\"l%d_DOWN\",%g,%g,true,\"node\"],"
             "[\"l%d_loopback\",%g,%g,false,\"loopback\"]",
-            h ? "," : "", h, c->bw, c->lat, h, c->bw, c->lat, h, c->lbw > 0 ? c->lbw : 1,
-            c->llat);
+            h ? "," : "", h, c->bw, c->lat, h, c->bw, c->lat, h, c->lbw > 0 ? c->lbw : 1, c->llat);
     OUT(",[\"bb\",%g,%g,true,\"backbone\"]],\"zones\":[[\"world\",[", c->bb_bw > 0 ? c->bb_bw : 1,
         c->bb_lat);
     for (int h = 0; h < c->hosts; h++)
@@ -81,7 +80,8 @@ struct platform fixture_flat(const struct fixture_cluster *c)
 
 struct platform fixture_small_platform(void)
 {
-    return fixture_flat(&(struct fixture_cluster){"node", "", 4, 8, 1e9, 1.25e9, 1e-5, 1e10, 1e-6, 0, 0});
+    return fixture_flat(
+        &(struct fixture_cluster){"node", "", 4, 8, 1e9, 1.25e9, 1e-5, 1e10, 1e-6, 0, 0});
 }
 
 struct platform fixture_dahu_platform(void)

@@ -13,7 +13,7 @@
 #include "fixtures.h"
 
 #define PROLOG                                                                                     \
-    "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"     \
+    "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"      \
     "<platform version=\"4.1\"><zone id=\"w\" routing=\"Full\">\n"
 #define EPILOG "</zone></platform>\n"
 
@@ -167,8 +167,9 @@ Test(platform, routes_on_demand, .init = own_cache, .fini = fixture_dir_remove)
 {
     char path[256], err[512];
     fixture_write("big.xml",
-                  PROLOG "<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"1-200\" "
-                         "speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\" bb_bw=\"5Gbps\" bb_lat=\"2us\"/>" EPILOG,
+                  PROLOG
+                  "<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"1-200\" "
+                  "speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\" bb_bw=\"5Gbps\" bb_lat=\"2us\"/>" EPILOG,
                   path, sizeof path);
     struct platform pf;
     load(path, &pf);
@@ -188,7 +189,9 @@ Test(platform, routes_on_demand, .init = own_cache, .fini = fixture_dir_remove)
 
 Test(platform, digest_reader_refuses_garbage)
 {
-    const char *bad[] = {"", "[]", "{\"format\":2}",
+    const char *bad[] = {"",
+                         "[]",
+                         "{\"format\":2}",
                          "{\"format\":1,\"hosts\":[],\"links\":[],\"zones\":[],\"routes\":[]}",
                          "{\"format\":1,\"hosts\":[[\"a\",1e9,4]],\"links\":[],\"zones\":[],"
                          "\"routes\":[[0,0,[3]]]}",
