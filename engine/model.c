@@ -175,9 +175,31 @@ double model_exchange_time(const struct platform *pf, const struct layout *l,
     return model_transfer_time(pf, a, b, worst * B, NET_CROSSTRAFFIC); /* both ways at once */
 }
 
+/* The most distinct last links of the routes that bring one analytics host its remote states. */
+static int inbound_links(const struct platform *pf, const struct layout *l)
+{
+    int most = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        int seen[8], n = 0, len;
+        for (long r = 0; l->ana_per_host[h] && r < l->sim_cores && n < 8; r++) {
+            if (l->dtl_host[r] != h || l->rank_host[r] == h)
+                continue;
+            const int *route = platform_route(pf, l->rank_host[r], h, &len);
+            int last = route && len ? route[len - 1] : -1, k = 0;
+            while (k < n && seen[k] != last)
+                k++;
+            if (k == n)
+                seen[n++] = last;
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 /* The analytics side of one step whose analysis is av: R, A and W of the critical host. */
 struct ana_step {
     double R, A, W, chunks;
+    int inbound; /* most links one host receives remote states over */
 };
 
 static void analytics_step(const struct params *p, const struct platform *pf,
@@ -215,6 +237,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
             feed[l->dtl_host[r]] = sent[l->rank_host[r]];
     double worst = -1;
+    int inbound = inbound_links(pf, l);
     *out = (struct ana_step){0};
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
@@ -253,8 +276,11 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         double t = start + x + w;
         if (t > worst) {
             worst = t;
-            *out = (struct ana_step){
-                .R = retrieval, .A = chunks * chunk_compute + x, .W = w, .chunks = chunks};
+            *out = (struct ana_step){.R = retrieval,
+                                     .A = chunks * chunk_compute + x,
+                                     .W = w,
+                                     .chunks = chunks,
+                                     .inbound = inbound};
         }
     }
     free(remote);
@@ -360,6 +386,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         W += n * a.W;
         steps_total += n;
         m->chunks = fmax(m->chunks, a.chunks);
+        m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
         if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
             last_ana = a.R + a.A + a.W + st->C;
     }

@@ -16,6 +16,9 @@
  * route with 5% of its rate (the acknowledgements), so traffic that crosses a link both ways at
  * once moves at 1/1.05 of it: pass it as the sharers of such a transfer. */
 #define NET_CROSSTRAFFIC 1.05
+#define MODEL_INBOUND_WARNING                                                                      \
+    "the analytics receive states over several links (a torus?): the model takes them to share "   \
+    "one, so it may overestimate R; check with situ run --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -46,6 +49,10 @@ struct model_result {
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
                           * tail); a simulation's result has none (NAN) */
     double efficiency;   /* eq. 6 */
+    /* The most links over which one analytics host receives its remote states. The model takes
+     * them to share one (a host's link to its switch); over several (a torus node's), how many
+     * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
+    int inbound_links;
     enum scenario scenario;
 };
 

@@ -43,6 +43,8 @@ static void render(const struct params *p, const struct sim_measure *r, bool jso
     report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
     fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
             r->activities, r->fidelity == FIDELITY_FULL ? "full" : "fast");
+    if (r->warning[0])
+        fprintf(out, "  warning: %s\n", r->warning);
     fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
     for (int i = 0; i < r->nlinks; i++) {
         double u = r->links[i].utilisation;
