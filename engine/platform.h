@@ -65,6 +65,8 @@ struct platform {
  * On error returns -1 with one line naming the file and SimGrid's own reason in err. */
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen);
 void platform_free(struct platform *pf);
+/* Whether platform_load would find the file's digest in the cache (and so not start SimGrid). */
+bool platform_cached(const char *path);
 /* A deep copy, for another thread. -1 when out of memory (dst is then empty). */
 int platform_copy(struct platform *dst, const struct platform *src);
 
@@ -96,6 +98,10 @@ int platform_need_routes(struct platform *pf, const int *pairs, long npairs, cha
 struct layout;
 int platform_need_layout_routes(struct platform *pf, const struct layout *l, char *err,
                                 size_t errlen);
+
+/* Whether pf lacks a route the model reads for layout l (platform_need_layout_routes would then
+ * start SimGrid). */
+bool platform_layout_routes_missing(const struct platform *pf, const struct layout *l);
 
 /* The links of the route from a to b (*n of them), or NULL when the route is not known. */
 const int *platform_route(const struct platform *pf, int a, int b, int *n);

@@ -141,17 +141,35 @@ static void cache_store(const struct platform *pf, const char *text, size_t len)
     outfile_commit(&o, err, sizeof err);
 }
 
-int platform_load(const char *path, struct platform *pf, char *err, size_t errlen)
+/* The cache key of a platform file: -1 with err when it cannot be read. */
+static int file_key(const char *path, uint64_t *key, char *err, size_t errlen)
 {
-    struct platform_text file, digest;
-    memset(pf, 0, sizeof *pf);
+    struct platform_text file;
     if (platform_read_text(path, &file, err, errlen) < 0)
         return -1;
     int v[4] = {DIGEST_FORMAT};
     sg_version_get(&v[1], &v[2], &v[3]);
-    uint64_t key = cache_fnv1a(CACHE_FNV_SEED, v, sizeof v);
-    key = cache_fnv1a(key, file.buf ? file.buf : "", file.len);
+    *key = cache_fnv1a(CACHE_FNV_SEED, v, sizeof v);
+    *key = cache_fnv1a(*key, file.buf ? file.buf : "", file.len);
     free(file.buf);
+    return 0;
+}
+
+bool platform_cached(const char *path)
+{
+    char why[256], cached[4200];
+    struct platform probe = {0};
+    return file_key(path, &probe.key, why, sizeof why) == 0 &&
+           cache_file(&probe, cached, sizeof cached) == 0 && access(cached, F_OK) == 0;
+}
+
+int platform_load(const char *path, struct platform *pf, char *err, size_t errlen)
+{
+    struct platform_text digest;
+    uint64_t key;
+    memset(pf, 0, sizeof *pf);
+    if (file_key(path, &key, err, errlen) < 0)
+        return -1;
 
     char cached[4200], why[256];
     struct platform probe = {.key = key};
@@ -254,4 +272,15 @@ int platform_need_layout_routes(struct platform *pf, const struct layout *l, cha
     int rc = platform_need_routes(pf, pairs, n, err, errlen);
     free(pairs);
     return rc;
+}
+
+bool platform_layout_routes_missing(const struct platform *pf, const struct layout *l)
+{
+    int *pairs, n;
+    long count = model_route_pairs(l, &pairs);
+    bool missing = count < 0;
+    for (long k = 0; !missing && k < count; k++)
+        missing = !platform_route(pf, pairs[2 * k], pairs[2 * k + 1], &n);
+    free(count < 0 ? NULL : pairs);
+    return missing;
 }
