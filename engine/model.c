@@ -260,8 +260,12 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             if (far && feed[h] > 0)
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
-            if (far)
-                retrieval = fmax(retrieval, model_net_time(&net, src, h, chunk_bytes));
+            /* A link shared with other hosts' states (a staging uplink): its load sets the
+             * pace, and each of an actor's chunks still pays its latency. */
+            if (far && lat)
+                retrieval =
+                    fmax(retrieval, model_net_time(&net, src, h, chunk_bytes) +
+                                        (chunks - 1) * lat[h] / remote[h] * NET_LATENCY_FACTOR);
         }
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
