@@ -259,6 +259,14 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
     char *role = calloc(pf->hosts, 1);
     if (!l->sim_per_host || !l->ana_per_host || !l->dtl_load || !role)
         goto oom;
+    int most = 0; /* a hostfile's ranks fill hosts of up to cores_per_node cores */
+    for (int h = 0; h < pf->hosts; h++)
+        most = pf->host[h].cores > most ? pf->host[h].cores : most;
+    if (p->mapping == MAPPING_HOSTFILE && C > most) {
+        snprintf(err, errlen, "cores_per_node: %ld asked but platform '%s' hosts have %d cores", C,
+                 p->platform, most);
+        goto fail;
+    }
     if ((p->mapping != MAPPING_HOSTFILE && choose_hosts(p, pf, role, err, errlen) < 0) ||
         place_analytics(p, pf, role, l, err, errlen) < 0)
         goto fail;
