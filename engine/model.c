@@ -118,6 +118,7 @@ static double halo_exchange_time(const struct params *p, const struct platform *
     for (int d = 0; d < 3; d++)
         face[d] = layout_face_bytes(p, l, d);
     struct model_net net;
+    double worst = 0;
     model_net_init(&net, pf);
     for (int pass = 0; pass < 2; pass++) { /* the loads, then each message's time */
         for (long r = 0; r < l->sim_cores; r++) {
@@ -129,11 +130,10 @@ static double halo_exchange_time(const struct params *p, const struct platform *
                 if (pass == 0)
                     model_net_flow(&net, h, l->rank_host[nb], face[k / 2]);
                 else
-                    *busy = fmax(*busy, model_net_time(&net, h, l->rank_host[nb], face[k / 2]));
+                    worst = fmax(worst, model_net_time(&net, h, l->rank_host[nb], face[k / 2]));
             }
         }
     }
-    double worst = *busy;
     *busy = model_net_busiest(&net);
     model_net_free(&net);
     return worst;
