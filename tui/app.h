@@ -65,8 +65,6 @@ enum app_mode {
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
 enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALING };
 
-#define APP_ALERT_DEFAULT 0.75 /* link utilisation flagged above this (--alert) */
-
 /* The simulation of the current configuration. */
 enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
 
