@@ -102,7 +102,7 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
                  "%s: too large: SimGrid took over %d s or %d MiB to describe it (Situ takes up "
                  "to %d hosts)",
                  path, DIGEST_SECONDS_MAX, DIGEST_BYTES_MAX >> 20, PLATFORM_MAX_HOSTS);
-    else if (WIFSIGNALED(status) && !reason[0])
+    else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT) /* SimGrid's errors abort */
         snprintf(err, errlen, "%s: SimGrid crashed reading it (%s)", path,
                  strsignal(WTERMSIG(status)));
     else
@@ -249,8 +249,15 @@ int platform_need_routes(struct platform *pf, const int *pairs, long npairs, cha
             u++;
         }
     int rc = 0;
+    uint64_t key = pf->key;
     struct platform_text routes;
-    if (u > 0 && (rc = digest_child(pf->path, missing, u, true, &routes, err, errlen)) == 0) {
+    /* The routes must be the digest's platform's: a file edited since is read again first. */
+    if (u > 0 && (file_key(pf->path, &key, err, errlen) < 0 || key != pf->key)) {
+        if (key != pf->key)
+            snprintf(err, errlen, "%s: changed since it was read; load it again", pf->path);
+        rc = -1;
+    } else if (u > 0 &&
+               (rc = digest_child(pf->path, missing, u, true, &routes, err, errlen)) == 0) {
         rc = platform_add_routes(pf, routes.buf, routes.len, err, errlen);
         if (rc == 0)
             cache_add_routes(pf, routes.buf, routes.len);

@@ -184,6 +184,14 @@ Test(platform, routes_on_demand, .init = own_cache, .fini = fixture_dir_remove)
     platform_free(&pf);
     load(path, &pf);
     cr_assert_eq(pf.nroutes, 3, "the routes were cached");
+    /* Routes are the digest's platform's: not a file edited since. */
+    fixture_write("big.xml",
+                  PROLOG "<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"1-300\" "
+                         "speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\"/>" EPILOG,
+                  path, sizeof path);
+    int more[] = {0, 150};
+    cr_assert_eq(platform_need_routes(&pf, more, 1, err, sizeof err), -1, "edited: accepted");
+    cr_assert_not_null(strstr(err, "changed since"), "%s", err);
     platform_free(&pf);
 }
 
