@@ -3,10 +3,11 @@
  * (speed, cores), links (bandwidth, latency, sharing, place in the topology), zones (their hosts)
  * and routes as link lists. SimGrid cannot be reset, so one process loads one platform; a parse
  * error or a crash of SimGrid's ends the child, and the parent reports SimGrid's own reason. */
-#define _GNU_SOURCE /* strverscmp */
+#define _GNU_SOURCE /* strverscmp, sigaltstack */
 #include "digest.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <xbt/dict.h>
 #include <xbt/dynar.h>
+#include <unistd.h>
 #include <xbt/log.h>
 
 #include "platform.h"
@@ -68,7 +70,7 @@ static const char *link_place(const char *name, const char *node_mark)
         return "global";
     if (!strncmp(name, "green_link", 10) || !strncmp(name, "black_link", 10))
         return "group";
-    if (!strncmp(name, "local_link_from_router", 22) || *node_mark)
+    if (!strncmp(name, "local_link_from_router", 22) || strstr(name, "_limiter") || *node_mark)
         return "node";
     if (strstr(name, "_link_from_") && strstr(name, "_to_"))
         return "torus";
@@ -98,6 +100,31 @@ static void zones_json(sg_netzone_t z, json_t *out)
     xbt_dict_free(&sons);
 }
 
+/* SimGrid 3.32 dereferences a missing route (hosts in zones that no zone route joins): one line
+ * that says so, in SimGrid's log format so that the parent reads it as the reason, and an exit
+ * rather than a sanitizer's or SimGrid's own crash report. Async-signal-safe. */
+static void on_route_crash(int sig)
+{
+    static const char msg[] = "[situ/ERROR] SimGrid crashed computing a route (is every pair of "
+                              "hosts joined by a route?)\n";
+    (void)sig;
+    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)n;
+    _exit(4);
+}
+
+static void catch_route_crashes(void)
+{
+    static char stack[1 << 16];
+    stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa = {.sa_handler = on_route_crash, .sa_flags = SA_ONSTACK};
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 int digest_print(const char *path, const long *pairs, long npairs, bool routes_only)
 {
     int sargc = 2;
@@ -105,6 +132,7 @@ int digest_print(const char *path, const long *pairs, long npairs, bool routes_o
     xbt_log_control_set("root.thresh:error");
     simgrid_init(&sargc, sargv);
     simgrid_load_platform(path); /* SimGrid's parse errors end the process here */
+    catch_route_crashes();
 
     long n = (long)sg_host_count();
     sg_host_t *hosts = sg_host_list();

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <libxml/xmlreader.h>
 #include <poll.h>
 #include <signal.h>
 #include <simgrid/config.h> /* before version.h, which needs its macros */
@@ -163,6 +164,21 @@ bool platform_cached(const char *path)
            cache_file(&probe, cached, sizeof cached) == 0 && access(cached, F_OK) == 0;
 }
 
+/* What the digest cannot tell: a <config> element would set SimGrid's models (network/model,
+ * factors) for the simulation, while Situ sets them itself and its model assumes LV08. A
+ * streaming read, without the network or entity substitution. */
+static bool sets_simgrid_config(const char *path)
+{
+    xmlTextReaderPtr r =
+        xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    bool found = false;
+    while (r && !found && xmlTextReaderRead(r) == 1)
+        found = xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT &&
+                !xmlStrcmp(xmlTextReaderConstLocalName(r), (const xmlChar *)"config");
+    xmlFreeTextReader(r);
+    return found;
+}
+
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen)
 {
     struct platform_text digest;
@@ -177,6 +193,13 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
         if (platform_read_digest(cached, pf, why, sizeof why) == 0)
             goto loaded;
         unlink(cached); /* corrupt: made again below */
+    }
+    if (sets_simgrid_config(path)) {
+        snprintf(err, errlen,
+                 "%s: a <config> element would set SimGrid's models, which Situ sets itself (its "
+                 "model assumes SimGrid's defaults): remove it",
+                 path);
+        return -1;
     }
     if (digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
         return -1;
