@@ -186,6 +186,14 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
     memset(pf, 0, sizeof *pf);
     if (file_key(path, &key, err, errlen) < 0)
         return -1;
+    /* Cached or not: a digest is the same with or without it. */
+    if (sets_simgrid_config(path)) {
+        snprintf(err, errlen,
+                 "%s: a <config> element would set SimGrid's models, which Situ sets itself (its "
+                 "model assumes SimGrid's defaults): remove it",
+                 path);
+        return -1;
+    }
 
     char cached[4200], why[256];
     struct platform probe = {.key = key};
@@ -193,13 +201,6 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
         if (platform_read_digest(cached, pf, why, sizeof why) == 0)
             goto loaded;
         unlink(cached); /* corrupt: made again below */
-    }
-    if (sets_simgrid_config(path)) {
-        snprintf(err, errlen,
-                 "%s: a <config> element would set SimGrid's models, which Situ sets itself (its "
-                 "model assumes SimGrid's defaults): remove it",
-                 path);
-        return -1;
     }
     if (digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
         return -1;
