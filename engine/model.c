@@ -112,30 +112,54 @@ double model_net_busiest(const struct model_net *net)
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
                                  const struct layout *l, double *busy)
 {
-    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
-                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     double face[3];
     for (int d = 0; d < 3; d++)
         face[d] = layout_face_bytes(p, l, d);
+    /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
+     * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
+     * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
+     * A host's flows are contiguous in flow[]. */
+    struct halo_flow {
+        int from, to;
+        double bytes, largest;
+    } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
+    long nflows = 0, plane = (long)l->px * l->py, first = 0;
+    int x = 0, y = 0, z = 0;
+    for (long r = 0; flow && r < l->sim_cores; r++) {
+        int h = l->rank_host[r];
+        if (r > 0 && l->rank_host[r - 1] != h)
+            first = nflows;
+        const long nbs[6] = {r - x + (x + 1 == l->px ? 0 : x + 1),
+                             r - x + (x == 0 ? l->px - 1 : x - 1),
+                             r + ((y + 1 == l->py ? 0 : y + 1) - y) * (long)l->px,
+                             r + ((y == 0 ? l->py - 1 : y - 1) - y) * (long)l->px,
+                             r + ((z + 1 == l->pz ? 0 : z + 1) - z) * plane,
+                             r + ((z == 0 ? l->pz - 1 : z - 1) - z) * plane};
+        if (++x == l->px && (x = 0, ++y == l->py))
+            y = 0, z++;
+        for (int k = 0; k < 6; k++) {
+            if (nbs[k] == r)
+                continue;
+            int to = l->rank_host[nbs[k]];
+            long f = first;
+            while (f < nflows && flow[f].to != to)
+                f++;
+            if (f == nflows)
+                flow[nflows++] = (struct halo_flow){h, to, 0, 0};
+            flow[f].bytes += face[k / 2];
+            flow[f].largest = fmax(flow[f].largest, face[k / 2]);
+        }
+    }
     struct model_net net;
     double worst = 0;
     model_net_init(&net, pf);
-    for (int pass = 0; pass < 2; pass++) { /* the loads, then each message's time */
-        for (long r = 0; r < l->sim_cores; r++) {
-            int h = l->rank_host[r];
-            for (int k = 0; k < 6; k++) {
-                long nb = layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2]);
-                if (nb == r)
-                    continue;
-                if (pass == 0)
-                    model_net_flow(&net, h, l->rank_host[nb], face[k / 2]);
-                else
-                    worst = fmax(worst, model_net_time(&net, h, l->rank_host[nb], face[k / 2]));
-            }
-        }
-    }
+    for (long f = 0; flow && f < nflows; f++)
+        model_net_flow(&net, flow[f].from, flow[f].to, flow[f].bytes);
+    for (long f = 0; flow && f < nflows; f++) /* a shared link's load, a FATPIPE's largest */
+        worst = fmax(worst, model_net_time(&net, flow[f].from, flow[f].to, flow[f].largest));
     *busy = model_net_busiest(&net);
     model_net_free(&net);
+    free(flow);
     return worst;
 }
 

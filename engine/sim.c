@@ -57,14 +57,39 @@ static int build_sim_groups(struct engine *e, int *group_of_rank)
             g->sg = e->hosts[h];
             char name[64];
             snprintf(name, sizeof name, "halo@%d", k);
-            channel_init(&g->halo, name, g->sg, false); /* MPI traffic: always a mailbox */
+            channel_init(&g->halo, name, g->sg, false, true); /* MPI traffic: always a mailbox */
             snprintf(name, sizeof name, "back@%d", k);
-            channel_init(&g->back, name, g->sg, e->instant);
+            channel_init(&g->back, name, g->sg, e->instant, true);
             last_host = h;
         }
         e->sims[k].ranks++;
         group_of_rank[r] = k;
     }
+    return 0;
+}
+
+/* One postman per node with ranks, for the metric copies of its groups. */
+static int build_postmen(struct engine *e)
+{
+    int *of_host = malloc(sizeof(int) * e->pf.hosts);
+    if (!of_host || !ZALLOC(e->postmen, e->l.sim_nodes)) {
+        free(of_host);
+        return -1;
+    }
+    for (int h = 0; h < e->pf.hosts; h++)
+        of_host[h] = -1;
+    for (int k = 0; k < e->nsims; k++) {
+        int h = e->sims[k].host;
+        if (of_host[h] < 0)
+            of_host[h] = e->npostmen++;
+        struct postman *p = &e->postmen[of_host[h]];
+        if (!p->groups && !ZALLOC(p->groups, e->l.sim_per_host[h])) {
+            free(of_host);
+            return -1;
+        }
+        p->groups[p->ngroups++] = k;
+    }
+    free(of_host);
     return 0;
 }
 
@@ -127,6 +152,17 @@ fail:
     return -1;
 }
 
+/* Whether every state routed to host h comes from h itself over an unshared loopback: then no
+ * transfer to h shares anything, and each takes a fixed time. */
+static bool dtl_local(const struct engine *e, int h)
+{
+    const struct layout *l = &e->l;
+    for (long r = 0; r < l->sim_cores; r++)
+        if (l->dtl_host[r] == h && !(l->rank_host[r] == h && e->loopback_fatpipe))
+            return false;
+    return true;
+}
+
 /* The DTL: one channel per analytics host. Full: each rank puts its state, each actor takes one
  * at a time (Algorithm 1). Fast: each node puts one message with all its states for the host,
  * and one actor group takes a step's messages at once, standing for `actors` actors that each
@@ -155,7 +191,11 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         struct channel *in = &e->state_channels[ch++];
         char name[64];
         snprintf(name, sizeof name, "state@%d", h);
-        channel_init(in, name, e->hosts[h], e->instant);
+        channel_init(in, name, e->hosts[h], e->instant, true);
+        if (!e->fast && !e->instant && dtl_local(e, h)) /* fast keeps its merged transfers */
+            channel_set_local(
+                in, sim_links_latency(&e->links, e->hosts[h], e->hosts[h]) * NET_LATENCY_FACTOR,
+                sim_links_bandwidth(&e->links, e->hosts[h], e->hosts[h]) * NET_BANDWIDTH_FACTOR);
         int per_actor = (load + actors - 1) / actors, pieces = 0, first_group = -1;
         double latency = 0;
         for (long r = 0; r < l->sim_cores; r++) {
@@ -237,7 +277,7 @@ static int build_exchange(struct engine *e)
         for (int r = 0; r < e->xrounds; r++) {
             char name[64];
             snprintf(name, sizeof name, "xchg@%d.%d", e->xhost[x], r);
-            channel_init(&e->xchg[x * e->xrounds + r], name, e->hosts[e->xhost[x]], false);
+            channel_init(&e->xchg[x * e->xrounds + r], name, e->hosts[e->xhost[x]], false, false);
         }
     }
     for (int k = 0; k < e->nanas; k++)
@@ -330,9 +370,10 @@ static int setup(struct engine *e, char *err, size_t errlen)
         xbt_dynar_free(&route);
     }
     int *group_of_rank = malloc(sizeof(int) * e->l.sim_cores);
-    int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 &&
-                     build_halo(e, group_of_rank) == 0 && build_dtl(e, group_of_rank) == 0 &&
-                     build_exchange(e) == 0 && alloc_group_arrays(e) == 0
+    int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 && build_postmen(e) == 0 &&
+                     build_halo(e, group_of_rank) == 0 && sim_halo_local_init(e) == 0 &&
+                     build_dtl(e, group_of_rank) == 0 && build_exchange(e) == 0 &&
+                     alloc_group_arrays(e) == 0
                  ? 0
                  : -1;
     free(group_of_rank);
@@ -340,7 +381,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
     }
-    channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant);
+    channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant, false);
+    e->metrics_mutex = sg_mutex_init();
+    e->metrics_ready = sg_cond_init();
     return 0;
 }
 
@@ -365,6 +408,12 @@ static void spawn_actors(struct engine *e)
     }
     sg_actor_start(sg_actor_init("collector", e->hosts[e->l.collector_host]), sim_collector_actor,
                    0, NULL);
+    for (int k = 0; k < e->npostmen; k++) {
+        snprintf(name, sizeof name, "postman-%d", k);
+        sg_actor_t a = sg_actor_init(name, e->hosts[e->l.collector_host]);
+        sg_actor_set_data(a, &e->postmen[k]);
+        sg_actor_start(a, sim_postman_actor, 0, NULL);
+    }
 }
 
 /* Means over the ranks (or actors) each group stands for. */

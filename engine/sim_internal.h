@@ -22,6 +22,20 @@ struct edge {
     int count; /* states (ranks) the message carries */
 };
 
+/* An on-node halo message at fidelity=full (sim_halo.c): alone on the unshared loopback, it takes
+ * a fixed time, so no SimGrid transfer stands for it. The receiver keeps one per sender. */
+struct local_in {
+    long arrived; /* exchanges the sender has started */
+    double at[2]; /* when it started them, by exchange parity (it is at most one ahead) */
+    double duration;
+};
+
+struct local_out {
+    struct sim_group *to;
+    struct local_in *slot;
+    double bytes;
+};
+
 struct sim_group {
     int host;
     sg_host_t sg;
@@ -30,6 +44,12 @@ struct sim_group {
     struct edge *halo_out;
     int nhalo;
     double halo_latency; /* the slowest route's latency, for merged exchanges at fidelity=fast */
+    struct local_in *lin;
+    struct local_out *lout;
+    int nlin, nlout;
+    long exchanges; /* halo exchanges started */
+    bool waiting;   /* blocked until its on-node neighbours have started exchange `exchanges` */
+    sg_sem_t wake;
     struct edge *states; /* one step's puts into the DTL */
     int nstates;
     struct edge *poisons; /* sent once, at the end: one per analytics actor of a host */
@@ -50,6 +70,11 @@ struct ana_group {
     double extra_latency;          /* fast: latencies of the (chunks - 1) retrievals merged away */
     int xidx;                      /* index among the exchanging hosts, -1 if none */
     double *active, *idle, *R, *A; /* [steps] */
+};
+
+/* Sends the metric copies to the ranks of one node (sim_postman_actor). */
+struct postman {
+    int *groups, ngroups;
 };
 
 struct engine {
@@ -79,6 +104,12 @@ struct engine {
     struct channel *state_channels; /* all analytics-side channels */
     int nstate_channels;
     struct channel collector;
+    /* The metrics of each step, published by the collector for the postmen to send. */
+    long metrics_out; /* steps published */
+    struct postman *postmen;
+    int npostmen;
+    sg_mutex_t metrics_mutex;
+    sg_cond_t metrics_ready;
     int analytics_running;
     bool collector_done;
 
@@ -91,9 +122,15 @@ struct engine {
 
 extern struct engine *sim_engine;
 
+/* On-node halo messages at fidelity=full (sim_halo.c). */
+int sim_halo_local_init(struct engine *e);
+void sim_halo_local_put(struct engine *e, struct sim_group *g);
+double sim_halo_local_wait(struct sim_group *g, double posted);
+
 /* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
 void sim_rank_actor(int argc, char **argv);
 void sim_analytics_actor(int argc, char **argv);
 void sim_collector_actor(int argc, char **argv);
+void sim_postman_actor(int argc, char **argv);
 
 #endif

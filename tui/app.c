@@ -119,6 +119,8 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     }
     xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
     scaling_rebase(&s->sc, &s->p);
+    if (s->adv.open) /* the map follows at once: the model is pure and quick (make bench) */
+        advise_map_build(&s->adv, &s->p, &s->pf);
     app_lesson_check(s);
     return changed;
 }
@@ -127,6 +129,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
              size_t errlen)
 {
     memset(s, 0, sizeof *s);
+    advise_map_init(&s->adv);
     s->alert = SIM_ALERT_DEFAULT;
     for (int id = 0; id < PARAM_COUNT; id++) {
         if (!param_table[id].slider)
@@ -583,6 +586,9 @@ static unsigned main_key(struct app_state *s, int key)
 {
     s->notice[0] = 0;
     int id = app_focused(s);
+    unsigned advised = app_advise_key(s, key);
+    if (advised)
+        return advised;
     if (s->lesson.l) {
         /* With a lesson open, h is its hint (the arrows still step), n and b move through it. */
         switch (key) {
@@ -633,6 +639,8 @@ static unsigned main_key(struct app_state *s, int key)
         return toggle_pane(s, APP_PANE_LINKS);
     case 's':
         return toggle_pane(s, APP_PANE_SCALING);
+    case 'a':
+        return app_advise_open(s);
     case 'c': /* with a lesson open, c toggles between the plot and the lesson */
         return toggle_pane(s, APP_PANE_XOVER);
     case 'q':
@@ -781,6 +789,9 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
         app_lesson_check(s); /* a goal may read the simulation */
         flags |= APP_DIRTY;
     }
+    advise_map_seen(&s->adv, p, r);
+    if (s->adv.open)
+        flags |= APP_DIRTY;
     int m, i;
     if (xover_match(&s->xo, p, &m, &i)) {
         s->xo.pstate[m][i] = r ? XO_PT_DONE : XO_PT_FAILED;
@@ -815,4 +826,9 @@ unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_pha
         flags |= APP_DIRTY;
     }
     return flags;
+}
+
+unsigned app_try_apply(struct app_state *s, const struct params *cand)
+{
+    return try_apply(s, cand);
 }

@@ -15,6 +15,7 @@
 #include "../engine/result.h"
 #include "../engine/runner.h"
 #include "../engine/script.h"
+#include "advise_map.h"
 #include "scaling.h"
 #include "xover.h"
 
@@ -189,6 +190,7 @@ struct app_state {
                                        */
     struct scaling sc;                /* the static scaling view's curves */
     struct app_script script;         /* the scenario panel */
+    struct advise_map adv;            /* the advisor view (a), in place of the results */
 };
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
@@ -240,6 +242,16 @@ bool app_sim_allowed(const struct app_state *s);
 unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c);
 /* Computes them here and now (tests). */
 void app_scaling_sync(struct app_state *s);
+
+/* Makes cand the configuration as a slider step does (a refusal becomes the notice). APP_*. */
+unsigned app_try_apply(struct app_state *s, const struct params *cand);
+
+/* ---- the advisor view (app_advise.c) ---- */
+
+/* a: opens (building the map) or closes the advisor view. */
+unsigned app_advise_open(struct app_state *s);
+/* Its keys while it is open; 0 for a key it leaves to the main screen. */
+unsigned app_advise_key(struct app_state *s, int key);
 
 /* ---- lessons (app_lesson.c) ---- */
 

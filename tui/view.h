@@ -47,6 +47,9 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
+/* The advisor's heatmap, in place of the results panel (a). */
+void view_advise_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a);
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a);
 /* The scenario panel (or the prompt for its path), over the block under the sliders; drawn

@@ -540,8 +540,14 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
 {
     const struct glyphs *g = s->g;
     const char *main_keys[][2] = {{g->arrows_lr, "step"}, {g->enter, "type"}, {"m", "mapping"},
-                                  {"r", "re-run"},        {"u", "links"},     {"s", "scaling"},
-                                  {"p", "presets"},       {"?", "help"},      {"q", "quit"}};
+                                  {"a", "advise"},        {"r", "re-run"},    {"u", "links"},
+                                  {"s", "scaling"},       {"p", "presets"},   {"?", "help"},
+                                  {"q", "quit"}};
+    char arrows[32];
+    snprintf(arrows, sizeof arrows, "%s%s", g->arrows_lr, g->arrows_ud);
+    const char *advise_keys[][2] = {{arrows, "move"}, {"X Y", "axes"}, {"o", "objective"},
+                                    {"*", "best"},    {"a", "close"},  {"?", "help"},
+                                    {"q", "quit"}};
     const char *lesson_keys[][2] = {{g->arrows_lr, "step"}, {"n", "next"}, {"b", "back"},
                                     {"h", "hint"},          {"c", "plot"}, {"u", "links"},
                                     {"s", "scaling"},       {"?", "help"}, {"q", "quit"}};
@@ -557,7 +563,9 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
         {g->arrows_ud, "choose"}, {g->enter, "load"}, {"Esc", "cancel"}, {"q", "quit"}};
     const char *(*keys)[2] = main_keys;
     int n = sizeof main_keys / sizeof main_keys[0];
-    if (a->mode == APP_MAIN && a->lesson.l)
+    if (a->mode == APP_MAIN && a->adv.open)
+        keys = advise_keys, n = sizeof advise_keys / sizeof advise_keys[0];
+    else if (a->mode == APP_MAIN && a->lesson.l)
         keys = lesson_keys, n = sizeof lesson_keys / sizeof lesson_keys[0];
     else if (a->mode == APP_EDIT || a->mode == APP_PRESET_SAVE)
         keys = edit_keys, n = sizeof edit_keys / sizeof edit_keys[0];
@@ -593,9 +601,13 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
     }
     draw_header(s, l, a);
     draw_sliders(s, l, a);
-    draw_results(s, l, a);
-    draw_run_bars(s, l, a);
-    draw_step_bars(s, l, a);
+    if (a->adv.open) {
+        view_advise_draw(s, l, a);
+    } else {
+        draw_results(s, l, a);
+        draw_run_bars(s, l, a);
+        draw_step_bars(s, l, a);
+    }
     draw_info(s, l, a);
     switch (a->pane) {
     case APP_PANE_LESSON:

@@ -48,6 +48,7 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"p  w", "presets: load one; save this configuration as one"},
         {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
         {"s", "static scaling: rate against time (Esc closes)"},
+        {"a  X Y o *", "advisor heatmap: arrows move; axes, objective, best"},
         {"c", "crossover plot (again: back to the lesson)"},
         {"n b h R", "lesson: next, back, hint (more), restart"},
         {"x  [ ]", "a Lua scenario in a panel; scroll (x/Esc close)"},

@@ -92,3 +92,24 @@ Test(crossover, a_bracket_already_narrow_is_found_at_once)
     cr_assert_eq(c.n, 1);
     cr_assert_float_eq(c.xs[0], 10, 1e-9, "the geometric middle: a bisection in log x");
 }
+
+/* Equal makespans at the bracket's middle (a plateau within the dead band): the bracket closes
+ * there instead of asking for the same point forever (the explorer once hung on quit so). */
+static double flat_above_10(double x)
+{
+    return x >= 10 ? 12 : 12 - log(10 / x);
+}
+
+Test(crossover, a_tie_inside_the_bracket_is_the_crossing)
+{
+    struct crossover c;
+    enum crossover_state st = crossover_begin_bracket(&c, 1, -log(10), 100, 1e-3, 1, 1e-9);
+    int rounds = 0;
+    while (st == CROSSOVER_MORE && rounds++ < 1000) {
+        c.a[0] = flat_above_10(c.xs[0]), c.b[0] = 12;
+        st = crossover_take(&c);
+    }
+    cr_assert_eq(st, CROSSOVER_FOUND, "after %d rounds", rounds);
+    cr_assert_lt(rounds, 100);
+    cr_assert_float_eq(crossover_at(&c), 10, 1e-9);
+}
