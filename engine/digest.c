@@ -105,8 +105,8 @@ static void zones_json(sg_netzone_t z, json_t *out)
  * rather than a sanitizer's or SimGrid's own crash report. Async-signal-safe. */
 static void on_route_crash(int sig)
 {
-    static const char msg[] = "[situ/ERROR] SimGrid crashed computing a route (is every pair of "
-                              "hosts joined by a route?)\n";
+    static const char msg[] = "[situ/ERROR] SimGrid crashed computing a route (hosts that no "
+                              "route joins, or a bug of SimGrid's)\n";
     (void)sig;
     ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)n;
