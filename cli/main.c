@@ -114,7 +114,21 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
+        /* Written whole through outfile, which keeps a failed write's errno: printed piece by
+         * piece, a help longer than stdio's buffer lost it (`situ --help > /dev/full`). */
+        char *text = NULL, err[OUTFILE_ERR_MAX];
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (m)
+            usage(m);
+        struct outfile out;
+        outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
+        int rc = m && fclose(m) == 0 ? outfile_write(&out, text, len) : -1;
+        free(text);
+        if (outfile_commit(&out, err, sizeof err) < 0 || rc < 0) {
+            cli_error("%s", rc < 0 && !m ? "out of memory" : err);
+            return 1;
+        }
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "__params-markdown")) { /* make docs: the README's table */
