@@ -114,21 +114,8 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        /* Written whole through outfile, which keeps a failed write's errno: printed piece by
-         * piece, a help longer than stdio's buffer lost it (`situ --help > /dev/full`). */
-        char *text = NULL, err[OUTFILE_ERR_MAX];
-        size_t len = 0;
-        FILE *m = open_memstream(&text, &len);
-        if (m)
-            usage(m);
-        struct outfile out;
-        outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
-        int rc = m && fclose(m) == 0 ? outfile_write(&out, text, len) : -1;
-        free(text);
-        if (outfile_commit(&out, err, sizeof err) < 0 || rc < 0) {
-            cli_error("%s", rc < 0 && !m ? "out of memory" : err);
-            return 1;
-        }
+        cli_help_buffer();
+        usage(stdout);
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "__params-markdown")) { /* make docs: the README's table */
@@ -141,6 +128,8 @@ static int dispatch(int argc, char **argv)
         return digest_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* the explorer's simulation children */
+        return cmd_simulate(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
      * check is a sweep, shares it. */
@@ -187,6 +176,7 @@ static int dispatch(int argc, char **argv)
     if (cli_parse(argc, argv, 1, &o) < 0)
         return EXIT_BAD_INPUT;
     if (o.help) {
+        cli_help_buffer();
         usage(stdout);
         return 0;
     }

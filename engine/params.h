@@ -37,6 +37,7 @@ enum param_id {
     P_DTL,
     P_PLATFORM,
     P_FIDELITY,
+    P_SMPI_NETWORK,
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
     PARAM_COUNT
@@ -44,7 +45,8 @@ enum param_id {
 
 enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
-enum fidelity { FIDELITY_FAST, FIDELITY_FULL };
+enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
+enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
 
 struct params {
     long nodes;
@@ -64,6 +66,7 @@ struct params {
     int dtl;
     char platform[PARAMS_PATH_MAX];
     int fidelity;
+    int smpi_network;
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
 };

@@ -25,7 +25,33 @@
 #include "model.h"
 #include "outfile.h"
 #include "platform.h"
-#include "sim.h"
+
+/* SimGrid's reason, from the child's stderr: its last line that says something (not "Exiting
+ * now.", not a backtrace's), without SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
+static void simgrid_reason(const char *text, char *out, size_t len)
+{
+    out[0] = 0;
+    for (const char *end = text ? text + strlen(text) : NULL; end && end > text;) {
+        while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+            end--;
+        const char *start = end;
+        while (start > text && start[-1] != '\n')
+            start--;
+        const char *tag = strstr(start, "/ERROR] "), *msg = start;
+        if (!tag || tag > end)
+            tag = strstr(start, "/CRITICAL] ");
+        if (tag && tag < end)
+            msg = strstr(tag, "] ") + 2;
+        while (msg < end && *msg == ' ')
+            msg++;
+        if (end > msg && strncmp(msg, "Exiting now.", 12) && strncmp(msg, "->", 2) &&
+            !strstr(msg, "acktrace")) {
+            snprintf(out, len, "%.*s", (int)(end - msg), msg);
+            return;
+        }
+        end = start;
+    }
+}
 
 /* Runs digest_print in a child; *out gets its stdout (malloc'd). -1 with err naming the file and
  * SimGrid's reason (its last error line). */
@@ -92,7 +118,7 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
             ;
     }
     char reason[384];
-    sim_reason_line(msg.buf, reason, sizeof reason);
+    simgrid_reason(msg.buf, reason, sizeof reason);
     free(msg.buf);
     if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out->len > 0)
         return 0;

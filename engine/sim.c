@@ -350,7 +350,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
             return -1;
         }
     }
-    e->fast = p->fidelity == FIDELITY_FAST;
+    e->fast = p->fidelity == FIDELITY_FAST; /* smpi: the proxy's ranks are full's actors */
     e->instant = p->dtl == DTL_QUEUE;
     e->steps = p->iterations / p->stride;
     double per_rank = layout_particles(p) / e->l.sim_cores;
@@ -387,6 +387,11 @@ static int setup(struct engine *e, char *err, size_t errlen)
     return 0;
 }
 
+bool sim_analytics_runs(const struct engine *e, int k)
+{
+    return e->anas[k].pieces && e->l.dtl_load[e->anas[k].host];
+}
+
 static void spawn_actors(struct engine *e)
 {
     char name[64];
@@ -398,7 +403,7 @@ static void spawn_actors(struct engine *e)
     }
     e->analytics_running = 0;
     for (int k = 0; k < e->nanas; k++) {
-        if (!e->anas[k].pieces || !e->l.dtl_load[e->anas[k].host])
+        if (!sim_analytics_runs(e, k))
             continue; /* no state is ever routed here: these cores stay idle */
         e->analytics_running++;
         snprintf(name, sizeof name, "analytics-%d", k);
@@ -485,38 +490,32 @@ static void summarise(struct engine *e, struct sim_measure *out)
     out->nlinks = sim_links_report(&e->links, &e->pf, m->makespan, &out->links);
 }
 
-int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
+int sim_load(struct engine *e, const struct params *p, char *err, size_t errlen)
 {
-    static struct engine engine;
-    struct engine *e = &engine;
-    struct timespec w0, w1;
-    clock_gettime(CLOCK_MONOTONIC, &w0);
-    memset(out, 0, sizeof *out);
     e->p = *p;
     if (params_validate(p, err) < 0 || platform_load(p->platform, &e->pf, err, errlen) < 0)
         return -1;
-    if (layout_build(p, &e->pf, &e->l, err, errlen) < 0)
-        return -1;
+    return layout_build(p, &e->pf, &e->l, err, errlen);
+}
 
-    int argc = 3;
-    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
-    xbt_log_control_set("root.thresh:error");
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(p->platform);
+int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errlen)
+{
     sim_engine = e;
     if (setup(e, err, errlen) < 0)
         return -1;
     out->steps = e->steps;
-    out->fidelity = p->fidelity;
+    out->fidelity = e->p.fidelity;
     check_fast_assumption(e, out->warning, sizeof out->warning);
     if (!steps_array_ok(&out->sim_active, e->steps) || !steps_array_ok(&out->sim_idle, e->steps) ||
         !steps_array_ok(&out->ana_active, e->steps) || !steps_array_ok(&out->ana_idle, e->steps)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    spawn_actors(e);
-    simgrid_run();
+    return 0;
+}
 
+int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen)
+{
     for (int k = 0; k < e->nsims; k++) {
         if (!e->sims[k].done) {
             snprintf(err, errlen, "simulation deadlocked: rank group %d never finished", k);
@@ -528,6 +527,30 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
         return -1;
     }
     summarise(e, out);
+    return 0;
+}
+
+int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
+{
+    static struct engine engine;
+    struct engine *e = &engine;
+    struct timespec w0, w1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    memset(out, 0, sizeof *out);
+    if (sim_load(e, p, err, errlen) < 0)
+        return -1;
+
+    int argc = 3;
+    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
+    xbt_log_control_set("root.thresh:error");
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(p->platform);
+    if (sim_setup(e, out, err, errlen) < 0)
+        return -1;
+    spawn_actors(e);
+    simgrid_run();
+    if (sim_finish(e, out, err, errlen) < 0)
+        return -1;
     clock_gettime(CLOCK_MONOTONIC, &w1);
     out->wall_seconds = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
     /* The process ends right after: the engine's memory goes with it. */
@@ -554,7 +577,7 @@ json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
     json_t *o = report_result_json(p, &r->m);
     json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
     json_object_set_new(o, "activities", json_integer(r->activities));
-    json_object_set_new(o, "fidelity", json_string(r->fidelity == FIDELITY_FULL ? "full" : "fast"));
+    json_object_set_new(o, "fidelity", json_string(param_table[P_FIDELITY].choices[r->fidelity]));
     if (r->warning[0])
         json_object_set_new(o, "warning", json_string(r->warning));
     json_t *steps = json_object();

@@ -30,7 +30,10 @@ static void execute(double flops)
 {
     if (flops <= 0)
         return;
-    sg_actor_execute(flops);
+    if (sim_engine->execute)
+        sim_engine->execute(flops);
+    else
+        sg_actor_execute(flops);
     sim_engine->execs++;
 }
 
@@ -39,6 +42,10 @@ static void execute(double flops)
 static void halo_exchange(struct sim_group *g, long exchanges)
 {
     struct engine *e = sim_engine;
+    if (e->halo) {
+        e->halo(e, g, exchanges);
+        return;
+    }
     for (int k = 0; k < g->nhalo; k++) {
         struct edge *x = &g->halo_out[k];
         channel_put(x->to, message_new(MSG_HALO, 0, 1), x->bytes * exchanges,
@@ -122,23 +129,35 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
-        if (i > 0) {
-            double w0 = simgrid_get_clock();
-            collect_metrics(g);
-            g->idle[i] += simgrid_get_clock() - w0;
-        }
-        for (int k = 0; k < g->nstates; k++) {
-            struct edge *x = &g->states[k];
-            channel_put(x->to, message_new(MSG_STATE, (int)i, x->count),
-                        x->bytes * e->chunk_bytes[i], x->real_bytes * e->chunk_bytes[i], &e->links);
-            e->puts += x->count;
-        }
+        if (i > 0)
+            sim_rank_collect(g, i);
+        sim_rank_put_state(g, i, e->chunk_bytes[i]);
     }
-    if (e->steps > 0) {
-        double w0 = simgrid_get_clock();
-        collect_metrics(g);
-        g->idle[e->steps - 1] += simgrid_get_clock() - w0;
+    if (e->steps > 0)
+        sim_rank_collect(g, e->steps - 1);
+    sim_rank_poison(g);
+}
+
+void sim_rank_collect(struct sim_group *g, long i)
+{
+    double w0 = simgrid_get_clock();
+    collect_metrics(g);
+    g->idle[i] += simgrid_get_clock() - w0;
+}
+
+void sim_rank_put_state(struct sim_group *g, long i, double state_bytes)
+{
+    struct engine *e = sim_engine;
+    for (int k = 0; k < g->nstates; k++) {
+        struct edge *x = &g->states[k];
+        channel_put(x->to, message_new(MSG_STATE, (int)i, x->count), x->bytes * state_bytes,
+                    x->real_bytes * state_bytes, &e->links);
+        e->puts += x->count;
     }
+}
+
+void sim_rank_poison(struct sim_group *g)
+{
     /* Algorithm 1's end: every analytics actor gets a poisoned value. */
     for (int k = 0; k < g->npoisons; k++)
         for (int n = 0; n < g->poisons[k].count; n++)

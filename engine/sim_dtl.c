@@ -11,6 +11,15 @@
 
 #include "sim_links.h"
 
+#ifdef SITU_SMPI
+/* Built into libsitu_dtl for SMPI, where payloads must be copied as pointers (comm_shim.h). */
+#include "../smpi/comm_shim.h"
+#define sg_mailbox_put_init  situ_shim_put_init
+#define sg_mailbox_put_async situ_shim_put_async
+#define sg_mailbox_get       situ_shim_get
+#define sg_mailbox_get_async situ_shim_get_async
+#endif
+
 long channel_activities;
 
 /* A transfer its sender has not released yet. */

@@ -113,6 +113,11 @@ struct engine {
     int analytics_running;
     bool collector_done;
 
+    /* How a rank computes and swaps its halos: NULL is SimGrid's C API (actors, mailboxes); the
+     * SMPI proxy (smpi/proxy.c) sets smpi_execute_flops and MPI point-to-point. */
+    void (*execute)(double flops);
+    void (*halo)(struct engine *e, struct sim_group *g, long exchanges);
+
     struct sim_links links;
     long execs, sleeps;
     long puts, gets, metrics_delivered, analyses;
@@ -121,6 +126,18 @@ struct engine {
 };
 
 extern struct engine *sim_engine;
+
+struct sim_measure;
+
+/* The steps of sim_run, for the SMPI proxy, whose ranks play the actors on a platform smpirun
+ * loaded: sim_load reads the platform and places the workflow (before SimGrid starts);
+ * sim_setup builds the groups and channels on the loaded platform (makes e the sim_engine);
+ * sim_finish checks that every actor ended and measures the run. -1 with err on failure. */
+int sim_load(struct engine *e, const struct params *p, char *err, size_t errlen);
+int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
+/* Whether analytics group k receives states (the others' cores stay idle: no actor runs). */
+bool sim_analytics_runs(const struct engine *e, int k);
+int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
 
 /* On-node halo messages at fidelity=full (sim_halo.c). */
 int sim_halo_local_init(struct engine *e);
@@ -132,5 +149,13 @@ void sim_rank_actor(int argc, char **argv);
 void sim_analytics_actor(int argc, char **argv);
 void sim_collector_actor(int argc, char **argv);
 void sim_postman_actor(int argc, char **argv);
+
+/* A rank's parts of Algorithm 1, for the rank actor and for an MPI application's ranks
+ * (smpi/situ_dtl.c): waiting for the metrics copy of the last step (the wait counts as idle in
+ * step i), putting its state of step i (`state_bytes` per state, fire-and-forget), and at the
+ * end the poisoned values. */
+void sim_rank_collect(struct sim_group *g, long i);
+void sim_rank_put_state(struct sim_group *g, long i, double state_bytes);
+void sim_rank_poison(struct sim_group *g);
 
 #endif

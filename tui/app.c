@@ -685,6 +685,15 @@ static unsigned main_key(struct app_state *s, int key)
         return step_choice(s, P_MAPPING, 1, true);
     case 'd':
         return reset_focused(s);
+    case 'C':
+        if (s->sim_phase != SIM_WAITING && s->sim_phase != SIM_QUEUED &&
+            s->sim_phase != SIM_RUNNING) {
+            notice(s, false, "no simulation to cancel");
+            return APP_DIRTY;
+        }
+        s->sim_phase = SIM_CANCELLED;
+        notice(s, false, "simulations cancelled: r runs them again");
+        return APP_DIRTY | APP_CANCEL;
     case 'r':
         notice(s, false, "simulating this configuration again");
         s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */
@@ -809,6 +818,13 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
         flags |= APP_DIRTY;
     }
     return flags;
+}
+
+unsigned app_set_running_for(struct app_state *s, double seconds)
+{
+    bool shown = (long)s->sim_running_for != (long)seconds; /* the screen shows whole seconds */
+    s->sim_running_for = seconds;
+    return shown ? APP_DIRTY : 0;
 }
 
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current)

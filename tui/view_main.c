@@ -142,6 +142,8 @@ static const char *sim_placeholder(const struct app_state *a)
         return "...";
     case SIM_FAILED:
         return "failed";
+    case SIM_CANCELLED:
+        return "cancelled";
     default:
         return "-";
     }
@@ -157,13 +159,19 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
     case SIM_QUEUED:
         snprintf(buf, len, "SimGrid queued");
         break;
-    case SIM_RUNNING:
-        snprintf(buf, len, "SimGrid running%s", g->ellipsis);
+    case SIM_RUNNING: /* past a second, how long so far: fidelity full and smpi take a while */
+        if (a->sim_running_for >= 1)
+            snprintf(buf, len, "SimGrid %.0f s%s", a->sim_running_for, g->ellipsis);
+        else
+            snprintf(buf, len, "SimGrid running%s", g->ellipsis);
         break;
     case SIM_DONE:
         /* How long the simulation took is not a result of it: the status bar says it, with a
-         * label ("last run took ..."); the column says only that the numbers are in. */
+         * label ("last run took ... (smpi)"); the column says only that the numbers are in. */
         snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
+        break;
+    case SIM_CANCELLED:
+        snprintf(buf, len, "SimGrid cancelled");
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);
@@ -511,10 +519,15 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     int n = 3;
     n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d)",
                   a->running, a->queued, max_jobs);
-    if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 100) {
+    /* What each level costs: the last run's wall time, with its level; C while one runs. */
+    if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 90) {
         char t[32];
         draw_time(a->sim_seconds, t, sizeof t);
-        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s", t);
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s (%s)", t,
+                      param_table[P_FIDELITY].choices[a->p.fidelity]);
+    } else if (a->sim_phase == SIM_RUNNING && a->sim_running_for >= 1) {
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", %s: C cancels",
+                      param_table[P_FIDELITY].choices[a->p.fidelity]);
     }
     n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);

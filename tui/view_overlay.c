@@ -45,6 +45,7 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, int max
         {"d", "reset the parameter to its default"},
         {"m", "switch the mapping (in situ, in transit)"},
         {"r", "simulate the current configuration again"},
+        {"C", "cancel the simulations in progress (r runs them again)"},
         {"p  w", "presets: load one; save this configuration as one"},
         {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
         {"s", "static scaling: rate against time (Esc closes)"},
