@@ -115,6 +115,7 @@ test: deps
 	python3 tests/cli/table.py ./situ
 	sh tests/tui/workshop.sh ./situ
 	python3 tests/engine/run.py ./situ
+	python3 tests/engine/platforms.py ./situ
 	python3 tests/lua/run.py ./situ
 	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ

@@ -124,11 +124,13 @@ static void print_table(FILE *out, const struct params *p, const struct sim_resu
     report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
     fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
             r->activities, r->fidelity);
+    if (r->warning[0])
+        fprintf(out, "  warning: %s\n", r->warning);
     fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
     for (int i = 0; i < r->nlinks; i++) {
         double u = r->links[i].utilisation;
-        fprintf(out, "    %-34s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].bytes,
-                100 * u,
+        fprintf(out, "    %-34s %-8s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].place,
+                r->links[i].bytes, 100 * u,
                 u > sim_link_alert ? "ALERT: above threshold"
                 : u < 0.25         ? "under-used"
                 : u <= 0.6         ? "good"

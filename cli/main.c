@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/digest.h"
 #include "../engine/flag.h"
 #include "../engine/outfile.h"
 #include "../engine/script.h"
@@ -123,6 +124,8 @@ static int dispatch(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */
+        return digest_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* the explorer's simulation children */

@@ -27,7 +27,7 @@ int cache_default_dir(char *out, size_t len)
     return 0;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *b = data;
     for (size_t i = 0; i < len; i++) {
@@ -43,11 +43,11 @@ static uint64_t hash_file(uint64_t h, const char *path)
         return h;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fnv1a(h, "missing", 7);
+        return cache_fnv1a(h, "missing", 7);
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        h = fnv1a(h, buf, n);
+        h = cache_fnv1a(h, buf, n);
     fclose(f);
     return h;
 }
@@ -56,8 +56,8 @@ static uint64_t hash_file(uint64_t h, const char *path)
 static uint64_t entry_key(const struct params *p, char *canon, size_t len)
 {
     params_canonical(p, canon, len);
-    uint64_t h = fnv1a(14695981039346656037ull, SITU_VERSION, strlen(SITU_VERSION));
-    h = fnv1a(h, canon, strlen(canon));
+    uint64_t h = cache_fnv1a(14695981039346656037ull, SITU_VERSION, strlen(SITU_VERSION));
+    h = cache_fnv1a(h, canon, strlen(canon));
     h = hash_file(h, p->platform);
     h = hash_file(h, p->hostfile);
     /* An analytics is often a name ("scatter"): hash the file the name stands for. */
@@ -99,7 +99,7 @@ int cache_get(const char *dir, const struct params *p, char **json)
     return rc;
 }
 
-static int mkdir_p(const char *dir)
+int cache_mkdir_p(const char *dir)
 {
     char tmp[PARAMS_PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s", dir);
@@ -119,7 +119,7 @@ int cache_put(const char *dir, const struct params *p, const char *json)
     char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64], tmp[PARAMS_PATH_MAX + 96];
     json_error_t jerr;
     json_t *result = json_loads(json, 0, &jerr);
-    if (!result || mkdir_p(dir) < 0) {
+    if (!result || cache_mkdir_p(dir) < 0) {
         json_decref(result);
         return -1;
     }

@@ -13,6 +13,8 @@ int evaluate_model(const struct params *p, struct model_result *m, char *err, si
     if (platform_load(p->platform, &pf, err, errlen) < 0)
         return -1;
     int rc = layout_build(p, &pf, &l, err, errlen);
+    if (rc == 0 && (rc = platform_need_layout_routes(&pf, &l, err, errlen)) < 0)
+        layout_free(&l);
     if (rc == 0) {
         struct analytics_profile prof;
         rc = analytics_profile(p, &l, &prof, err, errlen);

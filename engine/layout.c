@@ -116,22 +116,22 @@ int layout_read_hostfile(const char *path, const struct platform *pf, int *slots
                     n = -1;
             }
         }
-        if (n < 1 || n > pf->cores) {
-            snprintf(err, errlen,
-                     "%s:%d: expected 'HOST', 'HOST slots=N' or 'HOST:N' with N in [1, %d]", path,
-                     lineno, pf->cores);
-            goto out;
-        }
         int h = platform_host_index(pf, name);
         if (h < 0) {
-            snprintf(err, errlen, "%s:%d: unknown host '%.64s' (platform hosts are %s%d%s..%s%d%s)",
-                     path, lineno, name, pf->prefix, pf->radicals[0], pf->suffix, pf->prefix,
-                     pf->radicals[pf->hosts - 1], pf->suffix);
+            snprintf(err, errlen, "%s:%d: unknown host '%.64s' (platform hosts are %s..%s)", path,
+                     lineno, name, pf->host[0].name, pf->host[pf->hosts - 1].name);
             goto out;
         }
-        if (slots[h] + n > pf->cores) {
+        int cores = pf->host[h].cores;
+        if (n < 1 || n > cores) {
+            snprintf(err, errlen,
+                     "%s:%d: expected 'HOST', 'HOST slots=N' or 'HOST:N' with N in [1, %d]", path,
+                     lineno, cores);
+            goto out;
+        }
+        if (slots[h] + n > cores) {
             snprintf(err, errlen, "%s:%d: host '%s' given more than its %d cores", path, lineno,
-                     name, pf->cores);
+                     name, cores);
             goto out;
         }
         slots[h] += (int)n;
@@ -146,25 +146,75 @@ out:
     return rc;
 }
 
+/* The hosts a mapping uses, in order: the first N of the platform, or (intransit with an
+ * analytics zone) the zone's first hosts for the analytics and the first others for the
+ * simulation. role[h]: 0 unused, 1 simulation, 2 analytics (intransit), 3 both (insitu). */
+static int choose_hosts(const struct params *p, const struct platform *pf, char *role, char *err,
+                        size_t errlen)
+{
+    long C = p->cores_per_node, N = p->nodes, R = p->ratio;
+    const struct platform_zone *z = NULL;
+    if (p->mapping == MAPPING_INTRANSIT && p->analytics_zone[0]) {
+        z = platform_zone(pf, p->analytics_zone);
+        if (!z || !z->nhosts) {
+            snprintf(err, errlen, "analytics_zone: platform '%s' has no zone or cluster '%.64s'%s",
+                     p->platform, p->analytics_zone, z ? " with hosts" : "");
+            return -1;
+        }
+    }
+    long an = lround((double)N / (R + 1));
+    an = an < 1 ? 1 : an > N - 1 ? N - 1 : an;
+    if (z && an > z->nhosts)
+        an = z->nhosts;
+    char *in_zone = calloc((size_t)pf->hosts, 1);
+    if (!in_zone) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int k = 0; z && k < z->nhosts; k++)
+        in_zone[z->hosts[k]] = 1;
+    long sims = p->mapping == MAPPING_INTRANSIT ? N - an : N, anas = an;
+    for (int h = 0; h < pf->hosts; h++) {
+        if (p->mapping != MAPPING_INTRANSIT)
+            role[h] = h < N ? 3 : 0;
+        else if (z ? in_zone[h] : sims == 0)
+            role[h] = anas-- > 0 ? 2 : 0;
+        else
+            role[h] = sims-- > 0 ? 1 : 0;
+    }
+    free(in_zone);
+    if (p->mapping == MAPPING_INTRANSIT && (sims > 0 || anas > 0)) {
+        snprintf(err, errlen, "nodes: %ld asked but platform '%s' has %d hosts%s%s", N, p->platform,
+                 z ? pf->hosts - z->nhosts : pf->hosts, z ? " outside analytics_zone " : "",
+                 z ? p->analytics_zone : "");
+        return -1;
+    }
+    for (int h = 0; h < pf->hosts; h++)
+        if (role[h] && pf->host[h].cores < C) {
+            snprintf(err, errlen,
+                     "cores_per_node: %ld asked but platform '%s' host %s has %d cores", C,
+                     p->platform, pf->host[h].name, pf->host[h].cores);
+            return -1;
+        }
+    return 0;
+}
+
 /* Places analytics actors per host according to the mapping; returns -1 with err set. */
-static int place_analytics(const struct params *p, const struct platform *pf, struct layout *l,
-                           char *err, size_t errlen)
+static int place_analytics(const struct params *p, const struct platform *pf, const char *role,
+                           struct layout *l, char *err, size_t errlen)
 {
     long C = p->cores_per_node, N = p->nodes, R = p->ratio;
     long ana_total = N * C / (R + 1);
     switch (p->mapping) {
     case MAPPING_INSITU:
-        for (long h = 0; h < N; h++)
-            l->ana_per_host[h] = (int)(C / (R + 1));
+        for (int h = 0; h < pf->hosts; h++)
+            l->ana_per_host[h] = role[h] ? (int)(C / (R + 1)) : 0;
         return 0;
-    case MAPPING_INTRANSIT: {
+    case MAPPING_INTRANSIT:
         /* Whole analytics nodes, as many as keep the ratio closest, at least one of each kind. */
-        long an = lround((double)N / (R + 1));
-        an = an < 1 ? 1 : an > N - 1 ? N - 1 : an;
-        for (long h = N - an; h < N; h++)
-            l->ana_per_host[h] = (int)C;
+        for (int h = 0; h < pf->hosts; h++)
+            l->ana_per_host[h] = role[h] == 2 ? (int)C : 0;
         return 0;
-    }
     case MAPPING_HOSTFILE: {
         int *slots = calloc(pf->hosts, sizeof(int));
         if (!slots) {
@@ -202,33 +252,37 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
                  pf->hosts);
         return -1;
     }
-    if (C > pf->cores) {
-        snprintf(err, errlen, "cores_per_node: %ld asked but platform '%s' nodes have %d cores", C,
-                 p->platform, pf->cores);
-        return -1;
-    }
     l->hosts = pf->hosts;
     l->sim_per_host = calloc(pf->hosts, sizeof(int));
     l->ana_per_host = calloc(pf->hosts, sizeof(int));
     l->dtl_load = calloc(pf->hosts, sizeof(int));
-    if (!l->sim_per_host || !l->ana_per_host || !l->dtl_load)
+    char *role = calloc(pf->hosts, 1);
+    if (!l->sim_per_host || !l->ana_per_host || !l->dtl_load || !role)
         goto oom;
-    if (place_analytics(p, pf, l, err, errlen) < 0)
+    int most = 0; /* a hostfile's ranks fill hosts of up to cores_per_node cores */
+    for (int h = 0; h < pf->hosts; h++)
+        most = pf->host[h].cores > most ? pf->host[h].cores : most;
+    if (p->mapping == MAPPING_HOSTFILE && C > most) {
+        snprintf(err, errlen, "cores_per_node: %ld asked but platform '%s' hosts have %d cores", C,
+                 p->platform, most);
+        goto fail;
+    }
+    if ((p->mapping != MAPPING_HOSTFILE && choose_hosts(p, pf, role, err, errlen) < 0) ||
+        place_analytics(p, pf, role, l, err, errlen) < 0)
         goto fail;
 
     /* Simulation ranks: the ratio's share of N nodes' cores, filling free cores host by host. */
     long sim_total = p->mapping == MAPPING_INTRANSIT ? 0 : N * C * R / (R + 1);
-    if (p->mapping == MAPPING_INTRANSIT)
-        for (long h = 0; h < N; h++)
-            sim_total += l->ana_per_host[h] ? 0 : C;
+    for (int h = 0; p->mapping == MAPPING_INTRANSIT && h < pf->hosts; h++)
+        sim_total += role[h] == 1 ? C : 0;
     long left = sim_total;
     for (int h = 0; h < pf->hosts && left > 0; h++) {
         /* hostfile: like an MPI launch, the ranks fill each host's free cores in host order. */
-        long room = C - l->ana_per_host[h];
+        long room = (pf->host[h].cores < C ? pf->host[h].cores : C) - l->ana_per_host[h];
         if (p->mapping == MAPPING_INTRANSIT)
-            room = h < N && !l->ana_per_host[h] ? C : 0;
+            room = role[h] == 1 ? C : 0;
         else if (p->mapping == MAPPING_INSITU)
-            room = h < N ? room : 0;
+            room = role[h] ? room : 0;
         long take = room < left ? room : left;
         l->sim_per_host[h] = (int)take;
         left -= take;
@@ -280,10 +334,12 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         l->dtl_load[best]++;
     }
     layout_decompose(l->sim_cores, &l->px, &l->py, &l->pz);
+    free(role);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
 fail:
+    free(role);
     layout_free(l);
     return -1;
 }

@@ -26,48 +26,109 @@ enum scenario model_scenario(double sim_side, double ana_side)
     return ana_side > sim_side ? SCENARIO_IS : SCENARIO_IA;
 }
 
-double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
+/* Seconds of latency of the route a -> b (0 when unknown). */
+static double route_latency(const struct platform *pf, int a, int b)
 {
-    if (sharers < 1)
-        sharers = 1;
-    if (a == b && pf->loopback_bw > 0) /* the loopback is a fat pipe: not shared */
-        return pf->loopback_lat * NET_LATENCY_FACTOR +
-               bytes / (pf->loopback_bw * NET_BANDWIDTH_FACTOR);
-    /* Through the switch: the sender's link up, [the backbone], the receiver's link down. */
-    double lat = 2 * pf->lat + pf->backbone_lat;
-    double bw = pf->bw;
-    if (pf->backbone_bw > 0 && pf->backbone_bw < bw)
-        bw = pf->backbone_bw;
-    return lat * NET_LATENCY_FACTOR + bytes * sharers / (bw * NET_BANDWIDTH_FACTOR);
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    double lat = 0;
+    for (int k = 0; route && k < n; k++)
+        lat += pf->link[route[k]].lat;
+    return lat;
 }
 
-/* Time of one halo exchange: every rank sends its faces at once. Off-node bytes share each node's
- * link (both ways are symmetric); on-node messages go through the unshared loopback. */
+double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
+{
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    if (!route)
+        return NAN; /* the caller did not prepare this route (model_route_pairs): loud, not wrong */
+    if (sharers < 1)
+        sharers = 1;
+    /* The digest's route: latencies add up, the narrowest link sets the rate; a FATPIPE (the
+     * loopback, say) gives each flow its whole bandwidth, a shared link splits it. */
+    double lat = 0, t = 0;
+    for (int k = 0; k < n; k++) {
+        const struct platform_link *L = &pf->link[route[k]];
+        lat += L->lat;
+        t = fmax(t, bytes * (L->shared ? sharers : 1) / (L->bw * NET_BANDWIDTH_FACTOR));
+    }
+    return lat * NET_LATENCY_FACTOR + t;
+}
+
+void model_net_init(struct model_net *net, const struct platform *pf)
+{
+    net->pf = pf;
+    net->load = calloc((size_t)pf->nlinks + 1, sizeof *net->load);
+}
+
+void model_net_free(struct model_net *net)
+{
+    free(net->load);
+    net->load = NULL;
+}
+
+void model_net_flow(struct model_net *net, int a, int b, double bytes)
+{
+    int n;
+    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
+    for (int k = 0; route && k < n; k++)
+        net->load[route[k]] += bytes;
+    /* SimGrid's cross-traffic: the acknowledgements load the way back with 5% of the flow. */
+    route = net->load ? platform_route(net->pf, b, a, &n) : NULL;
+    for (int k = 0; route && k < n; k++)
+        net->load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
+}
+
+double model_net_time(const struct model_net *net, int a, int b, double bytes)
+{
+    int n;
+    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
+    if (!route)
+        return model_transfer_time(net->pf, a, b, bytes, 1);
+    double lat = 0, t = 0;
+    for (int k = 0; k < n; k++) {
+        const struct platform_link *L = &net->pf->link[route[k]];
+        lat += L->lat;
+        t = fmax(t, (L->shared ? fmax(bytes, net->load[route[k]]) : bytes) /
+                        (L->bw * NET_BANDWIDTH_FACTOR));
+    }
+    return lat * NET_LATENCY_FACTOR + t;
+}
+
+double model_net_busiest(const struct model_net *net)
+{
+    double t = 0;
+    for (int k = 0; net->load && k < net->pf->nlinks; k++) /* the network's, not the loopback */
+        if (net->pf->link[k].shared && strcmp(net->pf->link[k].place, "loopback"))
+            t = fmax(t, net->load[k] / (net->pf->link[k].bw * NET_BANDWIDTH_FACTOR));
+    return t;
+}
+
+/* Time of one halo exchange: every rank sends its faces at once, each message over its route.
+ * Messages share the shared links of their routes (the busiest link of a message's route sets
+ * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
+ * shared link is busy. */
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
-                                 const struct layout *l, double *off_bytes)
+                                 const struct layout *l, double *busy)
 {
     double face[3];
     for (int d = 0; d < 3; d++)
         face[d] = layout_face_bytes(p, l, d);
-    double worst = 0;
-    double host_off = 0, host_on_max = 0;
-    int host = l->sim_cores ? l->rank_host[0] : 0;
-    /* Ranks in order walk the decomposition x fastest: the neighbours follow from (x, y, z)
-     * without layout_neighbour's divisions (this loop is most of an advisor's search). */
-    long plane = (long)l->px * l->py;
+    /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
+     * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
+     * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
+     * A host's flows are contiguous in flow[]. */
+    struct halo_flow {
+        int from, to;
+        double bytes, largest;
+    } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
+    long nflows = 0, plane = (long)l->px * l->py, first = 0;
     int x = 0, y = 0, z = 0;
-    for (long r = 0; r <= l->sim_cores; r++) {
-        if (r == l->sim_cores || l->rank_host[r] != host) {
-            double off =
-                host_off > 0 ? model_transfer_time(pf, 0, 1, host_off, NET_CROSSTRAFFIC) : 0;
-            double on = host_on_max > 0 ? model_transfer_time(pf, host, host, host_on_max, 1) : 0;
-            worst = fmax(worst, fmax(off, on));
-            *off_bytes = fmax(*off_bytes, host_off);
-            if (r == l->sim_cores)
-                break;
-            host = l->rank_host[r];
-            host_off = host_on_max = 0;
-        }
+    for (long r = 0; flow && r < l->sim_cores; r++) {
+        int h = l->rank_host[r];
+        if (r > 0 && l->rank_host[r - 1] != h)
+            first = nflows;
         const long nbs[6] = {r - x + (x + 1 == l->px ? 0 : x + 1),
                              r - x + (x == 0 ? l->px - 1 : x - 1),
                              r + ((y + 1 == l->py ? 0 : y + 1) - y) * (long)l->px,
@@ -77,16 +138,28 @@ static double halo_exchange_time(const struct params *p, const struct platform *
         if (++x == l->px && (x = 0, ++y == l->py))
             y = 0, z++;
         for (int k = 0; k < 6; k++) {
-            long nb = nbs[k];
-            if (nb == r)
+            if (nbs[k] == r)
                 continue;
-            double bytes = face[k / 2];
-            if (l->rank_host[nb] != host || pf->loopback_bw <= 0)
-                host_off += bytes;
-            else
-                host_on_max = fmax(host_on_max, bytes);
+            int to = l->rank_host[nbs[k]];
+            long f = first;
+            while (f < nflows && flow[f].to != to)
+                f++;
+            if (f == nflows)
+                flow[nflows++] = (struct halo_flow){h, to, 0, 0};
+            flow[f].bytes += face[k / 2];
+            flow[f].largest = fmax(flow[f].largest, face[k / 2]);
         }
     }
+    struct model_net net;
+    double worst = 0;
+    model_net_init(&net, pf);
+    for (long f = 0; flow && f < nflows; f++)
+        model_net_flow(&net, flow[f].from, flow[f].to, flow[f].bytes);
+    for (long f = 0; flow && f < nflows; f++) /* a shared link's load, a FATPIPE's largest */
+        worst = fmax(worst, model_net_time(&net, flow[f].from, flow[f].to, flow[f].largest));
+    *busy = model_net_busiest(&net);
+    model_net_free(&net);
+    free(flow);
     return worst;
 }
 
@@ -126,53 +199,97 @@ double model_exchange_time(const struct platform *pf, const struct layout *l,
     return model_transfer_time(pf, a, b, worst * B, NET_CROSSTRAFFIC); /* both ways at once */
 }
 
+/* The most distinct last links of the routes that bring one analytics host its remote states. */
+static int inbound_links(const struct platform *pf, const struct layout *l)
+{
+    int most = 0;
+    for (int h = 0; h < l->hosts; h++) {
+        int seen[8], n = 0, len;
+        for (long r = 0; l->ana_per_host[h] && r < l->sim_cores && n < 8; r++) {
+            if (l->dtl_host[r] != h || l->rank_host[r] == h)
+                continue;
+            const int *route = platform_route(pf, l->rank_host[r], h, &len);
+            int last = route && len ? route[len - 1] : -1, k = 0;
+            while (k < n && seen[k] != last)
+                k++;
+            if (k == n)
+                seen[n++] = last;
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 /* The analytics side of one step whose analysis is av: R, A and W of the critical host. */
 struct ana_step {
     double R, A, W, chunks;
+    int inbound; /* most links one host receives remote states over */
 };
 
 static void analytics_step(const struct params *p, const struct platform *pf,
                            const struct layout *l, const struct analytics_value *av,
                            double sim_busy, double halo_load, struct ana_step *out)
 {
-    double f = REFERENCE_SPEED / pf->speed; /* reference seconds -> seconds on this platform */
     bool queue = p->dtl == DTL_QUEUE;
     /* The critical analytics host: the one whose actors take longest per step. */
     double chunk_bytes = av->bytes / l->sim_cores;
-    double chunk_compute = av->cost / l->sim_cores * f;
+    /* Every state crosses the links of its route at once with all the others: a link they
+     * share (a staging cluster's uplink, a fat-tree's spine) may pace them more than any one
+     * host's link does. */
+    struct model_net net;
+    model_net_init(&net, pf);
+    for (long r = 0; !queue && r < l->sim_cores; r++)
+        if (l->rank_host[r] != l->dtl_host[r])
+            model_net_flow(&net, l->rank_host[r], l->dtl_host[r], chunk_bytes);
     /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
     double exchange = model_exchange_time(pf, l, av);
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
-    int *remote = calloc(3 * (size_t)l->hosts, sizeof(int));
+    int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
     int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
-    for (long r = 0; remote && r < l->sim_cores; r++)
+    int *from = remote ? feed + l->hosts : NULL; /* one remote sender of each host, +1 */
+    /* An actor's chunks come from near and far senders alike: each costs the mean latency. */
+    double *lat = remote ? calloc((size_t)l->hosts, sizeof *lat) : NULL;
+    for (long r = 0; remote && lat && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
             sent[l->rank_host[r]]++;
+            from[l->dtl_host[r]] = l->rank_host[r] + 1;
+            lat[l->dtl_host[r]] += route_latency(pf, l->rank_host[r], l->dtl_host[r]);
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
             feed[l->dtl_host[r]] = sent[l->rank_host[r]];
     double worst = -1;
+    int inbound = inbound_links(pf, l);
     *out = (struct ana_step){0};
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
+        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
         if (!queue) {
             /* Sources on this host come over the loopback; remote ones share the host's link
              * with every actor of the host fetching at the same time, and a sender's link with
              * every state it sends: when analytics hosts outnumber simulation hosts, the
              * sender sets the pace. */
-            bool far = !remote || remote[h] > 0;
-            int src = far ? (h + 1) % l->hosts : h;
+            bool far = remote && remote[h] > 0;
+            int src = far ? from[h] - 1 : h;
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
             retrieval = chunks * model_transfer_time(pf, src, h, chunk_bytes, sharers);
-            if (far && feed && feed[h] > 0)
+            if (far && lat)
+                retrieval +=
+                    chunks * (lat[h] / remote[h] - route_latency(pf, src, h)) * NET_LATENCY_FACTOR;
+            if (far && feed[h] > 0)
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
+            /* A link shared with other hosts' states (a staging uplink): its load sets the
+             * pace, and each of an actor's chunks still pays its latency. */
+            if (far && lat)
+                retrieval =
+                    fmax(retrieval, model_net_time(&net, src, h, chunk_bytes) +
+                                        (chunks - 1) * lat[h] / remote[h] * NET_LATENCY_FACTOR);
         }
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
@@ -187,11 +304,16 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         double t = start + x + w;
         if (t > worst) {
             worst = t;
-            *out = (struct ana_step){
-                .R = retrieval, .A = chunks * chunk_compute + x, .W = w, .chunks = chunks};
+            *out = (struct ana_step){.R = retrieval,
+                                     .A = chunks * chunk_compute + x,
+                                     .W = w,
+                                     .chunks = chunks,
+                                     .inbound = inbound};
         }
     }
     free(remote);
+    free(lat);
+    model_net_free(&net);
 }
 
 /* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
@@ -225,7 +347,12 @@ static double run_end(const struct params *p, const struct platform *pf, const s
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
-    double f = REFERENCE_SPEED / pf->speed;
+    /* The slowest simulation host sets the pace of every iteration (the halos synchronise). */
+    double speed = INFINITY;
+    for (int h = 0; h < l->hosts; h++)
+        if (l->sim_per_host[h])
+            speed = fmin(speed, pf->host[h].speed);
+    double f = REFERENCE_SPEED / speed;
     bool queue = p->dtl == DTL_QUEUE;
 
     memset(m, 0, sizeof *m);
@@ -246,8 +373,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double exchanges = m->steps ? (double)(analysed / p->halo_period) / m->steps
                                 : (double)p->stride / p->halo_period;
     long tail_halos = p->iterations / p->halo_period - analysed / p->halo_period;
-    double halo_off = 0; /* off-node halo bytes of the busiest host, one exchange */
-    double one_halo = halo_exchange_time(p, pf, l, &halo_off);
+    double halo_link = 0; /* seconds one exchange keeps the busiest network link busy */
+    double one_halo = halo_exchange_time(p, pf, l, &halo_link);
     m->halo = exchanges * one_halo;
 
     struct stages *st = &m->stage;
@@ -268,8 +395,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     bool shared = false;
     for (int h = 0; h < l->hosts; h++)
         shared = shared || (l->ana_per_host[h] && l->dtl_load[h] && l->sim_per_host[h]);
-    double halo_busy =
-        shared ? exchanges * halo_off * NET_CROSSTRAFFIC / (pf->bw * NET_BANDWIDTH_FACTOR) : 0;
+    double halo_busy = shared ? exchanges * halo_link : 0;
 
     /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
      * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
@@ -288,6 +414,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         W += n * a.W;
         steps_total += n;
         m->chunks = fmax(m->chunks, a.chunks);
+        m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
         if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
             last_ana = a.R + a.A + a.W + st->C;
     }
@@ -310,4 +437,53 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+long model_route_pairs(const struct layout *l, int **pairs)
+{
+    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    long cap = 16 * (l->sim_cores + l->hosts) + 8, n = 0;
+    int *p = malloc(sizeof(int) * 2 * (size_t)cap);
+    if (!p)
+        return -1;
+#define PAIR(x, y)                                                                                 \
+    (p[2 * n] = (x), p[2 * n + 1] = (y), n++, p[2 * n] = (y), p[2 * n + 1] = (x), n++)
+    int first = -1, second = -1;
+    for (int h = 0; h < l->hosts; h++) {
+        if (!l->sim_per_host[h] && !l->ana_per_host[h])
+            continue;
+        PAIR(h, h);
+        if (l->collector_host >= 0)
+            PAIR(h, l->collector_host);
+        if (l->ana_per_host[h] && l->dtl_load[h] && first >= 0 && second < 0)
+            second = h;
+        if (l->ana_per_host[h] && l->dtl_load[h] && first < 0)
+            first = h;
+    }
+    if (second >= 0)
+        PAIR(first, second);
+    for (long r = 0; r < l->sim_cores; r++) {
+        PAIR(l->rank_host[r], l->dtl_host[r]);
+        for (int k = 0; k < 6; k++)
+            PAIR(l->rank_host[r],
+                 l->rank_host[layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2])]);
+    }
+#undef PAIR
+    qsort(p, (size_t)n, 2 * sizeof(int), pair_cmp);
+    long u = 0;
+    for (long k = 0; k < n; k++)
+        if (!u || pair_cmp(&p[2 * k], &p[2 * (u - 1)])) {
+            p[2 * u] = p[2 * k];
+            p[2 * u + 1] = p[2 * k + 1];
+            u++;
+        }
+    *pairs = p;
+    return u;
 }

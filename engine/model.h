@@ -16,6 +16,9 @@
  * route with 5% of its rate (the acknowledgements), so traffic that crosses a link both ways at
  * once moves at 1/1.05 of it: pass it as the sharers of such a transfer. */
 #define NET_CROSSTRAFFIC 1.05
+#define MODEL_INBOUND_WARNING                                                                      \
+    "the analytics receive states over several links (a torus?): the model takes them to share "   \
+    "one, so it may overestimate R; check with situ run --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -46,6 +49,10 @@ struct model_result {
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
                           * tail); a simulation's result has none (NAN) */
     double efficiency;   /* eq. 6 */
+    /* The most links over which one analytics host receives its remote states. The model takes
+     * them to share one (a host's link to its switch); over several (a torus node's), how many
+     * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
+    int inbound_links;
     enum scenario scenario;
 };
 
@@ -67,9 +74,29 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
 double model_exchange_time(const struct platform *pf, const struct layout *l,
                            const struct analytics_value *v);
 
-/* Time for one message of `bytes` from host a to host b under the platform's (LV08) model, when
- * `sharers` transfers share the bottleneck link. */
+/* Time for one message of `bytes` from host a to host b over the digest's route under the
+ * platform's (LV08) model, when `sharers` transfers share each shared link; NAN if the route is
+ * not in pf (see model_route_pairs). */
 double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers);
+
+/* Concurrent flows over the digest's routes: model_net_flow adds one (and its acknowledgements'
+ * 5% on the way back); model_net_time is then a message's time when it shares each shared link
+ * of its route with all that link's load (the busiest one sets the pace); model_net_busiest the
+ * seconds the busiest network link (not a loopback) is busy. */
+struct model_net {
+    const struct platform *pf;
+    double *load; /* bytes per link */
+};
+void model_net_init(struct model_net *net, const struct platform *pf);
+void model_net_flow(struct model_net *net, int a, int b, double bytes);
+double model_net_time(const struct model_net *net, int a, int b, double bytes);
+double model_net_busiest(const struct model_net *net);
+void model_net_free(struct model_net *net);
+
+/* The host pairs whose routes model_eval reads for layout l (both ways of every transfer, and
+ * each used host's loopback), as pairs[2k], pairs[2k+1]: malloc'd into *pairs, count returned
+ * (-1 when out of memory). Duplicates may appear. */
+long model_route_pairs(const struct layout *l, int **pairs);
 
 const char *model_scenario_name(enum scenario s);
 

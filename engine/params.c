@@ -48,7 +48,7 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 1, 1, SCALE_LINEAR, dtl_choices,
         NULL, "data transport: queue (instantaneous) or mailbox (loopback/network cost)", true},
     [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
-        "platforms/dahu.xml", "SimGrid platform XML (a <cluster>)", false},
+        "platforms/dahu.xml", "SimGrid platform XML (clusters of any topology, zones)", false},
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
         SCALE_LINEAR, fidelity_choices, NULL,
         "simulation detail: fast (aggregated per node), full (every rank and message) or smpi "
@@ -60,6 +60,9 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
         false},
+    [P_ANALYTICS_ZONE] = {"analytics_zone", "", PARAM_PATH, OFF(analytics_zone), 0, 0, 0, 0,
+        SCALE_LINEAR, NULL, "", "zone or cluster of the platform that hosts the analytics nodes "
+        "(mapping=intransit; empty: the last of the nodes)", false},
 };
 /* clang-format on */
 
@@ -119,6 +122,11 @@ void params_defaults(struct params *p)
     }
 }
 
+bool params_is_name(int id)
+{
+    return id == P_ANALYTICS_ZONE;
+}
+
 void params_describe_range(int id, char *buf, size_t len)
 {
     const struct param_desc *d = &param_table[id];
@@ -128,7 +136,7 @@ void params_describe_range(int id, char *buf, size_t len)
         for (int c = 0; d->choices[c] && used < len; c++)
             used += snprintf(buf + used, len - used, "%s%s", c ? ", " : "one of ", d->choices[c]);
     } else if (d->type == PARAM_PATH) {
-        snprintf(buf, len, "a file path");
+        snprintf(buf, len, params_is_name(id) ? "a name" : "a file path");
     } else if (d->type == PARAM_INT) {
         snprintf(buf, len, "an integer in [%.0f, %.0f]", d->min, d->max);
     } else {
@@ -418,8 +426,8 @@ void params_print_help(FILE *out)
         char flag[64], def[PARAMS_PATH_MAX], range[160];
         describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
         fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
-                def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
-                d->unit);
+                def[0] ? "default " : "no default", def, "", range,
+                d->unit[0] ? ", unit " : "", d->unit);
     }
 }
 

@@ -14,7 +14,7 @@ enum param_type {
     PARAM_INT,    /* long */
     PARAM_REAL,   /* double */
     PARAM_CHOICE, /* int index into choices[] */
-    PARAM_PATH,   /* char[PARAMS_PATH_MAX] */
+    PARAM_PATH,   /* char[PARAMS_PATH_MAX]: a path, or a name (params_is_name) */
 };
 
 enum param_scale { SCALE_LINEAR, SCALE_LOG };
@@ -39,6 +39,7 @@ enum param_id {
     P_FIDELITY,
     P_SMPI_NETWORK,
     P_ANALYTICS,
+    P_ANALYTICS_ZONE,
     PARAM_COUNT
 };
 
@@ -67,6 +68,7 @@ struct params {
     int fidelity;
     int smpi_network;
     char analytics[PARAMS_PATH_MAX];
+    char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
 };
 
 struct param_desc {
@@ -84,6 +86,9 @@ struct param_desc {
 };
 
 extern const struct param_desc param_table[PARAM_COUNT];
+
+/* Whether a PARAM_PATH parameter holds a name (a zone of the platform) rather than a path. */
+bool params_is_name(int id);
 
 /* Look a parameter up by JSON key or by CLI flag spelling ("data-scaling"). -1 if unknown. */
 int params_find(const char *key);
@@ -136,8 +141,8 @@ void params_print_markdown(FILE *out);
 
 /* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...",
  * paths percent-encoded (';', '=', '%'). A buffer of PARAMS_CANONICAL_MAX bytes always holds it
- * whole (keys and numbers < 64 bytes each, three paths of up to 3 bytes per byte). */
-#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 3 * 3 * PARAMS_PATH_MAX)
+ * whole (keys and numbers < 64 bytes each, four strings of up to 3 bytes per byte). */
+#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 4 * 3 * PARAMS_PATH_MAX)
 void params_canonical(const struct params *p, char *buf, size_t len);
 
 #endif

@@ -1,9 +1,14 @@
-/* What the analytic model needs to know of a SimGrid platform, read from the same XML file that
- * the simulation loads, so that model and simulation agree on the hardware. */
+/* What the analytic model needs to know of a SimGrid platform, as SimGrid itself reads it: a
+ * child process loads the file with SimGrid's parser and prints a digest (engine/digest.c) of its
+ * hosts, links, zones and routes, which is cached on disk by the file's contents and the SimGrid
+ * version. Model and simulation so agree on the hardware, and nothing here re-implements
+ * SimGrid's checks: what SimGrid refuses, its own one-line reason says why. */
 #ifndef SITU_PLATFORM_H
 #define SITU_PLATFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Speed of a "reference core" in flop/s: sim_cost and analytics_cost are seconds on such a core. */
 #define REFERENCE_SPEED 1e9
@@ -11,39 +16,106 @@
 #define PLATFORM_MAX_HOSTS 65536      /* in all the clusters of a platform */
 #define PLATFORM_MAX_BYTES (64 << 20) /* of a platform file */
 
-struct platform {
-    char cluster_id[64];
-    char prefix[64], suffix[64];
-    int hosts;           /* number of nodes */
-    int *radicals;       /* hosts entries: host i is prefix radicals[i] suffix */
-    int cores;           /* cores per node */
-    double speed;        /* flop/s of one core */
-    double bw, lat;      /* each node's private link to the switch, B/s and s */
-    double loopback_bw;  /* B/s, 0 when the cluster has no loopback */
-    double loopback_lat; /* s */
-    double backbone_bw;  /* B/s, 0 when the switch is non-blocking */
-    double backbone_lat; /* s */
-    int split_duplex;    /* links have separate up and down directions */
+struct platform_host {
+    char *name;
+    double speed; /* flop/s of one core */
+    int cores;
 };
 
-/* Reads the first <cluster> of a platform XML file, after checking the whole file as SimGrid 3.32
- * will when `situ run` loads it: the prolog (<!DOCTYPE platform SYSTEM ...simgrid.dtd>), the
- * version (4 to 4.1), the elements (<zone>/<AS>, <cluster>, <prop>: Situ supports no others) and
- * their attributes, every cluster's values, and the uniqueness of host, zone and router names.
- * What SimGrid would refuse or die of is refused here. On error returns -1 with a one-line
- * message naming the file (and line) and the problem in err (errlen bytes). */
+/* Where a link sits in its topology: "node" (a host to its switch or router), "loopback",
+ * "spine" (fat-tree upper levels), "torus", "group" (dragonfly links inside a group), "global"
+ * (dragonfly links between groups), "backbone" (a cluster's), "uplink" (the file's own links,
+ * between zones). */
+struct platform_link {
+    char *name;
+    double bw, lat; /* B/s, s */
+    bool shared;    /* false: a FATPIPE, each flow gets the whole bandwidth */
+    char place[12];
+};
+
+struct platform_zone {
+    char *name;
+    int nhosts;
+    int *hosts; /* indices, ascending */
+};
+
+struct platform_route {
+    int a, b;  /* hosts; a < 0: free slot */
+    int n;     /* links */
+    int first; /* index of the first in platform.route_links */
+};
+
+struct platform {
+    char path[4096];
+    uint64_t key; /* of the file's contents, the digest format and the SimGrid version */
+    int hosts;    /* in name order, numbers compared as numbers (dahu-2 before dahu-10) */
+    struct platform_host *host;
+    int nlinks;
+    struct platform_link *link;
+    int nzones;
+    struct platform_zone *zone;
+    /* The routes known so far: open addressing on (a, b). */
+    struct platform_route *route;
+    int nroutes, route_cap;
+    int *route_links;
+    long nroute_links, route_links_cap;
+};
+
+/* Loads the digest of a platform file: from the cache, or made by a SimGrid child (and cached).
+ * On error returns -1 with one line naming the file and SimGrid's own reason in err. */
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen);
 void platform_free(struct platform *pf);
+/* Whether platform_load would find the file's digest in the cache (and so not start SimGrid). */
+bool platform_cached(const char *path);
+/* A deep copy, for another thread. -1 when out of memory (dst is then empty). */
+int platform_copy(struct platform *dst, const struct platform *src);
 
-/* "dahu-7.grid5000.fr" for host index i (0-based). */
+/* Reads a digest (JSON, as digest_print writes it) into pf: the fuzzed part. -1 with err. */
+int platform_parse_digest(const char *json, size_t len, struct platform *pf, char *err,
+                          size_t errlen);
+
+/* A file read whole (at most PLATFORM_MAX_BYTES, a regular file): -1 with "PATH: reason". */
+struct platform_text {
+    char *buf; /* NUL-terminated; NULL when empty */
+    size_t len, cap;
+};
+int platform_read_text(const char *path, struct platform_text *t, char *err, size_t errlen);
+/* Reads what fd has into t (grown as needed): 1 read more, 0 at EOF, -1 on error. */
+int platform_text_read(struct platform_text *t, int fd);
+/* A digest file (a cache entry, a test's fixture) into pf: -1 with err. */
+int platform_read_digest(const char *path, struct platform *pf, char *err, size_t errlen);
+
+/* Adds the routes of a digest (its "routes" array) to pf: -1 with err. */
+int platform_add_routes(struct platform *pf, const char *json, size_t len, char *err,
+                        size_t errlen);
+
+/* Makes sure the routes of the npairs pairs (pairs[2k], pairs[2k+1]) are known, asking a
+ * SimGrid child for the missing ones (and caching them). -1 with err. */
+int platform_need_routes(struct platform *pf, const int *pairs, long npairs, char *err,
+                         size_t errlen);
+
+/* platform_need_routes for every pair the model reads for layout l (model_route_pairs). */
+struct layout;
+int platform_need_layout_routes(struct platform *pf, const struct layout *l, char *err,
+                                size_t errlen);
+
+/* Whether pf lacks a route the model reads for layout l (platform_need_layout_routes would then
+ * start SimGrid). */
+bool platform_layout_routes_missing(const struct platform *pf, const struct layout *l);
+
+/* The links of the route from a to b (*n of them), or NULL when the route is not known. */
+const int *platform_route(const struct platform *pf, int a, int b, int *n);
+
+/* The host's name, "" out of range. */
 void platform_host_name(const struct platform *pf, int i, char *buf, size_t len);
-/* Index of a host by name, -1 if the platform has no such host. */
+/* Index of a host by name (or by its name up to the first '.'), -1 if there is none. */
 int platform_host_index(const struct platform *pf, const char *name);
+/* The zone (or cluster) called name, or NULL. */
+const struct platform_zone *platform_zone(const struct platform *pf, const char *name);
+/* The link called name, -1 if none. */
+int platform_link_index(const struct platform *pf, const char *name);
 
-/* Parses a SimGrid quantity with unit ("10Gbps", "0.72us", "1Gf", "1.5gigaflops"), with SimGrid
- * 3.32's units: bps/Bps after k..Y or Ki..Yi, f after k..Y, flops after kilo..yotta, and w d h m s
- * ms us ns ps. kind is 'b' (bandwidth, to B/s), 't' (time, to s) or 'f' (speed, to flop/s). A
- * unit-less value is refused (SimGrid deprecates it), except 0. Returns 0 or -1. */
-int platform_parse_unit(const char *text, char kind, double *out);
+/* One line for a header: "64 hosts x 32 cores, 1 Gf/s, 10 Gb/s" (ranges when they differ). */
+void platform_summary(const struct platform *pf, char *buf, size_t len);
 
 #endif

@@ -180,6 +180,8 @@ static int read_links(json_t *o, struct sim_result *r, char *err, size_t errlen)
         if (!name)
             return fail(err, errlen, "%s.name is missing or not a string", what);
         snprintf(r->links[i].name, sizeof r->links[i].name, "%s", name);
+        const char *place = json_string_value(json_object_get(l, "place")); /* optional */
+        snprintf(r->links[i].place, sizeof r->links[i].place, "%s", place ? place : "");
         if (get_number(l, "bytes", true, &r->links[i].bytes, err, errlen) < 0 ||
             get_number(l, "utilisation", true, &r->links[i].utilisation, err, errlen) < 0) {
             /* Name the link in the reason: "links[2]: key 'bytes' is missing". */
@@ -202,6 +204,8 @@ static int read_extras(json_t *o, struct sim_result *r, char *err, size_t errlen
         return fail(err, errlen, "key 'fidelity' is not a string");
     if (f)
         snprintf(r->fidelity, sizeof r->fidelity, "%s", json_string_value(f));
+    const char *w = json_string_value(json_object_get(o, "warning")); /* optional */
+    snprintf(r->warning, sizeof r->warning, "%s", w ? w : "");
     if (read_per_step(o, r, err, errlen) < 0)
         return -1;
     return read_links(o, r, err, errlen);

@@ -14,6 +14,7 @@
 
 struct result_link {
     char name[64];
+    char place[12];     /* in the topology ("node", "spine", "global", "uplink"...); "" if unsaid */
     double bytes;       /* bytes carried over the run */
     double utilisation; /* in [0, 1] */
 };
@@ -25,6 +26,7 @@ struct sim_result {
     double wall_seconds; /* host time the simulation took; -1 when absent */
     long activities;     /* SimGrid activities executed; -1 when absent */
     char fidelity[16];   /* "fast" / "full"; "" when absent */
+    char warning[320];   /* where the platform breaks an assumption (model or fast mode); "" */
     /* Per step, seconds for one core of each component; all four have nsteps entries (0: absent).
      * They point into one allocation owned by the struct. */
     long nsteps;

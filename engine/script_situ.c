@@ -157,7 +157,9 @@ static int l_analytics(lua_State *L)
     char err[1024], name[ANALYTICS_NAME_MAX];
     if (platform_load(p.platform, &pf, err, sizeof err) < 0)
         return luaL_error(L, "situ.analytics: %s", err);
-    if (layout_build(&p, &pf, &l, err, sizeof err) < 0) {
+    if (layout_build(&p, &pf, &l, err, sizeof err) < 0 ||
+        platform_need_layout_routes(&pf, &l, err, sizeof err) < 0) {
+        layout_free(&l);
         platform_free(&pf);
         return luaL_error(L, "situ.analytics: %s", err);
     }

@@ -15,6 +15,7 @@
 
 struct sim_link {
     char name[96];
+    char place[12];     /* in the topology: the digest's platform_link.place ("node", "spine"...) */
     double bytes;       /* counted from the routes of every transfer the engine started */
     double bandwidth;   /* B/s, nominal */
     double utilisation; /* bytes / (bandwidth * makespan) */
@@ -30,6 +31,8 @@ struct sim_measure {
     double *ana_active, *ana_idle; /* [steps], one analytics core */
     int nlinks;
     struct sim_link *links;
+    /* Where the platform breaks an assumption of this fidelity (or ""): printed with the result. */
+    char warning[320];
     /* Conservation checks, for tests: every state put is retrieved once, every rank gets every
      * metric, and the analytics ran steps times. */
     long puts, gets, metrics_delivered, analyses;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <xbt/dynar.h>
 
+#include "platform.h"
 #include "sim.h"
 
 void sim_links_init(struct sim_links *s)
@@ -110,7 +111,8 @@ double sim_links_bandwidth(struct sim_links *s, sg_host_t src, sg_host_t dst)
     return bw;
 }
 
-int sim_links_report(const struct sim_links *s, double makespan, struct sim_link **out)
+int sim_links_report(const struct sim_links *s, const struct platform *pf, double makespan,
+                     struct sim_link **out)
 {
     int n = 0;
     *out = calloc(s->count ? s->count : 1, sizeof **out);
@@ -121,6 +123,8 @@ int sim_links_report(const struct sim_links *s, double makespan, struct sim_link
             continue;
         struct sim_link *l = &(*out)[n++];
         snprintf(l->name, sizeof l->name, "%s", sg_link_get_name(s->link[i]));
+        int at = platform_link_index(pf, l->name);
+        snprintf(l->place, sizeof l->place, "%s", at >= 0 ? pf->link[at].place : "");
         l->bytes = s->bytes[i];
         l->bandwidth = sg_link_get_bandwidth(s->link[i]);
         l->utilisation = makespan > 0 ? l->bytes / (l->bandwidth * makespan) : 0;

@@ -27,8 +27,11 @@ void sim_links_count(struct sim_links *s, sg_host_t src, sg_host_t dst, double b
 double sim_links_latency(struct sim_links *s, sg_host_t src, sg_host_t dst);
 /* The route's narrowest bandwidth in bytes per second. */
 double sim_links_bandwidth(struct sim_links *s, sg_host_t src, sg_host_t dst);
-/* Links that carried traffic, with utilisation over `makespan`. Returns how many; *out malloc'd. */
-int sim_links_report(const struct sim_links *s, double makespan, struct sim_link **out);
+/* Links that carried traffic, with utilisation over `makespan` and their place in the platform
+ * pf's topology. Returns how many; *out malloc'd. */
+struct platform;
+int sim_links_report(const struct sim_links *s, const struct platform *pf, double makespan,
+                     struct sim_link **out);
 void sim_links_free(struct sim_links *s);
 
 #endif

@@ -103,7 +103,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
-PLATFORM_OBJ      = engine/platform engine/platform_prolog engine/platform_units
+PLATFORM_OBJ      = engine/platform
 FUZZ_OBJ_params   = engine/params engine/flag
 FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params engine/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
@@ -151,8 +151,8 @@ TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
-           engine/platform_prolog.c engine/platform_units.c engine/datadir.c engine/crossover.c \
-           engine/flag.c tui/xover.c tui/scaling.c tests/hardening/tsan_model.c
+           engine/datadir.c engine/crossover.c engine/flag.c tui/xover.c tui/scaling.c \
+           tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 
 $(TSAN_DIR)/%.o: %.c
@@ -160,11 +160,15 @@ $(TSAN_DIR)/%.o: %.c
 	$(CC) $(TSAN_CFLAGS) -c -o $@ $<
 
 $(TSAN_DIR)/tsan_model: $(TSAN_OBJ)
-	$(CC) -fsanitize=thread -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs libxml-2.0) -lm -lpthread
+	$(CC) -fsanitize=thread -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs jansson) -lm -lpthread
 
-# Any report fails (exitcode 66), as does a run that computed nothing.
-tsan: $(TSAN_DIR)/tsan_model
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(TSAN_DIR)/tsan_model platforms/dahu.xml
+# Any report fails (exitcode 66), as does a run that computed nothing. The platforms' digests are
+# made by SimGrid (./situ __digest), outside the instrumented program.
+tsan: $(TSAN_DIR)/tsan_model situ
+	./situ __digest platforms/dahu.xml > $(TSAN_DIR)/dahu.json
+	./situ __digest platforms/fattree64.xml > $(TSAN_DIR)/fattree64.json
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(TSAN_DIR)/tsan_model $(TSAN_DIR)/dahu.json
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(TSAN_DIR)/tsan_model $(TSAN_DIR)/fattree64.json
 
 # ---- the bad-input corpus ----
 

@@ -27,6 +27,19 @@ int app_focused(const struct app_state *s)
 
 /* ---- configuration changes ------------------------------------------------------------------ */
 
+/* SimGrid reads cand's platform (or routes) in a child, off this thread; app_platform_loaded
+ * applies cand when they are cached. Returns 0: nothing changed yet. */
+static int load_later(struct app_state *s, const struct params *cand)
+{
+    s->pf_pending = *cand;
+    s->pf_pending_preset = false;
+    if (!s->pf_loading)
+        s->load_platform(s->load_ud, cand);
+    s->pf_loading = true;
+    notice(s, false, "SimGrid is reading %.200s", cand->platform);
+    return 0;
+}
+
 int app_apply(struct app_state *s, const struct params *cand, char *err, size_t errlen)
 {
     char perr[PARAMS_ERR_MAX];
@@ -37,16 +50,21 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     /* The platform is parsed once per path; a new one replaces the old only if all goes well. */
     struct platform fresh, *pf = &s->pf;
     bool new_pf = !s->pf_loaded || strcmp(s->pf_path, cand->platform);
+    if (new_pf && s->load_platform && !platform_cached(cand->platform))
+        return load_later(s, cand);
     if (new_pf) {
         if (platform_load(cand->platform, &fresh, err, errlen) < 0)
             return -1;
         pf = &fresh;
     }
     struct layout l;
-    if (layout_build(cand, pf, &l, err, errlen) < 0) {
+    int built = layout_build(cand, pf, &l, err, errlen);
+    bool later = built == 0 && s->load_platform && platform_layout_routes_missing(pf, &l);
+    if (built < 0 || later || platform_need_layout_routes(pf, &l, err, errlen) < 0) {
+        layout_free(&l); /* a large platform's routes come lazily: later, off this thread */
         if (new_pf)
             platform_free(&fresh);
-        return -1;
+        return later ? load_later(s, cand) : -1;
     }
     /* The built-in's model is computed here and now; a Lua file's by the evaluator process
      * (user code never runs on this thread), the old numbers staying up meanwhile. */
@@ -237,6 +255,37 @@ void app_free(struct app_state *s)
     if (s->pf_loaded)
         platform_free(&s->pf);
     s->pf_loaded = false;
+}
+
+unsigned app_platform_loaded(struct app_state *s, const char *err)
+{
+    if (!s->pf_loading)
+        return 0;
+    s->pf_loading = false;
+    if (err) {
+        notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
+        return APP_DIRTY;
+    }
+    char why[APP_MSG_MAX];
+    struct params cand = s->pf_pending;
+    if (s->pf_loaded && !strcmp(s->pf_path, cand.platform)) {
+        platform_free(&s->pf); /* read it again from the cache: with the new routes */
+        s->pf_loaded = false;
+    }
+    /* Now or never: without a cache (no HOME) it would be read in the background forever. */
+    void (*hook)(void *, const struct params *) = s->load_platform;
+    s->load_platform = NULL;
+    int rc = app_apply(s, &cand, why, sizeof why);
+    s->load_platform = hook;
+    if (rc < 0) {
+        notice(s, true, "%s", why);
+        return APP_DIRTY;
+    }
+    if (s->pf_pending_preset)
+        snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
+    s->modified = strcmp(s->key, s->base_key) != 0;
+    notice(s, false, "platform %.200s loaded", s->pf_path);
+    return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
 }
 
 /* Applies cand; on success returns the flags of a configuration change, on failure explains. */
@@ -492,6 +541,11 @@ static unsigned presets_key(struct app_state *s, int key)
             rc = app_apply(s, &cand, err, sizeof err);
         if (rc < 0) {
             notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
+            return APP_DIRTY;
+        }
+        if (s->pf_loading) { /* its platform is being read: the preset lands with it */
+            s->pf_pending_preset = true;
+            snprintf(s->preset, sizeof s->preset, "%s", name);
             return APP_DIRTY;
         }
         snprintf(s->preset, sizeof s->preset, "%s", name);

@@ -162,6 +162,13 @@ struct app_state {
     struct platform pf; /* loaded once per platform path */
     bool pf_loaded;
     char pf_path[PARAMS_PATH_MAX];
+    /* A platform not yet digested, or routes a large one has not given yet, are read by SimGrid
+     * off the UI thread (load_platform, set by the loop; NULL: here and now): pf_pending is
+     * applied when app_platform_loaded says they are cached, the old numbers staying up. */
+    void (*load_platform)(void *ud, const struct params *cand);
+    void *load_ud;
+    struct params pf_pending;
+    bool pf_loading, pf_pending_preset;
     struct model_result model; /* of p when model_valid (while pending: of the last p) */
     bool model_valid;          /* model holds numbers (false: none yet, or the analytics failed) */
     bool model_pending;        /* a Lua analytics is being evaluated for p (evaluator.h) */
@@ -212,6 +219,9 @@ unsigned app_click(struct app_state *s, int index, double frac);
 
 /* Makes cand the configuration if it is valid and the model evaluates it; -1 with err if not
  * (nothing changes). */
+/* The background read of pf_pending's platform ended (err NULL: its digest is cached): applies
+ * pf_pending, or says why the platform was refused. Returns APP_* flags. */
+unsigned app_platform_loaded(struct app_state *s, const char *err);
 int app_apply(struct app_state *s, const struct params *cand, char *err, size_t errlen);
 
 /* A simulation finished (or came from the cache): p is its configuration; exactly one of r and

@@ -47,7 +47,7 @@ static int write_full(int fd, const void *buf, size_t len)
 }
 
 /* The model of one configuration: the analytics' whole profile under one deadline. */
-static void eval_model(const struct evaluator_request *q, const struct platform *pf, double limit,
+static void eval_model(const struct evaluator_request *q, struct platform *pf, double limit,
                        struct evaluator_reply *r)
 {
     char perr[PARAMS_ERR_MAX];
@@ -58,6 +58,10 @@ static void eval_model(const struct evaluator_request *q, const struct platform 
     }
     if (layout_build(&q->p, pf, &l, r->err, sizeof r->err) < 0)
         return;
+    if (platform_need_layout_routes(pf, &l, r->err, sizeof r->err) < 0) {
+        layout_free(&l);
+        return;
+    }
     struct analytics_profile prof;
     int watch = watchdog_arm(limit, q->p.analytics);
     r->ok = analytics_profile(&q->p, &l, &prof, r->err, sizeof r->err) == 0;

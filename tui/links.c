@@ -55,3 +55,12 @@ int links_over(const struct sim_result *r, double alert)
         n += r->links[i].utilisation > alert;
     return n;
 }
+
+const struct result_link *links_first_saturated(const struct sim_result *r, double alert)
+{
+    const struct result_link *top = NULL;
+    for (int i = 0; i < r->nlinks; i++)
+        if (r->links[i].utilisation > alert && (!top || r->links[i].utilisation > top->utilisation))
+            top = &r->links[i];
+    return top;
+}

@@ -24,4 +24,8 @@ int links_sorted(const struct sim_result *r, int *order, int max);
 /* How many links of r are above the alert threshold. */
 int links_over(const struct sim_result *r, double alert);
 
+/* The level of the topology that saturates first as the load grows: the busiest link above the
+ * alert threshold (its place says which level: node, spine, global, uplink...), NULL if none. */
+const struct result_link *links_first_saturated(const struct sim_result *r, double alert);
+
 #endif

@@ -607,6 +607,7 @@ int tui_run(const struct tui_opts *o)
     }
     if (o->alert > 0)
         t->app.alert = o->alert;
+    loop_platform_init(t); /* from now on, new platforms are read off this thread */
     t->app.script_unsafe = o->unsafe;
     /* A lesson's top-level code runs here (the panel needs its text and configurations), but
      * first in a child, where a hang is stopped at the time limit. */

@@ -84,6 +84,8 @@ struct tui {
 struct tui *loop_tui(void);
 
 /* Acts on the flags a handler returned (APP_*): the one way state changes reach the loop. */
+/* Lets the app read new platforms on the thread pool (loop_platform.c). */
+void loop_platform_init(struct tui *t);
 void loop_act(struct tui *t, unsigned flags);
 
 /* Starts the computation of the curves on screen if they are stale and none runs. */

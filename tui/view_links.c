@@ -10,7 +10,8 @@
 #include "links.h"
 #include "view.h"
 
-#define NAME_W    24
+#define NAME_W    20
+#define PLACE_W   8
 #define LINKS_MAX 256
 
 static const enum colour class_colour[] = {COL_UTIL_LOW, COL_UTIL_GOOD, COL_UTIL_HIGH,
@@ -41,8 +42,12 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
     int over = links_over(r, a->alert);
     n += draw_fmt(s, y, 1 + n, w - n, COL_MUTED, "  mean over the run, busiest first, %d link%s, ",
                   r->nlinks, r->nlinks == 1 ? "" : "s");
-    draw_fmt(s, y, 1 + n, w - n, over ? COL_UTIL_HOT : COL_MUTED, "%d above %.0f%%", over,
-             a->alert * 100);
+    n += draw_fmt(s, y, 1 + n, w - n, over ? COL_UTIL_HOT : COL_MUTED, "%d above %.0f%%", over,
+                  a->alert * 100);
+    const struct result_link *top = links_first_saturated(r, a->alert);
+    if (top) /* which level of the topology gives out first */
+        draw_fmt(s, y, 1 + n, w - n, COL_UTIL_HOT, ", first: %s",
+                 top->place[0] ? top->place : top->name);
     if (r->nlinks == 0) {
         draw_text(s, y + 1, 1, w, COL_MUTED, "no link carried data (one node: everything local)");
         return;
@@ -50,7 +55,8 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
     int order[LINKS_MAX];
     int k = links_sorted(r, order, LINKS_MAX);
     int rows = h - 2; /* title and the scale's legend */
-    int bar_x = 1 + NAME_W + 1, tail = 6 + 1 + 4 + 1 + 7 + 10, bar_w = w - NAME_W - 1 - tail;
+    int bar_x = 1 + NAME_W + 1 + PLACE_W, tail = 6 + 1 + 4 + 1 + 7 + 10;
+    int bar_w = w - NAME_W - 1 - PLACE_W - tail;
     if (bar_w < 10)
         bar_w = 10;
     /* [ ] scroll; the first row shown stops where the last link is on screen. */
@@ -68,6 +74,7 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
         enum links_class cl = links_classify(lk->utilisation);
         bool alert = lk->utilisation > a->alert;
         draw_text(s, row, 1, NAME_W, alert ? COL_UTIL_HOT : COL_TEXT, lk->name);
+        draw_text(s, row, 1 + NAME_W + 1, PLACE_W - 1, COL_MUTED, lk->place);
         struct bar_seg seg = {lk->utilisation, class_colour[cl], g->block};
         draw_bar(s, row, bar_x, bar_w, &seg, 1, g->idle);
         int x = bar_x + bar_w + 1;

@@ -59,11 +59,11 @@ static void draw_header(const struct screen *s, const struct view_layout *l,
     draw_fill(s, 0, 0, l->cols, COL_TITLE, " ");
     const char *slash = strrchr(a->pf_path, '/');
     const char *pf_name = slash ? slash + 1 : a->pf_path;
-    char text[512];
-    snprintf(text, sizeof text,
-             " Situ %s preset %s%s %s %.60s: %d nodes %s %d cores, %.3g Gf/s, %.3g Gb/s", g->vline,
+    char text[512], summary[160];
+    platform_summary(&a->pf, summary, sizeof summary);
+    snprintf(text, sizeof text, " Situ %s preset %s%s %s %.60s: %s", g->vline,
              a->preset[0] ? a->preset : "defaults", a->modified ? " (modified)" : "", g->vline,
-             pf_name, a->pf.hosts, g->times, a->pf.cores, a->pf.speed / 1e9, a->pf.bw * 8 / 1e9);
+             pf_name, summary);
     draw_text(s, 0, 0, l->cols - 9, COL_TITLE, text);
     draw_right(s, 0, l->cols - 9, 8, COL_TITLE, "? help");
 }

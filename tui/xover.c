@@ -71,15 +71,7 @@ bool xover_current(const struct xover *xo)
 
 int xover_platform_copy(struct platform *dst, const struct platform *src)
 {
-    *dst = *src;
-    dst->radicals = NULL;
-    if (src->hosts > 0 && src->radicals) {
-        dst->radicals = malloc((size_t)src->hosts * sizeof *dst->radicals);
-        if (!dst->radicals)
-            return -1;
-        memcpy(dst->radicals, src->radicals, (size_t)src->hosts * sizeof *dst->radicals);
-    }
-    return 0;
+    return platform_copy(dst, src);
 }
 
 void xover_curves_eval(struct xover_curves *c, const struct params *base, const char *key,

@@ -1,5 +1,5 @@
 /* Fuzzes hostfile reading: the input is the contents of an MPI-style hostfile, read by
- * layout_read_hostfile against platforms/dahu.xml (32 hosts of 32 cores), then placed by
+ * layout_read_hostfile against dahu's digest (32 hosts of 32 cores), then placed by
  * layout_build for a few configurations as `--mapping hostfile` would.
  * Invariants: an accepted file gives every host between 0 and its cores of slots; a rejected one
  * explains itself in one line naming the file; a built layout is consistent. */
@@ -12,7 +12,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     char err[512];
-    if (platform_load(SITU_SRCDIR "/platforms/dahu.xml", &pf, err, sizeof err) < 0) {
+    if (platform_read_digest(SITU_SRCDIR "/tests/fuzz/dahu.digest.json", &pf, err, sizeof err) <
+        0) {
         fprintf(stderr, "fuzz_hostfile: %s\n", err);
         abort();
     }
@@ -49,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     for (int h = 0; h < pf.hosts; h++)
-        FUZZ_ASSERT(slots[h] >= 0 && slots[h] <= pf.cores, "host %d: %d slots", h, slots[h]);
+        FUZZ_ASSERT(slots[h] >= 0 && slots[h] <= pf.host[h].cores, "host %d: %d slots", h,
+                    slots[h]);
 
     static const long configs[][2] = {{1, 15}, {2, 31}, {4, 3}, {32, 1}}; /* nodes, ratio */
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {

@@ -1,7 +1,8 @@
 /* The model and the explorer's curves from two threads at once, under ThreadSanitizer: the
  * model is pure (numbers in, numbers out) and the curves read a shared platform, so any report
  * is a bug. The explorer computes curves on a pool thread while its main thread evaluates the
- * model of each key press: this is that, hammered. Usage: tsan_model PLATFORM.xml */
+ * model of each key press: this is that, hammered. Usage: tsan_model DIGEST.json (a platform's
+ * digest, as `situ __digest PLATFORM.xml` prints it: the explorer's platform, without SimGrid). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +62,8 @@ static void *work(void *arg)
 int main(int argc, char **argv)
 {
     char err[1024];
-    if (argc != 2 || platform_load(argv[1], &pf, err, sizeof err) < 0) {
-        fprintf(stderr, "tsan_model: %s\n", argc == 2 ? err : "usage: tsan_model PLATFORM.xml");
+    if (argc != 2 || platform_read_digest(argv[1], &pf, err, sizeof err) < 0) {
+        fprintf(stderr, "tsan_model: %s\n", argc == 2 ? err : "usage: tsan_model DIGEST.json");
         return 2;
     }
     pf_path = argv[1];

@@ -426,6 +426,37 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "a scenario runs in its panel with its argument (keys still work), x prompts, a Lua error shows"
 
+# ---- switching platforms: SimGrid reads a new one off the UI thread ------------------------
+# A preset on a large platform (40,000 hosts: SimGrid takes seconds to digest it): while it is
+# read, the explorer answers keys and shows the old platform's numbers; then the new one lands.
+mkdir -p "$tmp/config/situ/presets"
+{
+    printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+    printf '<platform version="4.1"><zone id="w" routing="Full"><cluster id="big" prefix="big-" '
+    printf 'suffix="" radical="1-40000" speed="2Gf" core="32" bw="10Gbps" lat="15us"/></zone>'
+    printf '</platform>\n'
+} >"$tmp/big.xml"
+printf 'platform = %s\nnodes = 4\n' "$tmp/big.xml" >"$tmp/config/situ/presets/zz-big.conf"
+export XDG_CONFIG_HOME="$tmp/config" # the tmux server (and so the explorer) starts with it
+start C.UTF-8
+unset XDG_CONFIG_HOME
+wait_for "PARAMETERS" || miss "did not start"
+wait_for "efficiency .* [0-9]" 10 || miss "no efficiency"
+keys p
+wait_for "zz-big" 10 || miss "the picker does not list the user's preset"
+for _ in $(seq 40); do keys j; done
+keys Enter
+wait_for "SimGrid is reading" 5 || miss "no word that the platform is being read"
+keys '?'
+wait_for "close this help" 2 || miss "the explorer did not answer a key while SimGrid read"
+grep -q "32 nodes x 32 cores" "$screen" || miss "the old platform's header did not stay up meanwhile"
+keys '?'
+wait_for "40000 nodes x 32 cores, 2 Gf/s" 60 || miss "the new platform never landed"
+wait_for "efficiency .* [0-9]" 20 || miss "no numbers on the new platform"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "a new platform is read by SimGrid while the explorer answers keys"
+
 # ---- fidelity smpi: a run that takes a while shows its time, C cancels, the cost shows -------
 start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scaling 50 --dtl queue --halo-period 5
 wait_for "SimGrid ✓" 30 || miss "the fast run never landed"

@@ -16,6 +16,15 @@ void fixture_dir_remove(void);
 /* Writes `text` to fixture_dir/name; the full path into path. */
 void fixture_write(const char *name, const char *text, char *path, size_t len);
 
+/* A flat SimGrid cluster (one switch): its digest, every route known. lbw 0: no loopback;
+ * bb_bw 0: no backbone. */
+struct fixture_cluster {
+    const char *prefix, *suffix;
+    int hosts, cores;
+    double speed, bw, lat, lbw, llat, bb_bw, bb_lat;
+};
+struct platform fixture_flat(const struct fixture_cluster *c);
+
 /* node1..node4: 8 cores at 1 Gf, 10 Gb/s links (10 us), a 10 GB/s loopback (1 us). */
 struct platform fixture_small_platform(void);
 

@@ -217,7 +217,8 @@ Test(links_view, scale_and_order)
     cr_assert_eq(links_classify(0.5), LINKS_GOOD);
     cr_assert_eq(links_classify(0.7), LINKS_HIGH);
     cr_assert_eq(links_classify(0.95), LINKS_HOT);
-    struct result_link l[3] = {{"a", 1, 0.2}, {"b", 1, 0.9}, {"c", 1, 0.5}};
+    struct result_link l[3] = {
+        {"a", "node", 1, 0.2}, {"b", "spine", 1, 0.9}, {"c", "node", 1, 0.5}};
     struct sim_result r = {0};
     r.nlinks = 3;
     r.links = l;
@@ -229,6 +230,8 @@ Test(links_view, scale_and_order)
     cr_assert_eq(links_over(&r, 0.75), 1);
     cr_assert_eq(links_sorted(&r, order, 1), 1);
     cr_assert_eq(order[0], 1, "the busiest survives a short list");
+    cr_assert_str_eq(links_first_saturated(&r, 0.4)->place, "spine", "the busiest level first");
+    cr_assert_null(links_first_saturated(&r, 0.95), "nothing above the alert");
 }
 
 Test(scaling_view, curves_per_node_count)

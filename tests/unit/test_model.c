@@ -23,27 +23,18 @@ static void close_to(double actual, double expected, const char *what)
 
 /* A hand-made cluster: 4 nodes of 8 cores at 2 Gflop/s (twice the reference core), 10 Gb/s
  * links with 10 us latency, a 10 GB/s loopback with 1 us latency. */
-static int small_radicals[4] = {1, 2, 3, 4};
 #define SMALL_SPEED 2e9
 #define SMALL_BW    1.25e9
 #define SMALL_LAT   1e-5
 #define SMALL_LBW   1e10
 #define SMALL_LLAT  1e-6
 
+static struct fixture_cluster twice_speed = {
+    "node", "", 4, 8, SMALL_SPEED, SMALL_BW, SMALL_LAT, SMALL_LBW, SMALL_LLAT, 0, 0};
+
 static struct platform twice_speed_platform(void)
 {
-    struct platform pf = {.cluster_id = "t",
-                          .prefix = "node",
-                          .suffix = "",
-                          .hosts = 4,
-                          .radicals = small_radicals,
-                          .cores = 8,
-                          .speed = SMALL_SPEED,
-                          .bw = SMALL_BW,
-                          .lat = SMALL_LAT,
-                          .loopback_bw = SMALL_LBW,
-                          .loopback_lat = SMALL_LLAT};
-    return pf;
+    return fixture_flat(&twice_speed);
 }
 
 static double loopback(double bytes)
@@ -333,7 +324,9 @@ Test(model, platform_speed_scales_costs)
     struct params p = small_params();
     struct model_result fast, slow;
     eval(&p, &pf, &fast);
-    pf.speed = 1e9; /* the reference core: costs at face value */
+    struct fixture_cluster c = twice_speed;
+    c.speed = 1e9; /* the reference core: costs at face value */
+    pf = fixture_flat(&c);
     eval(&p, &pf, &slow);
     close_to(slow.stage.A, 1000 * 1e-6 * 4, "A on a reference core");
     close_to(slow.stage.A, 2 * fast.stage.A, "A twice as long at half the speed");
@@ -347,11 +340,14 @@ Test(model, transfer_time)
     close_to(model_transfer_time(&pf, 0, 1, 1e6, 1), network(1e6, 1), "network");
     close_to(model_transfer_time(&pf, 0, 1, 1e6, 4), network(1e6, 4), "network, 4 sharers");
     close_to(model_transfer_time(&pf, 0, 1, 1e6, 0), network(1e6, 1), "sharers < 1 means 1");
-    pf.backbone_bw = 1.25e8; /* a slower backbone is the bottleneck */
-    pf.backbone_lat = 5e-6;
+    struct fixture_cluster c = twice_speed;
+    c.bb_bw = 1.25e8; /* a slower backbone is the bottleneck */
+    c.bb_lat = 5e-6;
+    pf = fixture_flat(&c);
     close_to(model_transfer_time(&pf, 0, 1, 1e6, 1),
              (2 * SMALL_LAT + 5e-6) * LATF + 1e6 / (1.25e8 * BWF), "backbone");
-    pf.loopback_bw = 0; /* no loopback: same-node traffic goes through the switch */
+    c.lbw = 0; /* no loopback: same-node traffic goes through the switch */
+    pf = fixture_flat(&c);
     close_to(model_transfer_time(&pf, 2, 2, 1e6, 1),
              (2 * SMALL_LAT + 5e-6) * LATF + 1e6 / (1.25e8 * BWF), "no loopback");
 }

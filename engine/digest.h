@@ -1,0 +1,26 @@
+/* The platform digest, made by SimGrid in a child process: see platform.h for its reader. */
+#ifndef SITU_DIGEST_H
+#define SITU_DIGEST_H
+
+#include <stdbool.h>
+
+/* Bumped when the digest's JSON changes: older cache entries are then ignored. */
+#define DIGEST_FORMAT 1
+/* Platforms with at most this many hosts get every route in their digest (64 hosts: 4,096
+ * routes, about 100 kB); larger ones only the host pairs that a layout asks for. */
+#define DIGEST_EAGER_HOSTS 128
+
+/* A platform whose digest takes longer or more to make is refused as too large. */
+#define DIGEST_SECONDS_MAX 15
+#define DIGEST_BYTES_MAX   (256 << 20)
+
+/* Loads `path` with SimGrid and prints its digest as one JSON object on stdout: the whole
+ * digest, or (routes_only) just the routes of the npairs host pairs (a, b) in pairs[2 * k].
+ * Once per process (SimGrid cannot be reset); SimGrid's parse errors abort the process with the
+ * reason on stderr. Returns 0, or 1 if stdout failed. */
+int digest_print(const char *path, const long *pairs, long npairs, bool routes_only);
+
+/* `situ __digest PLATFORM [--routes]`: the same, with pairs "A B" read from stdin. */
+int digest_main(int argc, char **argv);
+
+#endif

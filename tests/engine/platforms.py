@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Platforms as SimGrid reads them, through the real binary: every shipped platform loads through
+its digest and the model agrees with the full simulation on it; SimGrid's own reasons for
+refusing a platform; a platform edited after caching gets a new digest; analytics_zone and a
+hostfile across clusters. Quick (small configurations); the paper-size table is in README.md.
+Ends with 'platforms: N passed, M failed'."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = tempfile.mkdtemp(prefix="situ-platforms-")
+ENV = dict(os.environ, XDG_CACHE_HOME=CACHE)
+passed, failed = 0, 0
+
+SHIPPED = ["dahu", "fattree64", "torus64", "dragonfly64", "staging"]
+PROLOG = ('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+          '<platform version="4.1"><zone id="w" routing="Full">\n')
+EPILOG = "</zone></platform>\n"
+
+
+def pf(name):
+    return os.path.join(ROOT, "platforms", name + ".xml")
+
+
+def situ(*args, expect=0):
+    p = subprocess.run([SITU, *args], capture_output=True, text=True, timeout=300, env=ENV)
+    if p.returncode != expect:
+        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}, expected {expect}: "
+                             f"{p.stderr.strip()}")
+    return p
+
+
+def check(name, fn):
+    global passed, failed
+    try:
+        fn()
+        passed += 1
+        print(f"ok   {name}")
+    except Exception as e:  # a failed check names itself and goes on
+        failed += 1
+        print(f"FAIL {name}: {e}")
+
+
+def close(a, b, tol, what):
+    err = abs(a / b - 1)
+    if err > tol:
+        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * err:.2f}% > {100 * tol:.0f}%)")
+
+
+def digest_loads(name, hosts, place):
+    def test():
+        d = json.loads(situ("__digest", pf(name)).stdout)
+        assert len(d["hosts"]) == hosts, f"{len(d['hosts'])} hosts"
+        assert any(link[4] == place for link in d["links"]), f"no {place} link"
+        assert len(d["routes"]) == hosts * hosts, "every route of a small platform"
+        situ("model", "--platform", pf(name), "--nodes", "8")
+    return test
+
+
+def agreement(name, *args):
+    """The model's makespan within 2% of the full simulation's, on a small configuration."""
+    def test():
+        base = ["--platform", pf(name), "--iterations", "800", *args, "--json"]
+        m = json.loads(situ("model", *base).stdout)
+        r = json.loads(situ("run", *base, "--fidelity", "full").stdout)
+        close(m["makespan"], r["makespan"], 0.02, f"{name} {' '.join(args)} model vs full")
+    return test
+
+
+def torus_warns():
+    """On a torus the analytics node receives over several of its links, which the model takes
+    to be one: it says so, and so does fast mode (README: measured gaps)."""
+    base = ["--platform", pf("torus64"), "--nodes", "8", "--mapping", "intransit",
+            "--iterations", "400", "--json"]
+    m = json.loads(situ("model", *base).stdout)
+    assert "several links" in m.get("warning", ""), m.get("warning")
+    r = json.loads(situ("run", *base).stdout)
+    assert "fidelity=fast" in r.get("warning", ""), r.get("warning")
+    for name in ("fattree64", "dragonfly64"):
+        other = ["--platform", pf(name)] + base[2:]
+        assert "warning" not in json.loads(situ("model", *other).stdout), name
+        assert "warning" not in json.loads(situ("run", *other).stdout), name
+
+
+def refused(xml, needle):
+    def test():
+        d = tempfile.mkdtemp(prefix="situ-bad-")
+        path = os.path.join(d, "bad.xml")
+        with open(path, "w") as f:
+            f.write(PROLOG + xml + EPILOG)
+        try:
+            for cmd in ("model", "run"):
+                p = situ(cmd, "--platform", path, expect=2)
+                lines = p.stderr.strip().split("\n")
+                assert len(lines) == 1, f"{cmd}: {len(lines)} lines: {p.stderr}"
+                assert path in lines[0] and needle in lines[0], f"{cmd}: {lines[0]}"
+                assert p.stdout == "", f"{cmd} printed {p.stdout!r}"
+        finally:
+            shutil.rmtree(d)
+    return test
+
+
+def edited_platform():
+    d = tempfile.mkdtemp(prefix="situ-edit-")
+    path = os.path.join(d, "p.xml")
+    cluster = ('<cluster id="c" prefix="c-" suffix="" radical="1-4" speed="{}" core="32" '
+               'bw="10Gbps" lat="15us"/>')
+    try:
+        with open(path, "w") as f:
+            f.write(PROLOG + cluster.format("1Gf") + EPILOG)
+        a = json.loads(situ("model", "--platform", path, "--json").stdout)["makespan"]
+        entries = set(os.listdir(os.path.join(CACHE, "situ", "platforms")))
+        with open(path, "w") as f:  # same size, new contents: the cache must notice
+            f.write(PROLOG + cluster.format("2Gf") + EPILOG)
+        b = json.loads(situ("model", "--platform", path, "--json").stdout)["makespan"]
+        new = set(os.listdir(os.path.join(CACHE, "situ", "platforms"))) - entries
+        assert len(new) == 1, f"the edited platform made {len(new)} new digests"
+        close(b, a / 2, 0.02, "twice the speed, about half the makespan")
+    finally:
+        shutil.rmtree(d)
+
+
+def analytics_zone():
+    base = ["--platform", pf("staging"), "--nodes", "8", "--ratio", "3", "--mapping", "intransit",
+            "--iterations", "400", "--json"]
+    r = json.loads(situ("run", *base, "--analytics-zone", "staging").stdout)
+    names = {link["name"]: link for link in r["links"]}
+    assert "staging-uplink" in names, "the states did not cross the uplink"
+    assert names["staging-uplink"]["place"] == "uplink"
+    assert r["analytics_cores"] == 2 * 32, r["analytics_cores"]  # 8 / (3 + 1) staging nodes
+    r = json.loads(situ("run", *base).stdout)
+    assert "staging-uplink" not in {link["name"] for link in r["links"]}, "no zone: compute only"
+    p = situ("model", *base, "--analytics-zone", "nope", expect=2)
+    assert "analytics_zone" in p.stderr and "nope" in p.stderr, p.stderr
+
+
+def hostfile_across_clusters():
+    d = tempfile.mkdtemp(prefix="situ-hosts-")
+    hosts = os.path.join(d, "hosts")
+    with open(hosts, "w") as f:
+        f.write("staging-1 slots=32\nstaging-2:32\n")
+    try:
+        base = ["--platform", pf("staging"), "--nodes", "4", "--ratio", "1", "--mapping",
+                "hostfile", "--hostfile", hosts, "--iterations", "400", "--json"]
+        r = json.loads(situ("run", *base).stdout)
+        used = {link["name"] for link in r["links"]}
+        assert "staging-uplink" in used and "staging_link_1_DOWN" in used, sorted(used)
+        m = json.loads(situ("model", *base).stdout)
+        close(m["makespan"], r["makespan"], 0.02, "model vs fast across clusters")
+    finally:
+        shutil.rmtree(d)
+
+
+def main():
+    for name, hosts, place in [("dahu", 32, "node"), ("fattree64", 64, "spine"),
+                               ("torus64", 64, "torus"), ("dragonfly64", 64, "global"),
+                               ("staging", 36, "uplink")]:
+        check(f"{name} loads through its digest", digest_loads(name, hosts, place))
+    for name in SHIPPED:
+        check(f"{name}: model within 2% of full, in situ", agreement(name, "--nodes", "8"))
+    for name in ["dahu", "fattree64", "dragonfly64"]:
+        check(f"{name}: model within 2% of full, in transit",
+              agreement(name, "--nodes", "8", "--mapping", "intransit"))
+    check("torus64, in transit: model and fast mode warn of the node's several links",
+          torus_warns)
+    # 3 staging nodes: 30 Gb/s of node links behind the 25 Gb/s uplink, which sets the pace.
+    check("staging: model within 2% of full, in transit behind the saturated uplink",
+          agreement("staging", "--nodes", "12", "--ratio", "3", "--mapping", "intransit",
+                    "--analytics-zone", "staging", "--data-scaling", "3"))
+    check("a malformed topology: exit 2 with SimGrid's reason",
+          refused('<cluster id="d" prefix="d-" suffix="" radical="1-8" speed="1Gf" bw="1Gbps" '
+                  'lat="1us" topology="DRAGONFLY" topo_parameters="2,1;2"/>',
+                  "Dragonfly are defined by"))
+    check("an unknown unit: exit 2 with SimGrid's parse error",
+          refused('<cluster id="c" prefix="c-" suffix="" radical="1-4" speed="1Gx" bw="1Gbps" '
+                  'lat="1us"/>', "Parse error at"))
+    check("SimGrid crashing on a platform (3.32's dragonfly routing): exit 2, said as a crash",
+          refused('<cluster id="d" prefix="d-" suffix="" radical="1-64" speed="1Gf" bw="1Gbps" '
+                  'lat="1us" topology="DRAGONFLY" topo_parameters="4,1;2,1;2,1;4"/>',
+                  "SimGrid crashed"))
+    check("a platform edited after caching gets a new digest", edited_platform)
+    check("analytics_zone puts the analytics on the staging cluster", analytics_zone)
+    check("a hostfile places analytics across clusters", hostfile_across_clusters)
+    shutil.rmtree(CACHE, ignore_errors=True)
+    print(f"platforms: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
