@@ -63,7 +63,13 @@ enum app_mode {
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
-enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALING };
+enum app_pane {
+    APP_PANE_XOVER,
+    APP_PANE_LESSON,
+    APP_PANE_LINKS,
+    APP_PANE_SCALING,
+    APP_PANE_STAGES /* the per-stage table, model against SimGrid (t) */
+};
 
 #define APP_ALERT_DEFAULT 0.75 /* link utilisation flagged above this (--alert) */
 
@@ -184,7 +190,60 @@ struct app_state {
                                        */
     struct scaling sc;                /* the static scaling view's curves */
     struct app_script script;         /* the scenario panel */
+    bool present;                     /* presentation: a big plot, the focused slider only (P) */
+    int text_scroll;                  /* lines of the lesson's step text skipped (PgUp PgDn) */
+    int help_scroll;                  /* rows of the key help skipped */
+    char last_script[APP_EDIT_MAX];   /* the scenario last run: x prefills it */
 };
+
+/* ---- the key table (app_keys.c) ---- */
+
+/* Where a binding applies, within its mode: all the bits set must hold. */
+enum app_keyctx {
+    APP_CTX_LESSON = 1,    /* a lesson is open */
+    APP_CTX_DONE = 2,      /* ... and finished (the summary shows) */
+    APP_CTX_SCRIPT = 4,    /* the scenario panel is open */
+    APP_CTX_LINKS = 8,     /* the link view shows */
+    APP_CTX_TEXT = 16,     /* text that scrolls shows: the lesson or the scenario panel */
+    APP_CTX_NOLESSON = 32, /* no lesson open */
+};
+
+/* One binding: its keys, how the help and the footer name it, and what it does. Each mode has a
+ * table; the first active row holding the key handles it, so the footer, the help (?) and the
+ * dispatch cannot disagree. Adding a key is adding a row. */
+struct app_keydef {
+    unsigned ctx; /* APP_CTX_* that must all hold; 0: anywhere in the mode */
+    int keys[6];  /* key codes (app_keycode or ASCII), 0-terminated */
+    /* The help's key column; "<ud>", "<lr>" and "<enter>" stand for the screen's glyphs. NULL
+     * with help NULL: a row the help does not list (its keys are in another row's line). */
+    const char *names;
+    const char *help;     /* the help line */
+    const char *foot_key; /* the footer's name of the key; NULL: not in the footer */
+    const char *foot;     /* the footer's label */
+    int foot_prio;        /* 1: always in the footer; 2: when there is room */
+    unsigned (*fn)(struct app_state *s, int key, int arg);
+    int arg;
+};
+
+struct app_keymap {
+    const struct app_keydef *defs;
+    int n;
+    const char *title; /* of the help box */
+    /* Keys no row holds (a prompt's typing); NULL: they do nothing. */
+    unsigned (*other)(struct app_state *s, int key);
+};
+
+/* The table of mode m. */
+const struct app_keymap *app_keymap(enum app_mode m);
+/* Whether row d applies to the state as it is. */
+bool app_keydef_active(const struct app_state *s, const struct app_keydef *d);
+
+/* A line under the sliders: a notice, or (error) a refusal. */
+void app_notice(struct app_state *s, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Applies cand as a user's move: the flags of a configuration change, or a notice saying why not.
+ */
+unsigned app_try_apply(struct app_state *s, const struct params *cand);
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
 int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
@@ -192,10 +251,6 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
 void app_free(struct app_state *s);
 
 unsigned app_key(struct app_state *s, int key);
-
-/* Keys of every prompt (the value editor, the scenario path): Ctrl-C quits, Esc cancels, Enter
- * calls commit, Backspace, Ctrl-U and printable characters edit s->edit. */
-unsigned app_prompt_key(struct app_state *s, int key, unsigned (*commit)(struct app_state *s));
 
 /* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
 unsigned app_click(struct app_state *s, int index, double frac);
@@ -299,6 +354,11 @@ int app_command_line(const struct app_state *s, char *buf, size_t len);
 /* Enter on the save prompt (APP_PRESET_SAVE): "NAME [description ...]" saves the configuration as
  * preset NAME (preset_save); it becomes the current preset. */
 unsigned app_preset_save_commit(struct app_state *s);
+
+/* E: exports what is on screen into the working directory: the results (model and SimGrid, per
+ * stage) as JSON and CSV, and the plot in view (the crossover, else the bars) as SVG and PNG, each
+ * through outfile (whole or absent). The notice names the files, or says why not (export.c). */
+unsigned app_export(struct app_state *s);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

@@ -316,7 +316,7 @@ void loop_act(struct tui *t, unsigned flags)
 static void resize(struct tui *t)
 {
     screen_resize(&t->scr);
-    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout);
     t->dirty = true;
 }
 
@@ -439,6 +439,7 @@ static void draw(struct tui *t)
     loop_act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
     if (!t->dirty || !t->screen_on)
         return;
+    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout); /* P may have toggled */
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
     enum app_mode m = t->app.mode;
     if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE)
@@ -609,7 +610,7 @@ int tui_run(const struct tui_opts *o)
         dup2(devnull, STDERR_FILENO);
     if (devnull >= 0)
         close(devnull);
-    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout);
     t->dirty = true;
     if (helpers_open(t) < 0)
         begin_quit(t, 1);

@@ -1,0 +1,587 @@
+/* The key tables: one per mode, each row a binding with its keys, its line in the help (?), its
+ * label in the footer and its handler. app_key dispatches through them and the views draw the
+ * footer and the help from them, so what a key does and what the screen says it does are one
+ * fact. The handlers are here too (they are what the rows point at); the state they change is
+ * app.c's. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+/* A choice moves to the next one this configuration can take, skipping the others. A slider stops
+ * at its ends as the numeric ones do (wrap false); m, a toggle, cycles (wrap true). */
+static unsigned step_choice(struct app_state *s, int id, int dir, bool wrap)
+{
+    const struct param_desc *d = &param_table[id];
+    int n = 0;
+    while (d->choices[n])
+        n++;
+    int at = (int)params_get_number(&s->p, id);
+    char first_err[APP_MSG_MAX] = "";
+    for (int k = 1; k < n; k++) {
+        int to = at + k * dir;
+        if (wrap)
+            to = ((to % n) + n) % n;
+        else if (to < 0 || to >= n)
+            break;
+        struct params cand = s->p;
+        char err[APP_MSG_MAX];
+        if (params_set_number(&cand, id, to, NULL) < 0)
+            continue;
+        int rc = app_apply(s, &cand, err, sizeof err);
+        if (rc >= 0) {
+            s->modified = strcmp(s->key, s->base_key) != 0;
+            return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+        }
+        if (!first_err[0])
+            snprintf(first_err, sizeof first_err, "%s", err);
+    }
+    char now[64];
+    params_format(&s->p, id, now, sizeof now);
+    if (first_err[0])
+        app_notice(s, true, "%s stays %s: %s", d->key, now, first_err);
+    else
+        app_notice(s, false, "%s is at its %s choice (%s)", d->key, dir > 0 ? "last" : "first",
+                   now);
+    return APP_DIRTY;
+}
+
+static unsigned step(struct app_state *s, int id, int steps, bool coarse)
+{
+    const struct param_desc *d = &param_table[id];
+    struct params cand = s->p;
+    if (d->type == PARAM_CHOICE)
+        return step_choice(s, id, steps > 0 ? 1 : -1, false);
+    if (!params_step(&cand, id, steps, coarse)) {
+        char v[64];
+        params_format(&s->p, id, v, sizeof v);
+        app_notice(s, false, "%s is at its %s (%s)", d->key, steps > 0 ? "maximum" : "minimum", v);
+        return APP_DIRTY;
+    }
+    return app_try_apply(s, &cand);
+}
+
+/* ---- modes ---------------------------------------------------------------------------------- */
+
+static unsigned edit_begin(struct app_state *s)
+{
+    s->mode = APP_EDIT;
+    s->edit[0] = 0;
+    s->edit_len = 0;
+    s->edit_err[0] = 0;
+    s->notice[0] = 0;
+    return APP_DIRTY;
+}
+
+static unsigned edit_commit(struct app_state *s)
+{
+    int id = app_focused(s);
+    if (s->edit_len == 0) { /* nothing typed: nothing to change */
+        s->mode = APP_MAIN;
+        return APP_DIRTY;
+    }
+    struct params cand = s->p;
+    char err[APP_MSG_MAX];
+    if (params_set(&cand, id, s->edit, err) < 0) {
+        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
+        return APP_DIRTY;
+    }
+    int rc = app_apply(s, &cand, err, sizeof err);
+    if (rc < 0) {
+        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
+        return APP_DIRTY;
+    }
+    s->mode = APP_MAIN;
+    s->modified = strcmp(s->key, s->base_key) != 0;
+    return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+}
+
+static unsigned presets_open(struct app_state *s)
+{
+    s->npresets = preset_list(s->presets, APP_PRESETS_MAX);
+    if (s->npresets > APP_PRESETS_MAX)
+        s->npresets = APP_PRESETS_MAX;
+    if (s->npresets == 0) {
+        app_notice(s, true, "no presets found (presets/*.conf in the data directories)");
+        return APP_DIRTY;
+    }
+    s->preset_sel = 0;
+    for (int i = 0; i < s->npresets; i++) {
+        if (!strcmp(s->presets[i], s->preset))
+            s->preset_sel = i;
+        preset_description(s->presets[i], s->preset_desc[i], sizeof s->preset_desc[i]);
+    }
+    s->mode = APP_PRESETS;
+    return APP_DIRTY;
+}
+
+static unsigned reset_focused(struct app_state *s)
+{
+    int id = app_focused(s);
+    struct params def, cand = s->p;
+    params_defaults(&def);
+    const struct param_desc *d = &param_table[id];
+    char err[PARAMS_ERR_MAX];
+    if (d->type != PARAM_PATH && params_set_number(&cand, id, d->def, err) < 0) {
+        app_notice(s, true, "%s", err);
+        return APP_DIRTY;
+    }
+    return app_try_apply(s, &cand);
+}
+
+/* ---- handlers: (state, key, the row's arg) -> APP_* flags ----------------------------------- */
+
+static unsigned k_quit(struct app_state *s, int key, int arg)
+{
+    (void)s, (void)key, (void)arg;
+    return APP_QUIT;
+}
+
+/* Back to the main screen (Esc in a box, the key that opened it). */
+static unsigned k_close(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->mode = APP_MAIN;
+    return APP_DIRTY;
+}
+
+static unsigned k_focus(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    /* arg: -1 / +1 one up or down; -2 the first, +2 the last */
+    int to = arg == -2 ? 0 : arg == 2 ? s->nsliders - 1 : s->focus + arg;
+    s->focus = to < 0 ? 0 : to > s->nsliders - 1 ? s->nsliders - 1 : to;
+    return APP_DIRTY;
+}
+
+static unsigned k_step(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    /* arg: -1 / +1 a step, -2 / +2 a coarse one */
+    return step(s, app_focused(s), arg > 0 ? 1 : -1, arg == 2 || arg == -2);
+}
+
+static unsigned k_edit(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return edit_begin(s);
+}
+
+static unsigned k_mapping(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return step_choice(s, P_MAPPING, 1, true);
+}
+
+static unsigned k_reset(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return reset_focused(s);
+}
+
+static unsigned k_rerun(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    app_notice(s, false, "simulating this configuration again");
+    s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */
+    return APP_DIRTY | APP_RERUN;
+}
+
+static unsigned k_presets(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return presets_open(s);
+}
+
+/* A prompt (arg: its mode) starts empty, or with what it last ran (the scenario's path). */
+static unsigned k_prompt(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    s->mode = (enum app_mode)arg;
+    s->edit[0] = 0;
+    if (arg == APP_SCRIPT_PATH)
+        snprintf(s->edit, sizeof s->edit, "%s", s->last_script);
+    s->edit_len = (int)strlen(s->edit);
+    s->edit_err[0] = 0;
+    return APP_DIRTY;
+}
+
+static unsigned k_mode(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    s->mode = (enum app_mode)arg;
+    if (s->mode == APP_HELP)
+        s->help_scroll = 0;
+    return APP_DIRTY;
+}
+
+static unsigned k_error(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    if (!app_error(s, &(const char *){NULL})[0]) {
+        app_notice(s, false, "no error to show");
+        return APP_DIRTY;
+    }
+    s->mode = APP_ERROR;
+    return APP_DIRTY;
+}
+
+static unsigned k_search(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    app_notice(s, false, "no search here: up/down (k j) select a parameter, ? lists every key");
+    return APP_DIRTY;
+}
+
+/* The block under the sliders: a view's key shows it, the same key goes back to the lesson (if
+ * one is open) or the crossover. */
+static unsigned k_pane(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    enum app_pane home = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
+    s->pane = s->pane == (enum app_pane)arg ? home : (enum app_pane)arg;
+    return APP_DIRTY;
+}
+
+/* Esc: closes a view (back to the lesson or the plot), clears the notice. */
+static unsigned k_escape(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    if (s->pane != APP_PANE_XOVER && s->pane != APP_PANE_LESSON)
+        s->pane = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
+    return APP_DIRTY;
+}
+
+static unsigned k_present(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->present = !s->present;
+    app_notice(s, false, "presentation %s (P toggles)", s->present ? "on: big plot" : "off");
+    return APP_DIRTY;
+}
+
+static unsigned k_export(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_export(s);
+}
+
+static unsigned k_lesson_hint(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_lesson_hint(s);
+}
+
+static unsigned k_lesson_move(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    s->text_scroll = 0;
+    return app_lesson_goto(s, s->lesson.step + arg);
+}
+
+static unsigned k_lesson_restart(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->text_scroll = 0;
+    return app_lesson_restart(s);
+}
+
+/* PgUp / PgDn over the lesson's text or the scenario's output: arg -1 up, +1 down, by pages of
+ * a few lines (the view clamps what it cannot show). */
+static unsigned k_text_scroll(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    if (s->script.phase != APP_SCRIPT_OFF) {
+        struct app_script *sp = &s->script;
+        int to = sp->scroll - arg * 5; /* scroll counts lines up from the newest */
+        int most = sp->nlines > 0 ? sp->nlines - 1 : 0;
+        sp->scroll = to < 0 ? 0 : to > most ? most : to;
+        return APP_DIRTY;
+    }
+    s->text_scroll += arg * 5;
+    if (s->text_scroll < 0)
+        s->text_scroll = 0;
+    return APP_DIRTY;
+}
+
+static unsigned k_script_close(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_script_close(s);
+}
+
+/* [ ] scroll the scenario panel (arg -1: older) or the link view (-1: back to the top). */
+static unsigned k_script_scroll(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    struct app_script *sp = &s->script;
+    int to = sp->scroll - arg;
+    sp->scroll = to < 0 ? 0 : to > sp->nlines - 1 ? (sp->nlines > 0 ? sp->nlines - 1 : 0) : to;
+    return APP_DIRTY;
+}
+
+static unsigned k_links_scroll(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
+    s->links_scroll += arg;
+    s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;
+    return APP_DIRTY;
+}
+
+/* Never silent: a key no row holds says so. */
+static unsigned main_other(struct app_state *s, int key)
+{
+    if (key > 0x20 && key < 0x7f) {
+        app_notice(s, false, "%c does nothing here: ? lists the keys", key);
+        return APP_DIRTY;
+    }
+    return 0;
+}
+
+/* ---- the tables ------------------------------------------------------------------------------ */
+
+#define K(...)                                                                                     \
+    {                                                                                              \
+        __VA_ARGS__, 0                                                                             \
+    }
+#define L APP_CTX_LESSON
+
+/* The main screen. Order matters twice: the first active row with the key wins (with a lesson
+ * open, h is its hint, not a step left), and the footer lists its rows in this order. */
+static const struct app_keydef main_keys[] = {
+    {L, K('n'), "n b", "lesson: next step, back a step (b keeps your settings)", "n", "next", 1,
+     k_lesson_move, 1},
+    {L, K('b'), NULL, NULL, "b", "back", 1, k_lesson_move, -1},
+    {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, k_lesson_hint, 0},
+    {L | APP_CTX_DONE, K('R'), "R", "lesson: restart it (at its end)", "R", "restart", 1,
+     k_lesson_restart, 0},
+    {L, K('R'), NULL, NULL, NULL, NULL, 0, k_lesson_restart, 0},
+    {APP_CTX_SCRIPT, K('x', APP_KEY_ESC), "x  Esc", "scenario panel: close it (cancels its runs)",
+     NULL, NULL, 0, k_script_close, 0},
+    {APP_CTX_SCRIPT, K('['), "[ ]", "scenario panel / link view: scroll", NULL, NULL, 0,
+     k_script_scroll, -1},
+    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, k_script_scroll, 1},
+    {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, k_links_scroll, -1},
+    {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, k_links_scroll, 1},
+    {APP_CTX_TEXT, K(APP_KEY_PGUP), "PgUp PgDn",
+     "scroll the lesson or scenario text (else: coarse)", NULL, NULL, 0, k_text_scroll, -1},
+    {APP_CTX_TEXT, K(APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, k_text_scroll, 1},
+    {0, K(APP_KEY_UP, 'k', APP_KEY_BTAB), "<ud>  k j  Tab", "select a parameter", NULL, NULL, 0,
+     k_focus, -1},
+    {0, K(APP_KEY_DOWN, 'j', APP_KEY_TAB), NULL, NULL, NULL, NULL, 0, k_focus, 1},
+    {0, K(APP_KEY_HOME, 'g'), "Home End  g G", "first / last parameter", NULL, NULL, 0, k_focus,
+     -2},
+    {0, K(APP_KEY_END, 'G'), NULL, NULL, NULL, NULL, 0, k_focus, 2},
+    {0, K(APP_KEY_LEFT, 'h', '-'), "<lr>  h l  - +", "step it (ratios: realisable values only)",
+     "<lr>", "step", 1, k_step, -1},
+    {0, K(APP_KEY_RIGHT, 'l', '+'), NULL, NULL, NULL, NULL, 0, k_step, 1},
+    {0, K(APP_KEY_PGDN, 'H'), "PgUp PgDn  L H", "coarse step", NULL, NULL, 0, k_step, -2},
+    {0, K(APP_KEY_PGUP, 'L'), NULL, NULL, NULL, NULL, 0, k_step, 2},
+    {0, K(APP_KEY_ENTER, 'e'), "<enter>  e", "type an exact value (Esc cancels)", "<enter>", "type",
+     1, k_edit, 0},
+    {0, K('d'), "d", "reset the parameter to its default", NULL, NULL, 0, k_reset, 0},
+    {APP_CTX_NOLESSON, K('m'), "m", "switch the mapping (in situ, in transit)", "m", "map", 1,
+     k_mapping, 0},
+    {L, K('m'), NULL, NULL, NULL, NULL, 0, k_mapping, 0},
+    {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, k_rerun, 0},
+    {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 1, k_pane,
+     APP_PANE_XOVER},
+    {0, K('c'), NULL, NULL, NULL, NULL, 0, k_pane, APP_PANE_XOVER},
+    {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 1, k_pane,
+     APP_PANE_STAGES},
+    {0, K('u'), "u  [ ]", "link utilisation; scroll it (Esc closes)", "u", "links", 1, k_pane,
+     APP_PANE_LINKS},
+    {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1, k_pane,
+     APP_PANE_SCALING},
+    {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0, k_present, 0},
+    {APP_CTX_NOLESSON, K('p'), "p  w", "presets: load one; save this configuration as one", "p",
+     "preset", 1, k_presets, 0},
+    {L, K('p'), NULL, NULL, NULL, NULL, 0, k_presets, 0},
+    {0, K('w'), NULL, NULL, "w", "save", 2, k_prompt, APP_PRESET_SAVE},
+    {0, K('E'), "E", "export this view: JSON, CSV, SVG, PNG", "E", "export", 2, k_export, 0},
+    {0, K('x'), "x", "run a Lua scenario in a panel (prefilled: the last)", NULL, NULL, 0, k_prompt,
+     APP_SCRIPT_PATH},
+    {0, K('!'), "!", "the last error in full", NULL, NULL, 0, k_error, 0},
+    {0, K('/'), NULL, NULL, NULL, NULL, 0, k_search, 0},
+    {0, K(APP_KEY_ESC), "Esc", "close a view (back to the lesson or the plot)", NULL, NULL, 0,
+     k_escape, 0},
+    {0, K('?'), "?", "this help (scrolls with the arrows)", "?", "keys", 1, k_mode, APP_HELP},
+    {0, K('q', APP_KEY_CTRL_C), "q  Ctrl-C", "quit (prints the situ run command line)", "q", "quit",
+     1, k_quit, 0},
+};
+
+static unsigned help_scroll(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    s->help_scroll += arg;
+    if (s->help_scroll < 0)
+        s->help_scroll = 0; /* the view clamps the end */
+    return APP_DIRTY;
+}
+
+static const struct app_keydef help_keys[] = {
+    {0, K(APP_KEY_UP, 'k', APP_KEY_PGUP), "<ud>", "scroll", "<ud>", "scroll", 1, help_scroll, -1},
+    {0, K(APP_KEY_DOWN, 'j', APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, help_scroll, 1},
+    {0, K('?', APP_KEY_ESC), "?  Esc", "close the help", "?/Esc", "close help", 1, k_close, 0},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+};
+
+static const struct app_keydef error_keys[] = {
+    {0, K('!', APP_KEY_ESC, APP_KEY_ENTER), "!  Esc", "close", "!/Esc", "close", 1, k_close, 0},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+};
+
+static unsigned preset_move(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    int to = s->preset_sel + arg;
+    s->preset_sel = to < 0 ? 0 : to > s->npresets - 1 ? s->npresets - 1 : to;
+    return APP_DIRTY;
+}
+
+static unsigned preset_load(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    const char *name = s->presets[s->preset_sel];
+    struct params cand;
+    params_defaults(&cand);
+    char err[APP_MSG_MAX + PARAMS_PATH_MAX];
+    s->mode = APP_MAIN;
+    int rc = preset_apply(name, &cand, err, sizeof err);
+    if (rc == 0)
+        rc = app_apply(s, &cand, err, sizeof err);
+    if (rc < 0) {
+        app_notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
+        return APP_DIRTY;
+    }
+    snprintf(s->preset, sizeof s->preset, "%s", name);
+    snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
+    s->modified = false;
+    app_notice(s, false, "preset %s loaded", name);
+    return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
+}
+
+static const struct app_keydef preset_keys[] = {
+    {0, K(APP_KEY_UP, 'k'), "<ud>", "choose", "<ud>", "choose", 1, preset_move, -1},
+    {0, K(APP_KEY_DOWN, 'j'), NULL, NULL, NULL, NULL, 0, preset_move, 1},
+    {0, K(APP_KEY_ENTER), "<enter>", "load", "<enter>", "load", 1, preset_load, 0},
+    {0, K(APP_KEY_ESC, 'p'), "Esc", "cancel", "Esc", "cancel", 1, k_close, 0},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+};
+
+/* ---- prompts: the value editor, the preset's name, the scenario's path ---------------------- */
+
+static unsigned prompt_backspace(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    if (s->edit_len > 0)
+        s->edit[--s->edit_len] = 0;
+    s->edit_err[0] = 0;
+    return APP_DIRTY;
+}
+
+static unsigned prompt_clear(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->edit_len = 0;
+    s->edit[0] = 0;
+    s->edit_err[0] = 0;
+    return APP_DIRTY;
+}
+
+static unsigned prompt_type(struct app_state *s, int key)
+{
+    if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
+        s->edit[s->edit_len++] = (char)key;
+        s->edit[s->edit_len] = 0;
+        s->edit_err[0] = 0;
+        return APP_DIRTY;
+    }
+    return 0;
+}
+
+static unsigned commit_edit(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return edit_commit(s);
+}
+
+static unsigned commit_save(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_preset_save_commit(s);
+}
+
+static unsigned commit_script(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    if (s->edit_len > 0)
+        snprintf(s->last_script, sizeof s->last_script, "%s", s->edit);
+    return app_script_path_commit(s);
+}
+
+#define PROMPT_KEYS(commit, label)                                                                 \
+    {0, K(APP_KEY_ENTER), "<enter>", label, "<enter>", label, 1, commit, 0},                       \
+        {0, K(APP_KEY_ESC), "Esc", "cancel", "Esc", "cancel", 1, k_close, 0},                      \
+        {0, K(APP_KEY_BACKSPACE), NULL, NULL, NULL, NULL, 0, prompt_backspace, 0},                 \
+        {0, K(APP_KEY_CTRL_U), "Ctrl-U", "clear", "Ctrl-U", "clear", 1, prompt_clear, 0},          \
+    {                                                                                              \
+        0, K(APP_KEY_CTRL_C), "Ctrl-C", "quit", "Ctrl-C", "quit", 1, k_quit, 0                     \
+    }
+
+static const struct app_keydef edit_keys[] = {PROMPT_KEYS(commit_edit, "apply")};
+static const struct app_keydef save_keys[] = {PROMPT_KEYS(commit_save, "save")};
+static const struct app_keydef script_keys[] = {PROMPT_KEYS(commit_script, "run")};
+
+#define MAP(t, title, other)                                                                       \
+    {                                                                                              \
+        t, (int)(sizeof t / sizeof t[0]), title, other                                             \
+    }
+
+const struct app_keymap *app_keymap(enum app_mode m)
+{
+    static const struct app_keymap maps[] = {
+        [APP_MAIN] = MAP(main_keys, "Keys", main_other),
+        [APP_EDIT] = MAP(edit_keys, "Typing a value", prompt_type),
+        [APP_HELP] = MAP(help_keys, "Help", NULL),
+        [APP_PRESETS] = MAP(preset_keys, "Presets", NULL),
+        [APP_SCRIPT_PATH] = MAP(script_keys, "Scenario", prompt_type),
+        [APP_ERROR] = MAP(error_keys, "Last error", NULL),
+        [APP_PRESET_SAVE] = MAP(save_keys, "Saving a preset", prompt_type),
+    };
+    return &maps[m];
+}
+
+bool app_keydef_active(const struct app_state *s, const struct app_keydef *d)
+{
+    unsigned have = 0;
+    if (s->lesson.l)
+        have |= APP_CTX_LESSON | (s->lesson.done ? APP_CTX_DONE : 0);
+    else
+        have |= APP_CTX_NOLESSON;
+    if (s->script.phase != APP_SCRIPT_OFF)
+        have |= APP_CTX_SCRIPT | APP_CTX_TEXT;
+    if (s->pane == APP_PANE_LINKS)
+        have |= APP_CTX_LINKS;
+    if (s->pane == APP_PANE_LESSON && s->lesson.l)
+        have |= APP_CTX_TEXT;
+    return (d->ctx & have) == d->ctx;
+}
+
+unsigned app_key(struct app_state *s, int key)
+{
+    const struct app_keymap *map = app_keymap(s->mode);
+    if (s->mode == APP_MAIN)
+        s->notice[0] = 0; /* a notice answers the key before */
+    for (int i = 0; i < map->n; i++) {
+        const struct app_keydef *d = &map->defs[i];
+        if (!app_keydef_active(s, d))
+            continue;
+        for (int k = 0; d->keys[k]; k++)
+            if (d->keys[k] == key)
+                return d->fn(s, key, d->arg);
+    }
+    return map->other ? map->other(s, key) : 0;
+}
