@@ -389,7 +389,7 @@ static const struct app_keydef main_keys[] = {
     {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 1, k_pane,
      APP_PANE_XOVER},
     {0, K('c'), NULL, NULL, NULL, NULL, 0, k_pane, APP_PANE_XOVER},
-    {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 1, k_pane,
+    {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 2, k_pane,
      APP_PANE_STAGES},
     {0, K('u'), "u  [ ]", "link utilisation; scroll it (Esc closes)", "u", "links", 1, k_pane,
      APP_PANE_LINKS},

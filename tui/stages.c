@@ -99,7 +99,8 @@ void stages_compare(const struct params *p, const struct model_result *m,
         if (b && mv[i] > 0) {
             row->delta = (sv[i] - mv[i]) / mv[i];
             /* A stage a thousandth of the period long cannot move the run, whatever its Δ. */
-            row->far = fabs(row->delta) > STAGES_FAR && fabs(sv[i] - mv[i]) > 1e-3 * mv[ST_PERIOD];
+            row->tiny = fabs(sv[i] - mv[i]) <= 1e-3 * mv[ST_PERIOD];
+            row->far = fabs(row->delta) > STAGES_FAR && !row->tiny;
         }
         out->nfar += row->far;
     }

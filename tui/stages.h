@@ -21,7 +21,8 @@ struct stage_row {
     double model, sim;
     bool has_sim;
     double delta; /* (sim - model) / model; 0 when either is missing or the model is 0 */
-    bool far;     /* |delta| > STAGES_FAR, and the difference is more than a microsecond */
+    bool far;     /* |delta| > STAGES_FAR, and the difference is not tiny */
+    bool tiny;    /* the difference is under 0.1% of the period: it cannot move the run */
 };
 
 struct stage_cmp {

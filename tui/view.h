@@ -59,6 +59,8 @@ void view_error_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
+void view_stages_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,

@@ -128,10 +128,15 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     char text[4096];
     draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);
     int need = draw_wrap(text, w, lines, 32);
-    for (int i = 0; i < need && i < 32 && row < end; i++, row++) {
-        bool cut = row == end - 1 && i < need - 1;
+    need = need > 32 ? 32 : need;
+    /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
+    int room = end - row, most = need - room > 0 ? need - room : 0;
+    int first = a->text_scroll > most ? most : a->text_scroll;
+    for (int i = first; i < need && row < end; i++, row++) {
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);
-        if (cut)
-            draw_right(s, row, 1, w, COL_MUTED, s->g->ellipsis);
+        if (i == first && first > 0)
+            draw_right(s, row, 1, w, COL_MUTED, " PgUp: more above");
+        else if (row == end - 1 && i < need - 1)
+            draw_right(s, row, 1, w, COL_MUTED, " PgDn: more below");
     }
 }

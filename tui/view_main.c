@@ -273,32 +273,37 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
 {
     const struct app_keymap *map = app_keymap(a->mode);
     const struct app_keydef *row[32];
-    int n = 0, width[32], need = 0;
+    int n = 0, width[32];
     for (int i = 0; i < map->n && n < 32; i++) {
         const struct app_keydef *d = &map->defs[i];
         if (!d->foot_key || !app_keydef_active(a, d))
             continue;
         row[n] = d;
-        width[n] = screen_cells(view_key_name(s, d->foot_key)) + 1 + screen_cells(d->foot) + 2;
-        if (d->foot_prio == 1)
-            need += width[n];
+        width[n] = screen_cells(view_key_name(s, d->foot_key)) + 1 + screen_cells(d->foot) + 1;
         n++;
     }
-    int room = l->cols - 2 - need;
+    /* Priority 1 in order while they fit (the last two always), then priority 2 in the room
+     * left: never a key cut in half. */
+    int tail = n >= 2 ? width[n - 2] + width[n - 1] : 0, room = l->cols - 2 - tail;
     bool show[32];
     for (int i = 0; i < n; i++) {
-        show[i] = row[i]->foot_prio == 1 || width[i] <= room;
-        if (row[i]->foot_prio != 1 && show[i])
+        show[i] = i >= n - 2 || (row[i]->foot_prio == 1 && width[i] <= room);
+        if (show[i] && i < n - 2)
             room -= width[i];
     }
-    int tail = n >= 2 ? width[n - 2] + width[n - 1] : 0;
+    for (int i = 0; i < n - 2; i++) {
+        if (row[i]->foot_prio != 1 && width[i] <= room) {
+            show[i] = true;
+            room -= width[i];
+        }
+    }
     for (int i = 0, x = 1; i < n; i++) {
         if (!show[i])
             continue;
         if (i == n - 2)
             x = l->cols - 1 - tail > x ? l->cols - 1 - tail : x;
         x += draw_text(s, l->keys_y, x, l->cols - x, COL_KEY, view_key_name(s, row[i]->foot_key));
-        x += draw_fmt(s, l->keys_y, x, l->cols - x, COL_TEXT, " %s  ", row[i]->foot);
+        x += draw_fmt(s, l->keys_y, x, l->cols - x, COL_TEXT, " %s ", row[i]->foot);
     }
 }
 
@@ -323,6 +328,9 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
         break;
     case APP_PANE_SCALING:
         view_scaling_draw(s, l, a);
+        break;
+    case APP_PANE_STAGES:
+        view_stages_draw(s, l, a);
         break;
     default:
         view_xover_draw(s, l, a);

@@ -65,9 +65,12 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
     const struct app_keymap *map = app_keymap(APP_MAIN);
     const struct app_keydef *rows[64];
     int n = 0;
-    for (int i = 0; i < map->n && n < 64; i++)
-        if (map->defs[i].help)
-            rows[n++] = &map->defs[i];
+    /* The keys that work everywhere first, then those of a lesson, a panel or a view. */
+    const unsigned where = APP_CTX_LESSON | APP_CTX_SCRIPT | APP_CTX_LINKS | APP_CTX_TEXT;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < map->n && n < 64; i++)
+            if (map->defs[i].help && !(map->defs[i].ctx & where) == !pass)
+                rows[n++] = &map->defs[i];
     char foot[2][128];
     snprintf(foot[0], sizeof foot[0],
              "Sliders update the model at once; %.0f ms later SimGrid simulates", 150.0);
