@@ -38,8 +38,7 @@ static void reason(const struct params *p, const struct sim_result *r, struct st
     double ana = spread(r->step_ana_active, 0, n);
     if (p->analytics[0] && ana > STAGES_FAR) {
         snprintf(c->reason, sizeof c->reason,
-                 "the analytics' cost changes from step to step (%.0f%% spread): the model's "
-                 "stages are means over the steps",
+                 "the analytics' cost varies by step (%.0f%%); the model's stages are means",
                  ana * 100);
         return;
     }
@@ -53,8 +52,7 @@ static void reason(const struct params *p, const struct sim_result *r, struct st
     }
     if (mid > STAGES_FAR) {
         snprintf(c->reason, sizeof c->reason,
-                 "actors drift out of lockstep: the middle steps' periods vary by %.0f%%",
-                 mid * 100);
+                 "actors drift out of lockstep: the steps' periods vary by %.0f%%", mid * 100);
         return;
     }
     double ends = step_period(r, 0) + (n > 1 ? step_period(r, n - 1) : 0);
@@ -64,9 +62,8 @@ static void reason(const struct params *p, const struct sim_result *r, struct st
     double mean_mid = n > 2 ? (all - ends) / (double)(n - 2) : 0;
     if (n <= 50 && mean_mid > 0 && fabs(ends / 2 - mean_mid) / mean_mid > STAGES_FAR) {
         snprintf(c->reason, sizeof c->reason,
-                 "fill and drain: with %ld steps, the first and last (%.0f%% of the run) "
-                 "differ from the rest",
-                 n, all > 0 ? 100 * ends / all : 0);
+                 "fill and drain: %ld steps, the first and last are %.0f%% of the run", n,
+                 all > 0 ? 100 * ends / all : 0);
     }
 }
 
