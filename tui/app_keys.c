@@ -517,8 +517,6 @@ static unsigned commit_save(struct app_state *s, int key, int arg)
 static unsigned commit_script(struct app_state *s, int key, int arg)
 {
     (void)key, (void)arg;
-    if (s->edit_len > 0)
-        snprintf(s->last_script, sizeof s->last_script, "%s", s->edit);
     return app_script_path_commit(s);
 }
 

@@ -151,6 +151,8 @@ unsigned app_script_open(struct app_state *s, const char *cmdline)
 {
     unsigned flags = app_script_close(s);
     struct app_script *sp = &s->script;
+    /* x prefills it: re-running a scenario is Enter, however it was opened. */
+    snprintf(s->last_script, sizeof s->last_script, "%s", cmdline);
     sp->gen++;
     sp->phase = APP_SCRIPT_RUNNING;
     char buf[2 * PARAMS_PATH_MAX], *words[APP_SCRIPT_ARGS + 1];

@@ -8,6 +8,8 @@
 #include "draw.h"
 #include "view.h"
 
+#define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what PgDn can reach */
+
 static void goal_line(const struct screen *s, const struct app_state *a, int y, int w)
 {
     const struct app_lesson *ls = &a->lesson;
@@ -124,11 +126,11 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     }
     goal_line(s, a, y + 1, w);
     int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
-    char lines[32][256];
+    char lines[VIEW_TEXT_LINES][256];
     char text[4096];
     draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);
-    int need = draw_wrap(text, w, lines, 32);
-    need = need > 32 ? 32 : need;
+    int need = draw_wrap(text, w, lines, VIEW_TEXT_LINES);
+    need = need > VIEW_TEXT_LINES ? VIEW_TEXT_LINES : need;
     /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
     int room = end - row, most = need - room > 0 ? need - room : 0;
     int first = a->text_scroll > most ? most : a->text_scroll;
