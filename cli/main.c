@@ -18,7 +18,7 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U]      the explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--log FILE]] [--alert U]   the explorer\n"
         "            [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
@@ -79,7 +79,8 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
         bool is_lesson = !strcmp(a, "--lesson") || !strncmp(a, "--lesson=", 9);
         bool is_alert = !strcmp(a, "--alert") || !strncmp(a, "--alert=", 8);
         bool is_script = !strcmp(a, "--script") || !strncmp(a, "--script=", 9);
-        if (!is_lesson && !is_alert && !is_script) {
+        bool is_log = !strcmp(a, "--log") || !strncmp(a, "--log=", 6);
+        if (!is_lesson && !is_alert && !is_script && !is_log) {
             argv[out++] = argv[i];
             continue;
         }
@@ -91,11 +92,14 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
         if (!v || !*v) {
             cli_error("%s: missing value", is_lesson   ? "--lesson"
                                            : is_script ? "--script"
+                                           : is_log    ? "--log"
                                                        : "--alert");
             return -1;
         }
         if (is_lesson) {
             t->lesson = v;
+        } else if (is_log) {
+            t->lesson_log = v;
         } else if (is_script) {
             t->script = v;
         } else {
@@ -109,7 +113,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     }
     argv[out] = NULL;
     *argc = out;
-    return 0;
+    return cli_check_log(t->lesson, t->lesson_log);
 }
 
 static int dispatch(int argc, char **argv)

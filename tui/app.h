@@ -58,7 +58,8 @@ enum app_mode {
     APP_PRESETS,
     APP_SCRIPT_PATH,
     APP_ERROR,
-    APP_PRESET_SAVE
+    APP_PRESET_SAVE,
+    APP_ANSWER /* typing the answer to a lesson step's question (a) */
 };
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
@@ -100,6 +101,8 @@ struct app_lesson {
     unsigned long long met; /* bit i: step i's goal was met */
     double t_start, t_end;  /* seconds on a monotonic clock: opened, finished */
     bool done;              /* n past the last step: the summary shows */
+    bool answered;          /* the step's question has an answer (a) */
+    char answer[128];       /* ... this one, as typed */
 };
 
 /* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
@@ -194,6 +197,7 @@ struct app_state {
     int text_scroll;                  /* lines of the lesson's step text skipped (PgUp PgDn) */
     int help_scroll;                  /* rows of the key help skipped */
     char last_script[APP_EDIT_MAX];   /* the scenario last run: x prefills it */
+    char lesson_log[PARAMS_PATH_MAX]; /* --log FILE: JSON lines of goals met; "" for none */
 };
 
 /* ---- the key table (app_keys.c) ---- */
@@ -310,7 +314,11 @@ void app_lesson_check(struct app_state *s);
  * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
  * due (no goal, or the model is not in yet). */
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
-                         const struct sim_result **sim);
+                         const struct sim_result **sim, const char **answer);
+/* a: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
+ * records the answer, which the goal then checks (state.answer). */
+unsigned app_lesson_answer_begin(struct app_state *s);
+unsigned app_lesson_answer_commit(struct app_state *s);
 /* The evaluator's answer for check gen (goal: enum lesson_goal; msg its message or error). */
 unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char *msg);
 

@@ -273,6 +273,12 @@ static unsigned k_lesson_hint(struct app_state *s, int key, int arg)
     return app_lesson_hint(s);
 }
 
+static unsigned k_lesson_answer(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_lesson_answer_begin(s);
+}
+
 static unsigned k_lesson_move(struct app_state *s, int key, int arg)
 {
     (void)key;
@@ -355,6 +361,7 @@ static const struct app_keydef main_keys[] = {
      k_lesson_move, 1},
     {L, K('b'), NULL, NULL, "b", "back", 1, k_lesson_move, -1},
     {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, k_lesson_hint, 0},
+    {L, K('a'), "a", "lesson: answer the step's question", NULL, NULL, 0, k_lesson_answer, 0},
     {L | APP_CTX_DONE, K('R'), "R", "lesson: restart it (at its end)", "R", "restart", 1,
      k_lesson_restart, 0},
     {L, K('R'), NULL, NULL, NULL, NULL, 0, k_lesson_restart, 0},
@@ -533,6 +540,14 @@ static const struct app_keydef edit_keys[] = {PROMPT_KEYS(commit_edit, "apply")}
 static const struct app_keydef save_keys[] = {PROMPT_KEYS(commit_save, "save")};
 static const struct app_keydef script_keys[] = {PROMPT_KEYS(commit_script, "run")};
 
+static unsigned commit_answer(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    return app_lesson_answer_commit(s);
+}
+
+static const struct app_keydef answer_keys[] = {PROMPT_KEYS(commit_answer, "answer")};
+
 #define MAP(t, title, other)                                                                       \
     {                                                                                              \
         t, (int)(sizeof t / sizeof t[0]), title, other                                             \
@@ -548,6 +563,7 @@ const struct app_keymap *app_keymap(enum app_mode m)
         [APP_SCRIPT_PATH] = MAP(script_keys, "Scenario", prompt_type),
         [APP_ERROR] = MAP(error_keys, "Last error", NULL),
         [APP_PRESET_SAVE] = MAP(save_keys, "Saving a preset", prompt_type),
+        [APP_ANSWER] = MAP(answer_keys, "Answering", prompt_type),
     };
     return &maps[m];
 }

@@ -442,7 +442,8 @@ static void draw(struct tui *t)
     view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout); /* P may have toggled */
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
     enum app_mode m = t->app.mode;
-    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE)
+    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE ||
+        m == APP_ANSWER)
         view_script_draw(&t->scr, &t->layout, &t->app);
     if (m == APP_ERROR) /* over the scenario panel, whose error it often is */
         view_error_draw(&t->scr, &t->layout, &t->app);
@@ -573,6 +574,8 @@ int tui_run(const struct tui_opts *o)
     if (o->alert > 0)
         t->app.alert = o->alert;
     t->app.script_unsafe = o->unsafe;
+    if (o->lesson_log)
+        snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
     /* A lesson's top-level code runs here (the panel needs its text and configurations), but
      * first in a child, where a hang is stopped at the time limit. */
     if (o->lesson && o->lesson[0] &&

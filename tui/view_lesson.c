@@ -126,6 +126,21 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     }
     goal_line(s, a, y + 1, w);
     int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
+    /* A quiz: the question, then the answer typed so far (the goal checks it). */
+    const char *q = lesson_step_question(ls->l, ls->step);
+    if (q[0] && row < end) {
+        int k = draw_text(s, row, 1, w, COL_KNOB, "question: ");
+        draw_text(s, row++, 1 + k, w - k, COL_VALUE, q);
+    }
+    if (q[0] && row < end) {
+        if (ls->answered) {
+            int k = draw_text(s, row, 1, w, COL_MUTED, "your answer: ");
+            k += draw_text(s, row, 1 + k, w - k, COL_VALUE, ls->answer);
+            draw_text(s, row++, 1 + k, w - k, COL_MUTED, "  (a: change it)");
+        } else {
+            draw_text(s, row++, 1, w, COL_MUTED, "a: type your answer");
+        }
+    }
     char lines[VIEW_TEXT_LINES][256];
     char text[4096];
     draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);

@@ -211,15 +211,18 @@ static void draw_info(const struct screen *s, const struct view_layout *l,
         }
         return;
     }
-    if (a->mode == APP_PRESET_SAVE) {
-        int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "save as preset: ");
+    if (a->mode == APP_PRESET_SAVE || a->mode == APP_ANSWER) {
+        bool save = a->mode == APP_PRESET_SAVE;
+        int n =
+            draw_text(s, y, 1, l->cols - 2, COL_HEADING, save ? "save as preset: " : "answer: ");
         n += draw_text(s, y, 1 + n, l->cols - 2 - n, COL_VALUE, a->edit);
         draw_text(s, y, 1 + n, 1, COL_FOCUS, " ");
         n += 2;
         if (a->edit_err[0])
             draw_text(s, y, 1 + n, l->cols - 2 - n, COL_ERROR, a->edit_err);
         else
-            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, "NAME [description]");
+            draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED,
+                      save ? "NAME [description]" : "Enter checks it, Esc cancels");
         return;
     }
     if (a->notice[0]) {
