@@ -196,7 +196,7 @@ struct app_state {
     bool present;                     /* presentation: a big plot, the focused slider only (P) */
     int text_scroll;                  /* lines of the lesson's step text skipped (PgUp PgDn) */
     int help_scroll;                  /* rows of the key help skipped */
-    char last_script[APP_EDIT_MAX];   /* the scenario last run: x prefills it */
+    char last_script[PARAMS_PATH_MAX];   /* the scenario last run: x prefills it */
     char lesson_log[PARAMS_PATH_MAX]; /* --log FILE: JSON lines of goals met; "" for none */
 };
 
@@ -315,6 +315,11 @@ void app_lesson_check(struct app_state *s);
  * due (no goal, or the model is not in yet). */
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
                          const struct sim_result **sim, const char **answer);
+/* The lesson's file changed and its checking child ran it within the limit: the panel reloads
+ * it at the same step (the last, if it has fewer now), the configuration and the goals met
+ * kept. _failed: why it did not (the old lesson stays). */
+unsigned app_lesson_reload(struct app_state *s);
+unsigned app_lesson_reload_failed(struct app_state *s, const char *why);
 /* a: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
  * records the answer, which the goal then checks (state.answer). */
 unsigned app_lesson_answer_begin(struct app_state *s);
@@ -345,6 +350,8 @@ int app_script_request(struct app_state *s, const struct params **p);
  * result is for no request of the current scenario (the loop then feeds nothing). */
 unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
                               const char *error);
+/* The scenario's file changed: it runs again, with the same arguments. */
+unsigned app_script_reload(struct app_state *s);
 /* Enter on the scenario prompt (APP_SCRIPT_PATH): opens "FILE [ARG ...]" as typed. */
 unsigned app_script_path_commit(struct app_state *s);
 /* Line k of the output, 0 the oldest of the nlines kept. */

@@ -201,7 +201,7 @@ static unsigned k_prompt(struct app_state *s, int key, int arg)
     s->mode = (enum app_mode)arg;
     s->edit[0] = 0;
     if (arg == APP_SCRIPT_PATH)
-        snprintf(s->edit, sizeof s->edit, "%s", s->last_script);
+        snprintf(s->edit, sizeof s->edit, "%.*s", APP_EDIT_MAX - 1, s->last_script);
     s->edit_len = (int)strlen(s->edit);
     s->edit_err[0] = 0;
     return APP_DIRTY;

@@ -288,3 +288,35 @@ unsigned app_lesson_answer_commit(struct app_state *s)
     app_lesson_check(s); /* the goal reads the answer: the evaluator checks it, never here */
     return APP_DIRTY;
 }
+
+unsigned app_lesson_reload(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return 0;
+    char path[PARAMS_PATH_MAX], err[APP_MSG_MAX];
+    snprintf(path, sizeof path, "%s", lesson_path(ls->l));
+    struct lesson *l = lesson_load(path, err, sizeof err);
+    if (!l)
+        return app_lesson_reload_failed(s, err);
+    lesson_set_output(l, NULL);
+    lesson_free(ls->l);
+    ls->l = l;
+    int n = lesson_step_count(l);
+    if (ls->step >= n)
+        ls->step = n - 1;
+    if (n < APP_LESSON_STEPS)
+        ls->met &= (1ULL << n) - 1; /* steps that are gone met nothing */
+    ls->hint_level = 0;
+    s->text_scroll = 0;
+    app_notice(s, false, "lesson reloaded: step %d of %d", ls->step + 1, n);
+    app_lesson_check(s); /* the goal may have changed too */
+    return APP_DIRTY;
+}
+
+unsigned app_lesson_reload_failed(struct app_state *s, const char *why)
+{
+    app_notice(s, true, "lesson not reloaded: %s", why);
+    snprintf(s->last_error, sizeof s->last_error, "lesson: %s", why);
+    return APP_DIRTY;
+}

@@ -257,6 +257,17 @@ unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct 
     return APP_DIRTY;
 }
 
+unsigned app_script_reload(struct app_state *s)
+{
+    if (s->script.phase == APP_SCRIPT_OFF || !s->last_script[0])
+        return 0;
+    char line[sizeof s->last_script];
+    snprintf(line, sizeof line, "%s", s->last_script);
+    unsigned flags = app_script_open(s, line);
+    app_notice(s, false, "scenario changed: running it again");
+    return flags | APP_DIRTY;
+}
+
 unsigned app_script_path_commit(struct app_state *s)
 {
     if (s->edit_len == 0) {

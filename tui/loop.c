@@ -175,59 +175,11 @@ void loop_start_curves(struct tui *t)
     t->curves_busy = true;
 }
 
-/* ---- the analytics file ---------------------------------------------------------------------- */
-
-static void on_reload(uv_timer_t *h)
-{
-    struct tui *t = h->data;
-    loop_act(t, app_on_analytics_changed(&t->app));
-}
-
-/* Only enqueues: the reload timer runs when the editor's burst of events is over. */
-static void on_watch(uv_fs_event_t *h, const char *filename, int events, int status)
-{
-    struct tui *t = h->data;
-    (void)events;
-    if (status < 0 || t->quitting)
-        return;
-    if (filename && strcmp(filename, t->watch_base))
-        return;
-    uv_timer_start(&t->reload, on_reload, RELOAD_MS, 0);
-}
-
-/* Watches the directory of the configuration's analytics file (a file watch would be lost when
- * an editor saves by renaming a new file over the old), or nothing for the built-in. */
-static void watch_analytics(struct tui *t)
-{
-    char path[PARAMS_PATH_MAX], err[256], dir[sizeof t->watch_dir], base[sizeof t->watch_base];
-    dir[0] = base[0] = 0;
-    if (t->app.p.analytics[0] &&
-        analytics_resolve(t->app.p.analytics, path, sizeof path, err, sizeof err) == 0) {
-        const char *slash = strrchr(path, '/');
-        if (slash) {
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path), path);
-            snprintf(base, sizeof base, "%s", slash + 1);
-        } else {
-            snprintf(dir, sizeof dir, ".");
-            snprintf(base, sizeof base, "%s", path);
-        }
-    }
-    if (t->watching && !strcmp(dir, t->watch_dir) && !strcmp(base, t->watch_base))
-        return;
-    if (t->watching)
-        uv_fs_event_stop(&t->watch);
-    t->watching = false;
-    snprintf(t->watch_dir, sizeof t->watch_dir, "%s", dir);
-    snprintf(t->watch_base, sizeof t->watch_base, "%s", base);
-    if (dir[0] && uv_fs_event_start(&t->watch, on_watch, dir, 0) == 0)
-        t->watching = true;
-}
-
 /* The configuration changed: show what the cache knows now, simulate the rest after a pause. */
 static void config_changed(struct tui *t)
 {
     if (!t->quitting)
-        watch_analytics(t);
+        watch_sync(t);
     const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
     if (r)
         loop_act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
@@ -271,8 +223,7 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_term, NULL);
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
-    uv_close((uv_handle_t *)&t->watch, NULL);
-    uv_close((uv_handle_t *)&t->reload, NULL);
+    watch_close(t);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
     helpers_close(t);
@@ -305,6 +256,7 @@ void loop_act(struct tui *t, unsigned flags)
         t->sim_deferred_force = false;
     }
     helpers_sync(t);
+    watch_sync(t); /* a scenario may have opened or closed, a lesson reloaded */
     if (flags & APP_DIRTY) {
         t->dirty = true;
         loop_start_curves(t); /* a view may have opened that needs its curves */
@@ -496,10 +448,7 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->debounce);
     t->debounce.data = t;
     uv_timer_init(l, &t->grace);
-    uv_timer_init(l, &t->reload);
-    t->reload.data = t;
-    uv_fs_event_init(l, &t->watch);
-    t->watch.data = t;
+    watch_init(t);
     uv_prepare_init(l, &t->frame);
     t->frame.data = t;
     uv_prepare_start(&t->frame, on_frame);

@@ -43,8 +43,18 @@ cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
     for i in $(seq 1 40); do printf 'line %d of the text\n\n' "$i"; done
     echo ']] } } }'
 } >"$tmp/long.lua"
-# A scenario for the panel (the working directory is $tmp/run: exports land there).
-printf 'print("scenario ran")\n' >"$tmp/scenario.lua"
+# A quiz: the goal checks the typed answer (and loops on "loop", for the watchdog).
+cat >"$tmp/quiz.lua" <<'EOF'
+return { title = "A quiz", steps = {
+  { text = "Read the scenario row.", question = "Which side waits: IS or IA?",
+    goal = function(state)
+      local a = state.answer
+      if a == "loop" then while true do end end
+      if not a then return false, "answer with a" end
+      return a:upper() == state.model.scenario, ("you said %s"):format(a)
+    end, answer = "IA" },
+  { text = "The end." } } }
+EOF
 
 passed=0
 failed=0
@@ -446,24 +456,88 @@ PY
     grep -q "line 40 of the text" "$screen" && miss "the whole text fits: the test proves nothing"
     keys PageDown
     wait_for "PgUp: more above" || miss "PgDn did not scroll the lesson's text"
-    for _ in 1 2 3 4 5 6 7 8; do keys PageDown; done
+    for _ in $(seq 1 20); do keys PageDown; done
     wait_for "line 40 of the text" || miss "PgDn never reached the end of the text"
     grep -q "PgDn: more below" "$screen" && miss "the end still says there is more below"
-    keys PageUp PageUp PageUp PageUp PageUp PageUp PageUp PageUp PageUp
+    for _ in $(seq 1 20); do keys PageUp; done
     wait_gone "PgUp: more above" || miss "PgUp did not scroll back to the top"
     wait_for "line 1 of the text" || miss "PgUp did not bring the first line back"
     finish "lesson text scrolls with PgUp and PgDn"
     quit
 
-    # ---- item 6: a scenario is re-run from its prefilled path -------------------------------
+    # ---- item 6: a scenario is re-run from its prefilled path, and when it is saved ---------
+    printf 'print("scenario ran")\n' >"$tmp/scenario.lua"
     start $size - --script "$tmp/scenario.lua"
     wait_for "SCENARIO scenario.lua" 20 || miss "no scenario panel"
+    wait_for "scenario ran" 20 || miss "the scenario's output is not shown"
+    # An editor's save: a new file renamed over the old one.
+    printf 'print("scenario saved again")\n' >"$tmp/scenario.new"
+    mv "$tmp/scenario.new" "$tmp/scenario.lua"
+    wait_for "scenario saved again" 20 || miss "saving the scenario did not run it again"
     keys x
     wait_gone "SCENARIO scenario.lua" || miss "x did not close the panel"
     keys x
     wait_for "Lua file \[args\]: $tmp/scenario.lua" || miss "x did not prefill the last path"
-    finish "x prefills the scenario's last path"
+    finish "a saved scenario runs again; x prefills its path"
     quit
+
+    # ---- item 3: a typed quiz, checked by the lesson's Lua; --log; the lesson reloads on save
+    cp "$tmp/quiz.lua" "$tmp/quiz-$size.lua"
+    rm -f "$tmp/goals.log"
+    start $size - --lesson "$tmp/quiz-$size.lua" --log "$tmp/goals.log"
+    wait_for "question: Which side waits: IS or IA\?" || miss "no question"
+    wait_for "goal not met yet: answer with a" 20 || miss "the goal did not ask for an answer"
+    keys a
+    wait_for "answer: " || miss "a did not open the answer prompt"
+    keys -l is
+    keys Enter
+    wait_for "goal not met yet: you said is" 20 || miss "a wrong answer was not checked"
+    grep -q "your answer: is" "$screen" || miss "the answer is not shown"
+    keys a C-u
+    keys -l loop
+    keys Enter
+    # The goal loops on this answer: stopped at the limit in the evaluator, the screen alive.
+    wait_for "goal error: .*(stopped|limit)" 30 || miss "a looping goal was not stopped"
+    grep -q "lesson goal: " "$screen" || miss "the status bar does not show the goal's error"
+    keys a C-u
+    keys -l ia
+    keys Enter
+    wait_for "goal met: you said ia" 20 || miss "the right answer did not meet the goal"
+    finish "a quiz: the typed answer is checked by the lesson's Lua; a looping check is stopped"
+    # The lesson file saved with another title: the panel reloads, at the same step.
+    sed 's/title = "A quiz"/title = "A quiz, saved again"/' "$tmp/quiz-$size.lua" >"$tmp/quiz.new"
+    mv "$tmp/quiz.new" "$tmp/quiz-$size.lua"
+    wait_for "LESSON A quiz, saved again" 20 || miss "saving the lesson did not reload it"
+    wait_for "lesson reloaded: step 1 of 2" 20 || miss "no notice of the reload"
+    printf 'return {\n' >"$tmp/quiz-$size.lua"
+    wait_for "lesson not reloaded: .*quiz-$size.lua:2" 20 || miss "a broken save is not reported"
+    grep -q "LESSON A quiz, saved again" "$screen" || miss "a broken save lost the lesson"
+    finish "the lesson reloads on save; a broken save keeps the old one and says why"
+    keys n
+    wait_for "lesson complete: 1 of 1 goals met" 20 || miss "no completion"
+    quit
+    python3 - "$tmp/goals.log" "$tmp/quiz-$size.lua" <<'PY' || miss "the log is not the goals met"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+events = [l["event"] for l in lines]
+assert events == ["goal met", "complete"], events
+assert lines[0]["step"] == 1 and lines[0]["message"] == "you said ia", lines[0]
+assert lines[0]["lesson"] == sys.argv[2], lines[0]
+assert lines[1]["goals_met"] == 1 and lines[1]["goals"] == 1, lines[1]
+assert all(l["command"].startswith("situ run") for l in lines)
+PY
+    finish "--log appends a JSON line per goal met and one at the end"
+    # A log that cannot be written is refused before the screen is taken, in one line.
+    start $size - --lesson "$tmp/quiz.lua" --log "$tmp/nosuch/goals.log"
+    tries=100
+    while [ $tries -gt 0 ] && alive; do
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    alive && miss "the explorer started with a log it cannot write"
+    grep -q "^situ: --log: $tmp/nosuch/goals.log: " "$tmp/stderr" ||
+        miss "no one-line error naming the log: $(cat "$tmp/stderr")"
+    finish "an unwritable --log is refused in one line"
 done
 
 echo "workshop: $passed passed, $failed failed"
