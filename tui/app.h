@@ -187,17 +187,18 @@ struct app_state {
     enum app_pane pane;
     int links_scroll; /* links skipped at the top of the link view ([ ]) */
     struct app_lesson lesson;
-    double alert;                     /* link utilisation threshold, 0..1 */
-    bool script_unsafe;               /* scenarios get the whole standard library */
-    char analytics_err[APP_ERR_LONG]; /* why a Lua analytics gives no numbers, whole; "" if it does
-                                       */
-    struct scaling sc;                /* the static scaling view's curves */
-    struct app_script script;         /* the scenario panel */
-    bool present;                     /* presentation: a big plot, the focused slider only (P) */
-    int text_scroll;                  /* lines of the lesson's step text skipped (PgUp PgDn) */
-    int help_scroll;                  /* rows of the key help skipped */
-    char last_script[PARAMS_PATH_MAX];   /* the scenario last run: x prefills it */
-    char lesson_log[PARAMS_PATH_MAX]; /* --log FILE: JSON lines of goals met; "" for none */
+    double alert;                      /* link utilisation threshold, 0..1 */
+    bool script_unsafe;                /* scenarios get the whole standard library */
+    char analytics_err[APP_ERR_LONG];  /* why a Lua analytics gives no numbers, whole; "" if it does
+                                        */
+    struct scaling sc;                 /* the static scaling view's curves */
+    struct app_script script;          /* the scenario panel */
+    bool present;                      /* presentation: a big plot, the focused slider only (P) */
+    int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
+    int text_most;                     /* ... at most (the loop sets it from the last frame) */
+    int help_scroll;                   /* rows of the key help skipped */
+    char last_script[PARAMS_PATH_MAX]; /* the scenario last run: x prefills it */
+    char lesson_log[PARAMS_PATH_MAX];  /* --log FILE: JSON lines of goals met; "" for none */
 };
 
 /* ---- the key table (app_keys.c) ---- */

@@ -306,6 +306,7 @@ static unsigned k_text_scroll(struct app_state *s, int key, int arg)
         return APP_DIRTY;
     }
     s->text_scroll += arg * 5;
+    s->text_scroll = s->text_scroll > s->text_most ? s->text_most : s->text_scroll;
     if (s->text_scroll < 0)
         s->text_scroll = 0;
     return APP_DIRTY;
@@ -317,19 +318,17 @@ static unsigned k_script_close(struct app_state *s, int key, int arg)
     return app_script_close(s);
 }
 
-/* [ ] scroll the scenario panel (arg -1: older) or the link view (-1: back to the top). */
-static unsigned k_script_scroll(struct app_state *s, int key, int arg)
+/* [ ] scroll the scenario panel (arg -1: older) or, with none open, the link view (-1: back to
+ * the top; the view clamps the end). One handler: one help line for both. */
+static unsigned k_bracket_scroll(struct app_state *s, int key, int arg)
 {
     (void)key;
-    struct app_script *sp = &s->script;
-    int to = sp->scroll - arg;
-    sp->scroll = to < 0 ? 0 : to > sp->nlines - 1 ? (sp->nlines > 0 ? sp->nlines - 1 : 0) : to;
-    return APP_DIRTY;
-}
-
-static unsigned k_links_scroll(struct app_state *s, int key, int arg)
-{
-    (void)key;
+    if (s->script.phase != APP_SCRIPT_OFF) {
+        struct app_script *sp = &s->script;
+        int to = sp->scroll - arg, most = sp->nlines > 0 ? sp->nlines - 1 : 0;
+        sp->scroll = to < 0 ? 0 : to > most ? most : to;
+        return APP_DIRTY;
+    }
     int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
     s->links_scroll += arg;
     s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;
@@ -368,10 +367,10 @@ static const struct app_keydef main_keys[] = {
     {APP_CTX_SCRIPT, K('x', APP_KEY_ESC), "x  Esc", "scenario panel: close it (cancels its runs)",
      NULL, NULL, 0, k_script_close, 0},
     {APP_CTX_SCRIPT, K('['), "[ ]", "scenario panel / link view: scroll", NULL, NULL, 0,
-     k_script_scroll, -1},
-    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, k_script_scroll, 1},
-    {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, k_links_scroll, -1},
-    {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, k_links_scroll, 1},
+     k_bracket_scroll, -1},
+    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, 1},
+    {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, -1},
+    {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, 1},
     {APP_CTX_TEXT, K(APP_KEY_PGUP), "PgUp PgDn",
      "scroll the lesson or scenario text (else: coarse)", NULL, NULL, 0, k_text_scroll, -1},
     {APP_CTX_TEXT, K(APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, k_text_scroll, 1},
@@ -411,7 +410,7 @@ static const struct app_keydef main_keys[] = {
     {0, K('x'), "x", "run a Lua scenario in a panel (prefilled: the last)", NULL, NULL, 0, k_prompt,
      APP_SCRIPT_PATH},
     {0, K('!'), "!", "the last error in full", NULL, NULL, 0, k_error, 0},
-    {0, K('/'), NULL, NULL, NULL, NULL, 0, k_search, 0},
+    {0, K('/'), "/", "(no search: the arrows select a parameter)", NULL, NULL, 0, k_search, 0},
     {0, K(APP_KEY_ESC), "Esc", "close a view (back to the lesson or the plot)", NULL, NULL, 0,
      k_escape, 0},
     {0, K('?'), "?", "this help (scrolls with the arrows)", "?", "keys", 1, k_mode, APP_HELP},

@@ -399,6 +399,7 @@ static void draw(struct tui *t)
         view_script_draw(&t->scr, &t->layout, &t->app);
     if (m == APP_ERROR) /* over the scenario panel, whose error it often is */
         view_error_draw(&t->scr, &t->layout, &t->app);
+    t->app.text_most = view_lesson_text_most(); /* PgDn stops at the text's end */
     wnoutrefresh(stdscr);
     doupdate();
     t->dirty = false;

@@ -61,6 +61,8 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
 void view_stages_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
+/* Lines the lesson text drawn last could scroll by (0: it fits). */
+int view_lesson_text_most(void);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,

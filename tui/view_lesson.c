@@ -107,6 +107,15 @@ static int hints_draw(const struct screen *s, const struct app_state *a, int top
     return row;
 }
 
+/* How far the text drawn last could scroll: the loop hands it to the app, which clamps PgDn
+ * (the wrapped lines depend on the width, which only the view knows). */
+static int text_most;
+
+int view_lesson_text_most(void)
+{
+    return text_most;
+}
+
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
 {
@@ -148,6 +157,7 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     need = need > VIEW_TEXT_LINES ? VIEW_TEXT_LINES : need;
     /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
     int room = end - row, most = need - room > 0 ? need - room : 0;
+    text_most = most;
     int first = a->text_scroll > most ? most : a->text_scroll;
     for (int i = first; i < need && row < end; i++, row++) {
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);

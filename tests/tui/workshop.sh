@@ -513,7 +513,7 @@ PY
     wait_for "lesson not reloaded: .*quiz-$size.lua:2" 20 || miss "a broken save is not reported"
     grep -q "LESSON A quiz, saved again" "$screen" || miss "a broken save lost the lesson"
     finish "the lesson reloads on save; a broken save keeps the old one and says why"
-    keys n
+    keys n n
     wait_for "lesson complete: 1 of 1 goals met" 20 || miss "no completion"
     quit
     python3 - "$tmp/goals.log" "$tmp/quiz-$size.lua" <<'PY' || miss "the log is not the goals met"
