@@ -228,6 +228,7 @@ struct app_keydef {
     int foot_prio;        /* 1: always in the footer; 2: when there is room */
     unsigned (*fn)(struct app_state *s, int key, int arg);
     int arg;
+    unsigned (*act)(struct app_state *s); /* when fn is NULL: an action that needs no key */
 };
 
 struct app_keymap {

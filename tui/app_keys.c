@@ -162,22 +162,10 @@ static unsigned k_step(struct app_state *s, int key, int arg)
     return step(s, app_focused(s), arg > 0 ? 1 : -1, arg == 2 || arg == -2);
 }
 
-static unsigned k_edit(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return edit_begin(s);
-}
-
 static unsigned k_mapping(struct app_state *s, int key, int arg)
 {
     (void)key, (void)arg;
     return step_choice(s, P_MAPPING, 1, true);
-}
-
-static unsigned k_reset(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return reset_focused(s);
 }
 
 static unsigned k_rerun(struct app_state *s, int key, int arg)
@@ -186,12 +174,6 @@ static unsigned k_rerun(struct app_state *s, int key, int arg)
     app_notice(s, false, "simulating this configuration again");
     s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */
     return APP_DIRTY | APP_RERUN;
-}
-
-static unsigned k_presets(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return presets_open(s);
 }
 
 /* A prompt (arg: its mode) starts empty, or with what it last ran (the scenario's path). */
@@ -261,24 +243,6 @@ static unsigned k_present(struct app_state *s, int key, int arg)
     return APP_DIRTY;
 }
 
-static unsigned k_export(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_export(s);
-}
-
-static unsigned k_lesson_hint(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_lesson_hint(s);
-}
-
-static unsigned k_lesson_answer(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_lesson_answer_begin(s);
-}
-
 static unsigned k_lesson_move(struct app_state *s, int key, int arg)
 {
     (void)key;
@@ -310,12 +274,6 @@ static unsigned k_text_scroll(struct app_state *s, int key, int arg)
     if (s->text_scroll < 0)
         s->text_scroll = 0;
     return APP_DIRTY;
-}
-
-static unsigned k_script_close(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_script_close(s);
 }
 
 /* [ ] scroll the scenario panel (arg -1: older) or, with none open, the link view (-1: back to
@@ -351,71 +309,75 @@ static unsigned main_other(struct app_state *s, int key)
     {                                                                                              \
         __VA_ARGS__, 0                                                                             \
     }
-#define L APP_CTX_LESSON
+#define L           APP_CTX_LESSON
+#define DO(fn, arg) fn, arg, NULL /* a handler given the key and the row's argument */
+#define ACT(act)    NULL, 0, act  /* an action of the state alone */
 
 /* The main screen. Order matters twice: the first active row with the key wins (with a lesson
  * open, h is its hint, not a step left), and the footer lists its rows in this order. */
 static const struct app_keydef main_keys[] = {
     {L, K('n'), "n b", "lesson: next step, back a step (b keeps your settings)", "n", "next", 1,
-     k_lesson_move, 1},
-    {L, K('b'), NULL, NULL, "b", "back", 1, k_lesson_move, -1},
-    {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, k_lesson_hint, 0},
-    {L, K('a'), "a", "lesson: answer the step's question", NULL, NULL, 0, k_lesson_answer, 0},
+     DO(k_lesson_move, 1)},
+    {L, K('b'), NULL, NULL, "b", "back", 1, DO(k_lesson_move, -1)},
+    {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, ACT(app_lesson_hint)},
+    {L, K('a'), "a", "lesson: answer the step's question", NULL, NULL, 0,
+     ACT(app_lesson_answer_begin)},
     {L | APP_CTX_DONE, K('R'), "R", "lesson: restart it (at its end)", "R", "restart", 1,
-     k_lesson_restart, 0},
-    {L, K('R'), NULL, NULL, NULL, NULL, 0, k_lesson_restart, 0},
+     DO(k_lesson_restart, 0)},
+    {L, K('R'), NULL, NULL, NULL, NULL, 0, DO(k_lesson_restart, 0)},
     {APP_CTX_SCRIPT, K('x', APP_KEY_ESC), "x  Esc", "scenario panel: close it (cancels its runs)",
-     NULL, NULL, 0, k_script_close, 0},
+     NULL, NULL, 0, ACT(app_script_close)},
     {APP_CTX_SCRIPT, K('['), "[ ]", "scenario panel / link view: scroll", NULL, NULL, 0,
-     k_bracket_scroll, -1},
-    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, 1},
-    {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, -1},
-    {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, k_bracket_scroll, 1},
+     DO(k_bracket_scroll, -1)},
+    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, 1)},
+    {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, -1)},
+    {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, 1)},
     {APP_CTX_TEXT, K(APP_KEY_PGUP), "PgUp PgDn",
-     "scroll the lesson or scenario text (else: coarse)", NULL, NULL, 0, k_text_scroll, -1},
-    {APP_CTX_TEXT, K(APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, k_text_scroll, 1},
+     "scroll the lesson or scenario text (else: coarse)", NULL, NULL, 0, DO(k_text_scroll, -1)},
+    {APP_CTX_TEXT, K(APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, DO(k_text_scroll, 1)},
     {0, K(APP_KEY_UP, 'k', APP_KEY_BTAB), "<ud>  k j  Tab", "select a parameter", NULL, NULL, 0,
-     k_focus, -1},
-    {0, K(APP_KEY_DOWN, 'j', APP_KEY_TAB), NULL, NULL, NULL, NULL, 0, k_focus, 1},
-    {0, K(APP_KEY_HOME, 'g'), "Home End  g G", "first / last parameter", NULL, NULL, 0, k_focus,
-     -2},
-    {0, K(APP_KEY_END, 'G'), NULL, NULL, NULL, NULL, 0, k_focus, 2},
+     DO(k_focus, -1)},
+    {0, K(APP_KEY_DOWN, 'j', APP_KEY_TAB), NULL, NULL, NULL, NULL, 0, DO(k_focus, 1)},
+    {0, K(APP_KEY_HOME, 'g'), "Home End  g G", "first / last parameter", NULL, NULL, 0,
+     DO(k_focus, -2)},
+    {0, K(APP_KEY_END, 'G'), NULL, NULL, NULL, NULL, 0, DO(k_focus, 2)},
     {0, K(APP_KEY_LEFT, 'h', '-'), "<lr>  h l  - +", "step it (ratios: realisable values only)",
-     "<lr>", "step", 1, k_step, -1},
-    {0, K(APP_KEY_RIGHT, 'l', '+'), NULL, NULL, NULL, NULL, 0, k_step, 1},
-    {0, K(APP_KEY_PGDN, 'H'), "PgUp PgDn  L H", "coarse step", NULL, NULL, 0, k_step, -2},
-    {0, K(APP_KEY_PGUP, 'L'), NULL, NULL, NULL, NULL, 0, k_step, 2},
+     "<lr>", "step", 1, DO(k_step, -1)},
+    {0, K(APP_KEY_RIGHT, 'l', '+'), NULL, NULL, NULL, NULL, 0, DO(k_step, 1)},
+    {0, K(APP_KEY_PGDN, 'H'), "PgUp PgDn  L H", "coarse step", NULL, NULL, 0, DO(k_step, -2)},
+    {0, K(APP_KEY_PGUP, 'L'), NULL, NULL, NULL, NULL, 0, DO(k_step, 2)},
     {0, K(APP_KEY_ENTER, 'e'), "<enter>  e", "type an exact value (Esc cancels)", "<enter>", "type",
-     1, k_edit, 0},
-    {0, K('d'), "d", "reset the parameter to its default", NULL, NULL, 0, k_reset, 0},
+     1, ACT(edit_begin)},
+    {0, K('d'), "d", "reset the parameter to its default", NULL, NULL, 0, ACT(reset_focused)},
     {APP_CTX_NOLESSON, K('m'), "m", "switch the mapping (in situ, in transit)", "m", "map", 1,
-     k_mapping, 0},
-    {L, K('m'), NULL, NULL, NULL, NULL, 0, k_mapping, 0},
-    {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, k_rerun, 0},
-    {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 1, k_pane,
-     APP_PANE_XOVER},
-    {0, K('c'), NULL, NULL, NULL, NULL, 0, k_pane, APP_PANE_XOVER},
-    {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 2, k_pane,
-     APP_PANE_STAGES},
-    {0, K('u'), "u  [ ]", "link utilisation; scroll it (Esc closes)", "u", "links", 1, k_pane,
-     APP_PANE_LINKS},
-    {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1, k_pane,
-     APP_PANE_SCALING},
-    {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0, k_present, 0},
+     DO(k_mapping, 0)},
+    {L, K('m'), NULL, NULL, NULL, NULL, 0, DO(k_mapping, 0)},
+    {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, DO(k_rerun, 0)},
+    {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 1,
+     DO(k_pane, APP_PANE_XOVER)},
+    {0, K('c'), NULL, NULL, NULL, NULL, 0, DO(k_pane, APP_PANE_XOVER)},
+    {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 2,
+     DO(k_pane, APP_PANE_STAGES)},
+    {0, K('u'), "u  [ ]", "link utilisation; scroll it (Esc closes)", "u", "links", 1,
+     DO(k_pane, APP_PANE_LINKS)},
+    {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1,
+     DO(k_pane, APP_PANE_SCALING)},
+    {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0,
+     DO(k_present, 0)},
     {APP_CTX_NOLESSON, K('p'), "p  w", "presets: load one; save this configuration as one", "p",
-     "preset", 1, k_presets, 0},
-    {L, K('p'), NULL, NULL, NULL, NULL, 0, k_presets, 0},
-    {0, K('w'), NULL, NULL, "w", "save", 2, k_prompt, APP_PRESET_SAVE},
-    {0, K('E'), "E", "export this view: JSON, CSV, SVG, PNG", "E", "export", 2, k_export, 0},
-    {0, K('x'), "x", "run a Lua scenario in a panel (prefilled: the last)", NULL, NULL, 0, k_prompt,
-     APP_SCRIPT_PATH},
-    {0, K('!'), "!", "the last error in full", NULL, NULL, 0, k_error, 0},
-    {0, K('/'), "/", "(no search: the arrows select a parameter)", NULL, NULL, 0, k_search, 0},
+     "preset", 1, ACT(presets_open)},
+    {L, K('p'), NULL, NULL, NULL, NULL, 0, ACT(presets_open)},
+    {0, K('w'), NULL, NULL, "w", "save", 2, DO(k_prompt, APP_PRESET_SAVE)},
+    {0, K('E'), "E", "export this view: JSON, CSV, SVG, PNG", "E", "export", 2, ACT(app_export)},
+    {0, K('x'), "x", "run a Lua scenario in a panel (prefilled: the last)", NULL, NULL, 0,
+     DO(k_prompt, APP_SCRIPT_PATH)},
+    {0, K('!'), "!", "the last error in full", NULL, NULL, 0, DO(k_error, 0)},
+    {0, K('/'), "/", "(no search: the arrows select a parameter)", NULL, NULL, 0, DO(k_search, 0)},
     {0, K(APP_KEY_ESC), "Esc", "close a view (back to the lesson or the plot)", NULL, NULL, 0,
-     k_escape, 0},
-    {0, K('?'), "?", "this help (scrolls with the arrows)", "?", "keys", 1, k_mode, APP_HELP},
+     DO(k_escape, 0)},
+    {0, K('?'), "?", "this help (scrolls with the arrows)", "?", "keys", 1, DO(k_mode, APP_HELP)},
     {0, K('q', APP_KEY_CTRL_C), "q  Ctrl-C", "quit (prints the situ run command line)", "q", "quit",
-     1, k_quit, 0},
+     1, DO(k_quit, 0)},
 };
 
 static unsigned help_scroll(struct app_state *s, int key, int arg)
@@ -428,15 +390,16 @@ static unsigned help_scroll(struct app_state *s, int key, int arg)
 }
 
 static const struct app_keydef help_keys[] = {
-    {0, K(APP_KEY_UP, 'k', APP_KEY_PGUP), "<ud>", "scroll", "<ud>", "scroll", 1, help_scroll, -1},
-    {0, K(APP_KEY_DOWN, 'j', APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, help_scroll, 1},
-    {0, K('?', APP_KEY_ESC), "?  Esc", "close the help", "?/Esc", "close help", 1, k_close, 0},
-    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+    {0, K(APP_KEY_UP, 'k', APP_KEY_PGUP), "<ud>", "scroll", "<ud>", "scroll", 1,
+     DO(help_scroll, -1)},
+    {0, K(APP_KEY_DOWN, 'j', APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, DO(help_scroll, 1)},
+    {0, K('?', APP_KEY_ESC), "?  Esc", "close the help", "?/Esc", "close help", 1, DO(k_close, 0)},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, DO(k_quit, 0)},
 };
 
 static const struct app_keydef error_keys[] = {
-    {0, K('!', APP_KEY_ESC, APP_KEY_ENTER), "!  Esc", "close", "!/Esc", "close", 1, k_close, 0},
-    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+    {0, K('!', APP_KEY_ESC, APP_KEY_ENTER), "!  Esc", "close", "!/Esc", "close", 1, DO(k_close, 0)},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, DO(k_quit, 0)},
 };
 
 static unsigned preset_move(struct app_state *s, int key, int arg)
@@ -470,11 +433,11 @@ static unsigned preset_load(struct app_state *s, int key, int arg)
 }
 
 static const struct app_keydef preset_keys[] = {
-    {0, K(APP_KEY_UP, 'k'), "<ud>", "choose", "<ud>", "choose", 1, preset_move, -1},
-    {0, K(APP_KEY_DOWN, 'j'), NULL, NULL, NULL, NULL, 0, preset_move, 1},
-    {0, K(APP_KEY_ENTER), "<enter>", "load", "<enter>", "load", 1, preset_load, 0},
-    {0, K(APP_KEY_ESC, 'p'), "Esc", "cancel", "Esc", "cancel", 1, k_close, 0},
-    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, k_quit, 0},
+    {0, K(APP_KEY_UP, 'k'), "<ud>", "choose", "<ud>", "choose", 1, DO(preset_move, -1)},
+    {0, K(APP_KEY_DOWN, 'j'), NULL, NULL, NULL, NULL, 0, DO(preset_move, 1)},
+    {0, K(APP_KEY_ENTER), "<enter>", "load", "<enter>", "load", 1, DO(preset_load, 0)},
+    {0, K(APP_KEY_ESC, 'p'), "Esc", "cancel", "Esc", "cancel", 1, DO(k_close, 0)},
+    {0, K('q', APP_KEY_CTRL_C), "q", "quit", "q", "quit", 1, DO(k_quit, 0)},
 };
 
 /* ---- prompts: the value editor, the preset's name, the scenario's path ---------------------- */
@@ -508,44 +471,20 @@ static unsigned prompt_type(struct app_state *s, int key)
     return 0;
 }
 
-static unsigned commit_edit(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return edit_commit(s);
-}
-
-static unsigned commit_save(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_preset_save_commit(s);
-}
-
-static unsigned commit_script(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_script_path_commit(s);
-}
-
 #define PROMPT_KEYS(commit, label)                                                                 \
-    {0, K(APP_KEY_ENTER), "<enter>", label, "<enter>", label, 1, commit, 0},                       \
-        {0, K(APP_KEY_ESC), "Esc", "cancel", "Esc", "cancel", 1, k_close, 0},                      \
-        {0, K(APP_KEY_BACKSPACE), NULL, NULL, NULL, NULL, 0, prompt_backspace, 0},                 \
-        {0, K(APP_KEY_CTRL_U), "Ctrl-U", "clear", "Ctrl-U", "clear", 1, prompt_clear, 0},          \
+    {0, K(APP_KEY_ENTER), "<enter>", label, "<enter>", label, 1, ACT(commit)},                     \
+        {0, K(APP_KEY_ESC), "Esc", "cancel", "Esc", "cancel", 1, DO(k_close, 0)},                  \
+        {0, K(APP_KEY_BACKSPACE), NULL, NULL, NULL, NULL, 0, DO(prompt_backspace, 0)},             \
+        {0, K(APP_KEY_CTRL_U), "Ctrl-U", "clear", "Ctrl-U", "clear", 1, DO(prompt_clear, 0)},      \
     {                                                                                              \
-        0, K(APP_KEY_CTRL_C), "Ctrl-C", "quit", "Ctrl-C", "quit", 1, k_quit, 0                     \
+        0, K(APP_KEY_CTRL_C), "Ctrl-C", "quit", "Ctrl-C", "quit", 1, DO(k_quit, 0)                 \
     }
 
-static const struct app_keydef edit_keys[] = {PROMPT_KEYS(commit_edit, "apply")};
-static const struct app_keydef save_keys[] = {PROMPT_KEYS(commit_save, "save")};
-static const struct app_keydef script_keys[] = {PROMPT_KEYS(commit_script, "run")};
+static const struct app_keydef edit_keys[] = {PROMPT_KEYS(edit_commit, "apply")};
+static const struct app_keydef save_keys[] = {PROMPT_KEYS(app_preset_save_commit, "save")};
+static const struct app_keydef script_keys[] = {PROMPT_KEYS(app_script_path_commit, "run")};
 
-static unsigned commit_answer(struct app_state *s, int key, int arg)
-{
-    (void)key, (void)arg;
-    return app_lesson_answer_commit(s);
-}
-
-static const struct app_keydef answer_keys[] = {PROMPT_KEYS(commit_answer, "answer")};
+static const struct app_keydef answer_keys[] = {PROMPT_KEYS(app_lesson_answer_commit, "answer")};
 
 #define MAP(t, title, other)                                                                       \
     {                                                                                              \
@@ -594,7 +533,7 @@ unsigned app_key(struct app_state *s, int key)
             continue;
         for (int k = 0; d->keys[k]; k++)
             if (d->keys[k] == key)
-                return d->fn(s, key, d->arg);
+                return d->fn ? d->fn(s, key, d->arg) : d->act(s);
     }
     return map->other ? map->other(s, key) : 0;
 }

@@ -272,48 +272,6 @@ static void resize(struct tui *t)
     t->dirty = true;
 }
 
-static int map_key(int ch)
-{
-    switch (ch) {
-    case KEY_UP:
-        return APP_KEY_UP;
-    case KEY_DOWN:
-        return APP_KEY_DOWN;
-    case KEY_LEFT:
-        return APP_KEY_LEFT;
-    case KEY_RIGHT:
-        return APP_KEY_RIGHT;
-    case KEY_PPAGE:
-        return APP_KEY_PGUP;
-    case KEY_NPAGE:
-        return APP_KEY_PGDN;
-    case KEY_HOME:
-        return APP_KEY_HOME;
-    case KEY_END:
-        return APP_KEY_END;
-    case KEY_ENTER:
-    case '\r':
-    case '\n':
-        return APP_KEY_ENTER;
-    case 27:
-        return APP_KEY_ESC;
-    case KEY_BACKSPACE:
-    case 127:
-    case 8:
-        return APP_KEY_BACKSPACE;
-    case '\t':
-        return APP_KEY_TAB;
-    case KEY_BTAB:
-        return APP_KEY_BTAB;
-    case 3:
-        return APP_KEY_CTRL_C;
-    case 21:
-        return APP_KEY_CTRL_U;
-    default:
-        return ch >= 0x20 && ch < 0x7f ? ch : -1;
-    }
-}
-
 static void handle_mouse(struct tui *t)
 {
     MEVENT ev;
@@ -343,7 +301,7 @@ static void on_input(uv_poll_t *h, int status, int events)
             handle_mouse(t);
             continue;
         }
-        int key = map_key(ch);
+        int key = screen_map_key(ch);
         if (key < 0)
             continue;
         /* While the screen is too small to show them, keys change nothing but quit. */

@@ -50,7 +50,7 @@ Test(keys, every_binding_is_in_the_help)
         bool documented = false;
         for (int j = 0; j < map->n && !documented; j++) {
             const struct app_keydef *e = &map->defs[j];
-            documented = e->help && e->fn == d->fn;
+            documented = e->help && e->fn == d->fn && e->act == d->act;
             for (int q = 0; e->help && e->keys[q] && !documented; q++)
                 documented = e->keys[q] == d->keys[0];
         }
