@@ -156,6 +156,7 @@ struct app_state {
     enum app_mode mode;
     char edit[APP_EDIT_MAX]; /* the value being typed */
     int edit_len;
+    bool edit_prefilled;        /* edit holds the last value: typing replaces it, Enter keeps it */
     char edit_err[APP_MSG_MAX]; /* why the typed value was refused; stays until the next key */
     char notice[APP_MSG_MAX];   /* one line under the sliders: a refused step, a loaded preset */
     bool notice_error;

@@ -69,6 +69,7 @@ static unsigned edit_begin(struct app_state *s)
     s->mode = APP_EDIT;
     s->edit[0] = 0;
     s->edit_len = 0;
+    s->edit_prefilled = false;
     s->edit_err[0] = 0;
     s->notice[0] = 0;
     return APP_DIRTY;
@@ -185,6 +186,7 @@ static unsigned k_prompt(struct app_state *s, int key, int arg)
     if (arg == APP_SCRIPT_PATH)
         snprintf(s->edit, sizeof s->edit, "%.*s", APP_EDIT_MAX - 1, s->last_script);
     s->edit_len = (int)strlen(s->edit);
+    s->edit_prefilled = s->edit_len > 0;
     s->edit_err[0] = 0;
     return APP_DIRTY;
 }
@@ -445,6 +447,7 @@ static const struct app_keydef preset_keys[] = {
 static unsigned prompt_backspace(struct app_state *s, int key, int arg)
 {
     (void)key, (void)arg;
+    s->edit_prefilled = false; /* editing the last value, not replacing it */
     if (s->edit_len > 0)
         s->edit[--s->edit_len] = 0;
     s->edit_err[0] = 0;
@@ -462,6 +465,9 @@ static unsigned prompt_clear(struct app_state *s, int key, int arg)
 
 static unsigned prompt_type(struct app_state *s, int key)
 {
+    if (key >= 0x20 && key < 0x7f && s->edit_prefilled) /* a new value replaces the last */
+        s->edit_len = 0, s->edit[0] = 0;
+    s->edit_prefilled = false;
     if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
         s->edit[s->edit_len++] = (char)key;
         s->edit[s->edit_len] = 0;

@@ -273,6 +273,7 @@ unsigned app_lesson_answer_begin(struct app_state *s)
     s->pane = APP_PANE_LESSON;
     snprintf(s->edit, sizeof s->edit, "%.*s", APP_EDIT_MAX - 1, ls->answer); /* to correct it */
     s->edit_len = (int)strlen(s->edit);
+    s->edit_prefilled = s->edit_len > 0;
     s->edit_err[0] = 0;
     return APP_DIRTY;
 }

@@ -122,6 +122,36 @@ static void draw_delta(const struct screen *s, int y, int x, int n, int w, doubl
     draw_text(s, y, x + n, w - n, far ? COL_WARN : COL_MUTED, buf);
 }
 
+/* Where the two columns are, and what SimGrid's shows while it has no number. */
+struct column {
+    int mx, mw, sx, sw;
+    const char *ph;
+    enum colour ph_c;
+};
+
+/* A labelled row: the model's value, SimGrid's (NAN: none yet) and the Δ; times or η. */
+static void compare_row(const struct screen *s, int y, int x, const char *label,
+                        const struct column *c, double model, double sim, bool time)
+{
+    char v[32];
+    draw_text(s, y, x, LABEL_W, COL_TEXT, label);
+    if (time)
+        draw_time(model, v, sizeof v);
+    else
+        snprintf(v, sizeof v, "%.3f", model);
+    draw_text(s, y, c->mx, c->mw, time ? COL_VALUE : eta_colour(model), v);
+    if (isnan(sim)) {
+        draw_text(s, y, c->sx, c->sw, c->ph_c, c->ph);
+        return;
+    }
+    if (time)
+        draw_time(sim, v, sizeof v);
+    else
+        snprintf(v, sizeof v, "%.3f", sim);
+    int n = draw_text(s, y, c->sx, c->sw, time ? COL_VALUE : eta_colour(sim), v);
+    draw_delta(s, y, c->sx, n, c->sw, sim, model);
+}
+
 static void draw_results(const struct screen *s, const struct view_layout *l,
                          const struct app_state *a)
 {
@@ -147,27 +177,11 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
     enum colour ph_c = a->sim_phase == SIM_FAILED ? COL_ERROR : COL_MUTED;
 
     snprintf(buf, sizeof buf, "efficiency%s%s", s->unicode ? " " : "", s->unicode ? g->eta : "");
-    draw_text(s, y + 1, x, LABEL_W, COL_TEXT, buf);
-    draw_fmt(s, y + 1, mx, colw, eta_colour(m->efficiency), "%.3f", m->efficiency);
-    if (r) {
-        int n = draw_fmt(s, y + 1, sx, sw, eta_colour(r->efficiency), "%.3f", r->efficiency);
-        draw_delta(s, y + 1, sx, n, sw, r->efficiency, m->efficiency);
-    } else {
-        draw_text(s, y + 1, sx, sw, ph_c, ph);
-    }
-
+    struct column c = {mx, colw, sx, sw, ph, ph_c};
+    compare_row(s, y + 1, x, buf, &c, m->efficiency, r ? r->efficiency : NAN, false);
     /* The model's best prediction (with the pipeline's fill and drain), against the measured
      * makespan; the paper's eq. 5 beside it, for reference. */
-    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "makespan");
-    draw_time(m->makespan, t, sizeof t);
-    draw_text(s, y + 2, mx, colw, COL_VALUE, t);
-    if (r) {
-        draw_time(r->makespan, t, sizeof t);
-        int n = draw_text(s, y + 2, sx, sw, COL_VALUE, t);
-        draw_delta(s, y + 2, sx, n, sw, r->makespan, m->makespan);
-    } else {
-        draw_text(s, y + 2, sx, sw, ph_c, ph);
-    }
+    compare_row(s, y + 2, x, "makespan", &c, m->makespan, r ? r->makespan : NAN, true);
     draw_text(s, y + 3, x, LABEL_W, COL_MUTED, " paper eq.5");
     draw_time(m->makespan_eq5, t, sizeof t);
     draw_text(s, y + 3, mx, colw, COL_MUTED, t);

@@ -135,6 +135,18 @@ EOF
     tui_new situ "${size%x*}" "${size#*x}" "sh $tmp/wrap.sh $*"
 }
 
+# press_until KEY PATTERN TIMES: presses KEY until the (grep -E) pattern shows, TIMES at most.
+press_until() {
+    tries=$3
+    capture
+    while [ $tries -gt 0 ] && ! grep -Eq -- "$2" "$screen"; do
+        keys "$1"
+        tries=$((tries - 1))
+        sleep 0.05
+        capture
+    done
+}
+
 # The explorer exits on q: polls until the pane's process is gone.
 quit() {
     keys q
@@ -238,13 +250,7 @@ for size in 80x24 120x40; do
     for k in "t  *per-stage table" "E  *export this view" "P  *presentation"; do
         grep -Eq "│ $k" "$screen" || miss "the help does not list '$k'"
     done
-    tries=40
-    while [ $tries -gt 0 ] && ! grep -q "in a child process (at most" "$screen"; do
-        keys Down
-        tries=$((tries - 1))
-        sleep 0.05
-        capture
-    done
+    press_until Down "in a child process \\(at most" 40
     grep -q "in a child process (at most" "$screen" || miss "the help's footnote is cut"
     grep -q "│ PgUp PgDn  *scroll the lesson or scenario text" "$screen" ||
         miss "the help's last lines do not show the lesson's keys"
@@ -279,13 +285,7 @@ for size in 80x24 120x40; do
     wait_for " ratio +15 " || miss "Left did not move the ratio back"
     keys p
     wait_for "mine-$size\\* +ratio 31 for the workshop" || miss "the picker lacks it or its description"
-    tries=20
-    while [ $tries -gt 0 ] && ! grep -q "▸ mine-$size" "$screen"; do
-        keys Down
-        tries=$((tries - 1))
-        sleep 0.05
-        capture
-    done
+    press_until Down "▸ mine-$size" 20
     keys Enter
     wait_for "preset mine-$size loaded" || miss "the saved preset did not load"
     wait_for " ratio +31 " || miss "the saved preset did not bring ratio 31 back"
@@ -478,7 +478,13 @@ PY
     wait_gone "SCENARIO scenario.lua" || miss "x did not close the panel"
     keys x
     wait_for "Lua file \[args\]: $tmp/scenario.lua" || miss "x did not prefill the last path"
-    finish "a saved scenario runs again; x prefills its path"
+    # Typing replaces the prefilled path (it is not appended to); Enter runs what is typed.
+    keys -l "$tmp/scenario.lua"
+    wait_for "Lua file \[args\]: $tmp/scenario.lua_" || miss "typing did not replace the path"
+    grep -q "scenario.lua$tmp" "$screen" && miss "the typed path was appended to the old one"
+    keys Enter
+    wait_for "scenario saved again" 20 || miss "Enter did not run the typed path"
+    finish "a saved scenario runs again; x prefills its path, typing replaces it"
     quit
 
     # ---- item 3: a typed quiz, checked by the lesson's Lua; --log; the lesson reloads on save
