@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/evaluate.h"
+#include "../engine/flag.h"
 #include "../engine/datadir.h"
 #include "../engine/lesson.h"
 #include "../engine/model.h"
@@ -116,10 +117,9 @@ static int open_explorer(const char *name, const char *log, int argc, char **arg
     int n = 0;
     rest[n++] = argv[0];
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--log")) {
-            i++; /* and its value */
-            continue;
-        }
+        const char *v;
+        if (flag_take(argc, argv, &i, "log", &v))
+            continue; /* and its value */
         if (argv[i] != name)
             rest[n++] = argv[i];
     }
@@ -141,24 +141,21 @@ int cmd_lesson(int argc, char **argv)
             headless = true; /* before parameters are let through below */
     }
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--log")) {
+        if (flag_take(argc, argv, &i, "log", &log)) {
             if (headless) {
                 cli_error("lesson: --log records a student's session in the explorer, not "
                           "--headless");
                 return EXIT_BAD_INPUT;
             }
-            if (i + 1 >= argc) {
+            if (!log || !*log) {
                 cli_error("--log: missing value");
                 return EXIT_BAD_INPUT;
             }
-            log = argv[++i];
             continue;
         }
         if (!headless && argv[i][0] == '-' && strcmp(argv[i], "--help") && strcmp(argv[i], "-h") &&
             strcmp(argv[i], "--list"))
             continue; /* a parameter for the explorer: cli_parse checks it */
-        if (i > 2 && !strcmp(argv[i - 1], "--log"))
-            continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
             return 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/flag.h"
 #include "../engine/report.h"
 #include "cli.h"
 #include "study.h"
@@ -143,8 +144,7 @@ int cmd_merge(int argc, char **argv)
             rc = 0;
             goto done;
         }
-        if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
-            out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
+        if (flag_take(argc, argv, &i, "out", &out)) {
             if (!out) {
                 cli_error("merge: missing file after --out");
                 goto done;

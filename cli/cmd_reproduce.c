@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../engine/crossover.h"
+#include "../engine/flag.h"
 #include "../engine/outfile.h"
 #include "../engine/preset.h"
+#include "../engine/sim.h"
 #include "../plot/chart.h"
 #include "cli.h"
 #include "study.h"
@@ -300,19 +303,11 @@ static struct crossing crossover(const struct study *s)
 {
     double xa[64], ya[64], xb[64], yb[64];
     int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
-    struct crossing c = {false, NAN, false};
-    for (int k = 1; k < na && k < nb; k++) {
-        double d0 = ya[k - 1] - yb[k - 1], d1 = ya[k] - yb[k];
-        if (d0 == 0 || (d0 < 0) != (d1 < 0)) {
-            /* Linear in log(data scaling) between the two points that bracket the sign change. */
-            double t = d0 / (d0 - d1);
-            c.found = true;
-            c.at = exp(log(xa[k - 1]) + t * (log(xa[k]) - log(xa[k - 1])));
-            c.insitu_faster_below = d0 < 0;
-            return c;
-        }
-    }
-    c.insitu_faster_below = na && nb && ya[0] < yb[0];
+    int n = na < nb ? na : nb, from, first_sign;
+    int at = crossover_first_change(ya, yb, n, &from, NULL, &first_sign);
+    struct crossing c = {at >= 0, NAN, first_sign < 0};
+    if (c.found)
+        c.at = crossover_interpolate(xa[from], ya[from] - yb[from], xa[at], ya[at] - yb[at]);
     return c;
 }
 
@@ -546,7 +541,8 @@ static void usage(void)
         "  fig8     active/idle time per component against the ratio, per node count\n"
         "  fig9     in situ vs in transit as the data grows, with the crossover and link load\n"
         "  scaling  static scaling: time-to-solution against rate, per node count\n"
-        "--alert U flags links whose mean utilisation is above U (default 0.75).\n"
+        "--alert U flags links whose mean utilisation is above U (default " SIM_ALERT_DEFAULT_TEXT
+        ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
         "  situ reproduce fig7 --analytics overhead   (a fixed cost per analysis: the paper's\n"
         "                                              spread between the four pairs)\n");
@@ -564,12 +560,7 @@ struct overrides {
 static int flag_param(const char *arg)
 {
     char key[64];
-    size_t n = strcspn(arg + 2, "=");
-    if (n >= sizeof key)
-        return -1;
-    memcpy(key, arg + 2, n);
-    key[n] = 0;
-    return params_find(key);
+    return flag_name(arg, key, sizeof key) ? params_find(key) : -1;
 }
 
 /* Applies the flags to the study's base; a key the study sweeps is refused (the axis would
@@ -668,7 +659,7 @@ int cmd_reproduce(int argc, char **argv)
     const char *dir = "situ-reproduce", *which = NULL, *cache = NULL;
     char nocache[1] = "";
     int jobs = 0;
-    double alert = 0.75;
+    double alert = SIM_ALERT_DEFAULT;
     struct overrides o = {.argc = argc, .argv = argv};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -698,29 +689,29 @@ int cmd_reproduce(int argc, char **argv)
             cache = nocache;
             continue;
         }
-        bool takes = !strcmp(a, "--out") || !strcmp(a, "--jobs") || !strcmp(a, "--alert") ||
-                     !strcmp(a, "--cache");
-        if (takes && i + 1 >= argc) {
+        static const char *const takes[] = {"out", "cache", "jobs", "alert"};
+        const char *v = NULL;
+        int flag = 0;
+        while (flag < 4 && !flag_take(argc, argv, &i, takes[flag], &v))
+            flag++;
+        if (flag < 4 && !v) {
             cli_error("reproduce: missing value after %s", a);
             return EXIT_BAD_INPUT;
         }
-        char *end;
-        if (!strcmp(a, "--out"))
-            dir = argv[++i];
-        else if (!strcmp(a, "--cache"))
-            cache = argv[++i];
-        else if (!strcmp(a, "--jobs")) {
-            jobs = (int)strtol(argv[++i], &end, 10);
-            if (*end || jobs < 1 || jobs > 256) {
-                cli_error("reproduce: jobs: '%s' is not valid; expected an integer in [1, 256]",
-                          argv[i]);
+        char *end, err[PARAMS_ERR_MAX];
+        if (flag == 0)
+            dir = v;
+        else if (flag == 1)
+            cache = v;
+        else if (flag == 2) {
+            jobs = (int)strtol(v, &end, 10);
+            if (end == v || *end || jobs < 1 || jobs > 256) {
+                cli_error("reproduce: jobs: '%s' is not valid; expected an integer in [1, 256]", v);
                 return EXIT_BAD_INPUT;
             }
-        } else if (!strcmp(a, "--alert")) {
-            alert = strtod(argv[++i], &end);
-            if (*end || !(alert > 0 && alert <= 1)) {
-                cli_error("reproduce: alert: '%s' is not valid; expected a number in (0, 1]",
-                          argv[i]);
+        } else if (flag == 3) {
+            if (sim_alert_parse(v, &alert, err, sizeof err) < 0) {
+                cli_error("reproduce: %s", err);
                 return EXIT_BAD_INPUT;
             }
         } else if (a[0] == '-' || which) {

@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "../engine/flag.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
 #include "../engine/sim.h"
@@ -29,21 +30,19 @@ static void usage(void)
 static int take_alert(int *argc, char **argv)
 {
     for (int i = 2; i < *argc; i++) {
-        bool eq = !strncmp(argv[i], "--alert=", 8);
-        if (strcmp(argv[i], "--alert") && !eq)
+        int at = i;
+        const char *v;
+        if (!flag_take(*argc, argv, &i, "alert", &v))
             continue;
-        const char *v = eq ? argv[i] + 8 : (i + 1 < *argc ? argv[i + 1] : NULL);
-        char *end = NULL;
-        double u = v ? strtod(v, &end) : NAN;
-        if (!v || *end || end == v || !(u > 0 && u <= 1)) {
-            cli_error("alert: '%s' is not valid; expected a utilisation in (0, 1]", v ? v : "");
+        char err[PARAMS_ERR_MAX];
+        if (sim_alert_parse(v, &sim_link_alert, err, sizeof err) < 0) {
+            cli_error("%s", err);
             return -1;
         }
-        sim_link_alert = u;
-        int drop = eq ? 1 : 2;
-        memmove(argv + i, argv + i + drop, sizeof(char *) * (*argc - i - drop + 1));
+        int drop = i - at + 1;
+        memmove(argv + at, argv + at + drop, sizeof(char *) * (*argc - at - drop + 1));
         *argc -= drop;
-        i--;
+        i = at - 1;
     }
     return 0;
 }

@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/flag.h"
 #include "../engine/outfile.h"
 #include "../engine/script.h"
+#include "../engine/sim.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
 #include "../tui/tui.h"
@@ -45,12 +47,12 @@ static int time_limit_flag(int *argc, char **argv)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--time-limit") && strncmp(a, "--time-limit=", 13)) {
+        const char *v;
+        if (!flag_take(*argc, argv, &i, "time-limit", &v)) {
             argv[out++] = argv[i];
             continue;
         }
-        v = a[12] == '=' ? a + 13 : i + 1 < *argc ? argv[++i] : "";
+        v = v ? v : "";
         char *end;
         double s = strtod(v, &end);
         if (!*v || *end || !(s > 0 && s <= 86400)) {
@@ -64,51 +66,40 @@ static int time_limit_flag(int *argc, char **argv)
     return 0;
 }
 
-/* The explorer's own flags (--lesson NAME, --alert U, --script 'FILE [ARG ...]', --unsafe), taken
- * out of argv so that the rest goes to the parameter parser every subcommand shares. -1 after an
- * error message. */
+/* The explorer's own flags (--lesson NAME, --log FILE, --alert U, --script 'FILE [ARG ...]',
+ * --unsafe), taken out of argv so that the rest goes to the parameter parser every subcommand
+ * shares. -1 after an error message. */
 static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (!strcmp(a, "--unsafe")) {
+        if (!strcmp(argv[i], "--unsafe")) {
             t->unsafe = true;
             continue;
         }
-        bool is_lesson = !strcmp(a, "--lesson") || !strncmp(a, "--lesson=", 9);
-        bool is_alert = !strcmp(a, "--alert") || !strncmp(a, "--alert=", 8);
-        bool is_script = !strcmp(a, "--script") || !strncmp(a, "--script=", 9);
-        bool is_log = !strcmp(a, "--log") || !strncmp(a, "--log=", 6);
-        if (!is_lesson && !is_alert && !is_script && !is_log) {
+        static const char *const names[] = {"lesson", "script", "alert", "log"};
+        const char *v = NULL;
+        int which = 0;
+        while (which < 4 && !flag_take(*argc, argv, &i, names[which], &v))
+            which++;
+        if (which == 4) {
             argv[out++] = argv[i];
             continue;
         }
-        const char *eq = strchr(a, '=');
-        if (eq)
-            v = eq + 1;
-        else if (i + 1 < *argc)
-            v = argv[++i];
         if (!v || !*v) {
-            cli_error("%s: missing value", is_lesson   ? "--lesson"
-                                           : is_script ? "--script"
-                                           : is_log    ? "--log"
-                                                       : "--alert");
+            cli_error("--%s: missing value", names[which]);
             return -1;
         }
-        if (is_lesson) {
+        char err[PARAMS_ERR_MAX];
+        if (which == 0) {
             t->lesson = v;
-        } else if (is_log) {
-            t->lesson_log = v;
-        } else if (is_script) {
+        } else if (which == 1) {
             t->script = v;
-        } else {
-            char *end;
-            t->alert = strtod(v, &end);
-            if (*end || !(t->alert > 0 && t->alert <= 1)) {
-                cli_error("--alert: '%s' is not a utilisation in (0, 1]", v);
-                return -1;
-            }
+        } else if (which == 3) {
+            t->lesson_log = v;
+        } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
+            cli_error("%s", err);
+            return -1;
         }
     }
     argv[out] = NULL;
@@ -124,6 +115,10 @@ static int dispatch(int argc, char **argv)
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "__params-markdown")) { /* make docs: the README's table */
+        params_print_markdown(stdout); /* main checks stdout at exit, as for every command */
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../engine/datadir.h"
+#include "../engine/flag.h"
 #include "../engine/preset.h"
 
 void cli_error(const char *fmt, ...)
@@ -33,14 +34,9 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
     /* A preset is the starting point wherever it appears; every other flag overrides it. */
     for (int i = first; i < argc; i++) {
         const char *name = NULL;
-        if (!strcmp(argv[i], "--preset")) {
-            if (i + 1 >= argc) {
-                cli_error("preset: missing name after --preset");
-                return -1;
-            }
-            name = argv[++i];
-        } else if (!strncmp(argv[i], "--preset=", 9)) {
-            name = argv[i] + 9;
+        if (flag_take(argc, argv, &i, "preset", &name) && !name) {
+            cli_error("preset: missing name after --preset");
+            return -1;
         }
         char perr[PARAMS_ERR_MAX + PARAMS_PATH_MAX];
         if (name && preset_apply(name, &opts->p, perr, sizeof perr) < 0) {
@@ -52,8 +48,9 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
     }
     for (int i = first; i < argc;) {
         const char *arg = argv[i];
-        if (!strcmp(arg, "--preset") || !strncmp(arg, "--preset=", 9)) {
-            i += arg[8] == '=' ? 1 : 2;
+        const char *preset;
+        if (flag_take(argc, argv, &i, "preset", &preset)) { /* applied above */
+            i++;
             continue;
         }
         if (!strcmp(arg, "--json")) {

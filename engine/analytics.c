@@ -438,9 +438,7 @@ int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct
 {
     memset(v, 0, sizeof *v);
     if (!p->analytics[0]) {
-        /* The built-in thermo: the same arithmetic, in the same order, as thermo.lua. */
-        v->cost = c->particles * p->analytics_cost * p->compute_scaling;
-        v->bytes = c->particles * p->data_size * p->data_scaling;
+        *v = profile_thermo(p, c->particles);
         return 0;
     }
     struct loaded *a = get(p->analytics, err, errlen);

@@ -43,8 +43,8 @@ int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct
 /* The profile of p's analytics over the run: the built-in's formulas, or the Lua file
  * evaluated at every step (once when no function reads ctx.step). Runs user Lua under the
  * limits (script.h): call it where a hang can be killed, never on a UI thread. -1 with err. */
-int analytics_profile(const struct params *p, const struct layout *l,
-                      struct analytics_profile *out, char *err, size_t errlen);
+int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
+                      char *err, size_t errlen);
 
 /* The wall-clock limit of each evaluation, in seconds (the --time-limit option); <= 0 keeps
  * the default, SCRIPT_TIME_LIMIT. */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flag.h"
+
 static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", NULL};
 static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", NULL};
@@ -111,7 +113,7 @@ void params_defaults(struct params *p)
     }
 }
 
-static void describe_range(int id, char *buf, size_t len)
+void params_describe_range(int id, char *buf, size_t len)
 {
     const struct param_desc *d = &param_table[id];
     if (d->type == PARAM_CHOICE) {
@@ -131,7 +133,7 @@ static void describe_range(int id, char *buf, size_t len)
 static int range_error(int id, const char *text, char *err)
 {
     char range[160], shown[61];
-    describe_range(id, range, sizeof range);
+    params_describe_range(id, range, sizeof range);
     /* Quote at most 60 bytes, control characters as '?': the message stays one printable line. */
     size_t n = 0;
     for (; n < sizeof shown - 1 && text[n]; n++)
@@ -222,10 +224,10 @@ int params_valid_ratios(long cores, long *out, int max)
 
 int params_validate(const struct params *p, char *err)
 {
-    long valid[64];
-    int n = params_valid_ratios(p->cores_per_node, valid, 64);
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
     bool ok = false;
-    for (int i = 0; i < n && i < 64; i++)
+    for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
         ok = ok || valid[i] == p->ratio;
     if (!ok) {
         long below = 0, above = 0;
@@ -303,10 +305,10 @@ void params_format(const struct params *p, int id, char *buf, size_t len)
 
 static int step_ratio(struct params *p, int steps)
 {
-    long valid[64];
-    int n = params_valid_ratios(p->cores_per_node, valid, 64);
-    if (n > 64)
-        n = 64;
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
+    if (n > PARAMS_RATIOS_MAX)
+        n = PARAMS_RATIOS_MAX;
     int at = 0;
     while (at < n - 1 && valid[at] < p->ratio)
         at++;
@@ -371,28 +373,30 @@ double params_position(const struct params *p, int id)
 int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err)
 {
     const char *arg = argv[*i];
-    if (strncmp(arg, "--", 2))
-        return 0;
     char key[64];
-    const char *eq = strchr(arg, '=');
-    size_t klen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-    if (klen >= sizeof key)
-        return 0;
-    memcpy(key, arg + 2, klen);
-    key[klen] = 0;
-    int id = params_find(key);
+    int id = flag_name(arg, key, sizeof key) ? params_find(key) : -1;
     if (id < 0)
         return 0;
-    const char *value = eq ? eq + 1 : NULL;
+    const char *value = flag_value(argc, argv, i);
     if (!value) {
-        if (*i + 1 >= argc) {
-            seterr(err, "%s: missing value after %s", param_table[id].key, arg);
-            return -1;
-        }
-        value = argv[++*i];
+        seterr(err, "%s: missing value after %s", param_table[id].key, arg);
+        return -1;
     }
     (*i)++;
     return params_set(p, id, value, err) < 0 ? -1 : 1;
+}
+
+/* The flag, default and range of one parameter, as --help and the README show them. */
+static void describe_param(int id, char *flag, size_t flaglen, char *def, size_t deflen,
+                           char *range, size_t rangelen)
+{
+    snprintf(flag, flaglen, "--%s", param_table[id].key);
+    for (char *c = flag; *c; c++)
+        *c = *c == '_' ? '-' : *c;
+    struct params p;
+    params_defaults(&p);
+    params_format(&p, id, def, deflen);
+    params_describe_range(id, range, rangelen);
 }
 
 void params_print_help(FILE *out)
@@ -400,16 +404,24 @@ void params_print_help(FILE *out)
     for (int id = 0; id < PARAM_COUNT; id++) {
         const struct param_desc *d = &param_table[id];
         char flag[64], def[PARAMS_PATH_MAX], range[160];
-        snprintf(flag, sizeof flag, "--%s", d->key);
-        for (char *c = flag; *c; c++)
-            *c = *c == '_' ? '-' : *c;
-        struct params p;
-        params_defaults(&p);
-        params_format(&p, id, def, sizeof def);
-        describe_range(id, range, sizeof range);
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
         fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
                 def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
                 d->unit);
+    }
+}
+
+void params_print_markdown(FILE *out)
+{
+    fprintf(out, "| flag | meaning | default | accepts | unit |\n|---|---|---|---|---|\n");
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        char flag[64], def[PARAMS_PATH_MAX], range[160];
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
+        fprintf(out, "| `%s` | ", flag);
+        for (const char *c = d->help; *c; c++) /* "<cluster>" would be read as an HTML tag */
+            fputs(*c == '<' ? "&lt;" : *c == '>' ? "&gt;" : (char[2]){*c, 0}, out);
+        fprintf(out, " | %s | %s | %s |\n", def[0] ? def : "none", range, d->unit);
     }
 }
 

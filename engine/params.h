@@ -112,15 +112,24 @@ int params_step(struct params *p, int id, int steps, bool coarse);
 double params_position(const struct params *p, int id);
 
 /* Realisable ratios for a node of `cores` cores: R such that (R + 1) divides cores and R >= 1.
- * Writes at most max of them ascending into out and returns how many exist. */
+ * Writes at most max of them ascending into out and returns how many exist. An array of
+ * PARAMS_RATIOS_MAX always holds them all: no cores_per_node in range has more than 31. */
+#define PARAMS_RATIOS_MAX 64
 int params_valid_ratios(long cores, long *out, int max);
 
 /* Parses "--key value" / "--key=value" flags from argv[*i]; advances *i. Returns 1 if argv[*i]
  * was a parameter flag and was applied, 0 if it is not a parameter flag, -1 on error (err set). */
 int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err);
 
+/* What a parameter accepts, in words: "an integer in [1, 1024]", "one of fast, full", ... */
+void params_describe_range(int id, char *buf, size_t len);
+
 /* Prints one line per parameter for --help. */
 void params_print_help(FILE *out);
+
+/* Prints the parameter table as a Markdown table: the README's is generated from it
+ * (`make docs`; the CLI tests check the README is current). */
+void params_print_markdown(FILE *out);
 
 /* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...",
  * paths percent-encoded (';', '=', '%'). A buffer of PARAMS_CANONICAL_MAX bytes always holds it

@@ -65,13 +65,16 @@ const struct analytics_value *profile_step(const struct analytics_profile *prof,
     return &prof->classes[k].v;
 }
 
+struct analytics_value profile_thermo(const struct params *p, double particles)
+{
+    return (struct analytics_value){.cost = particles * p->analytics_cost * p->compute_scaling,
+                                    .bytes = particles * p->data_size * p->data_scaling,
+                                    .pattern = ANALYTICS_NONE};
+}
+
 int profile_builtin(const struct params *p, struct analytics_profile *out)
 {
-    /* The same arithmetic, in the same order, as scripts/lua/analytics/thermo.lua. */
-    double particles = layout_particles(p);
-    struct analytics_value v = {.cost = particles * p->analytics_cost * p->compute_scaling,
-                                .bytes = particles * p->data_size * p->data_scaling,
-                                .pattern = ANALYTICS_NONE};
+    struct analytics_value v = profile_thermo(p, layout_particles(p));
     profile_init(out, p->iterations / p->stride);
     if (profile_add_step(out, 0, &v) < 0)
         return -1;

@@ -38,6 +38,11 @@ struct analytics_profile {
     long *step_class; /* [steps]: each step's class; NULL when every step has class 0 */
 };
 
+/* One analysis by the built-in thermo of the paper over `particles` particles: the one C home of
+ * the arithmetic scripts/lua/analytics/thermo.lua repeats, in the same order (tests/lua/run.py
+ * checks that both give the same numbers). */
+struct analytics_value profile_thermo(const struct params *p, double particles);
+
 /* The built-in thermo of the paper for p (analytics == ""): one class. -1 if out of memory. */
 int profile_builtin(const struct params *p, struct analytics_profile *out);
 

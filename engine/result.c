@@ -56,14 +56,10 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
         double *out;
         bool required;
     } reals[] = {
-        {"makespan", &m->makespan, true},
-        {"efficiency", &m->efficiency, true},
-        {"sim_active", &m->sim_active, true},
-        {"sim_idle", &m->sim_idle, true},
-        {"analytics_active", &m->ana_active, true},
-        {"analytics_idle", &m->ana_idle, true},
-        {"particles", &m->particles, false},
-        {"halo", &m->halo, false},
+        {"makespan", &m->makespan, true},           {"efficiency", &m->efficiency, true},
+        {"sim_active", &m->sim_active, true},       {"sim_idle", &m->sim_idle, true},
+        {"analytics_active", &m->ana_active, true}, {"analytics_idle", &m->ana_idle, true},
+        {"particles", &m->particles, false},        {"halo", &m->halo, false},
         {"makespan_eq5", &m->makespan_eq5, false},
     };
     m->makespan_eq5 = NAN; /* a model's alone: a measured result has none */

@@ -11,6 +11,7 @@
 
 #include "evaluate.h"
 #include "analytics.h"
+#include "crossover.h"
 #include "model.h"
 #include "report.h"
 #include "script.h"
@@ -338,20 +339,16 @@ bad:
 
 /* --- the crossover --- */
 
-/* A coarse log-spaced scan finds the first sign change of makespan(in situ) - makespan(in
- * transit); rounds of evaluations inside the bracket narrow it down. Headless (and by model)
- * each evaluation runs on the spot; in the explorer a round by run is one sweep request, and the
- * search goes on in the continuation, its state in a userdata on the coroutine's stack. */
+/* The search is engine/crossover.c's. Headless (and by model) each round is evaluated on the
+ * spot; in the explorer a round by run is one sweep request, and the search goes on in the
+ * continuation, its state in a userdata on the coroutine's stack. */
 enum { XO_SCAN_MODEL = 33, XO_SCAN_RUN = 5, XO_ROUND_MAX = 16, XO_STATE = 2 };
 
 struct xo {
     struct params base;
-    bool by_run, refining;
-    int jobs, evals, per_round;
-    double tol;
-    int n; /* points in the round being evaluated */
-    double xs[XO_SCAN_MODEL], d[XO_SCAN_MODEL];
-    double lo, hi, dlo, dhi; /* the bracket, once found */
+    bool by_run;
+    int jobs;
+    struct crossover c;
     char err[1024];
 };
 
@@ -359,10 +356,10 @@ struct xo {
  * also check them. ms gets the models' makespans. */
 static int xo_configs(struct xo *x, struct params *ps, double *ms)
 {
-    for (int i = 0; i < 2 * x->n; i++) {
+    for (int i = 0; i < 2 * x->c.n; i++) {
         ps[i] = x->base;
         ps[i].mapping = i % 2 ? MAPPING_INTRANSIT : MAPPING_INSITU;
-        ps[i].data_scaling = x->xs[i / 2];
+        ps[i].data_scaling = x->c.xs[i / 2];
         struct model_result m;
         if (evaluate_model(&ps[i], &m, x->err, sizeof x->err) < 0)
             return -1;
@@ -371,27 +368,27 @@ static int xo_configs(struct xo *x, struct params *ps, double *ms)
     return 0;
 }
 
-static void xo_diffs(struct xo *x, const double *ms)
+static void xo_store(struct xo *x, const double *ms)
 {
-    for (int i = 0; i < x->n; i++)
-        x->d[i] = ms[2 * i] - ms[2 * i + 1];
-    x->evals += 2 * x->n;
+    for (int i = 0; i < x->c.n; i++)
+        x->c.a[i] = ms[2 * i], x->c.b[i] = ms[2 * i + 1];
 }
 
 /* Evaluates the round on the spot: the model, or simulations in parallel children. */
 static int xo_eval_here(struct xo *x)
 {
-    double ms[2 * XO_SCAN_MODEL];
-    struct params *ps = calloc(2 * (size_t)x->n, sizeof *ps);
-    struct sim_job *jv = calloc(2 * (size_t)x->n, sizeof *jv);
+    double ms[2 * CROSSOVER_POINTS_MAX];
+    int n = 2 * x->c.n;
+    struct params *ps = calloc((size_t)n, sizeof *ps);
+    struct sim_job *jv = calloc((size_t)n, sizeof *jv);
     int rc = ps && jv ? xo_configs(x, ps, ms) : -1;
     if (!ps || !jv)
         snprintf(x->err, sizeof x->err, "out of memory");
     if (rc == 0 && x->by_run) {
-        for (int i = 0; i < 2 * x->n; i++)
+        for (int i = 0; i < n; i++)
             jv[i].p = ps[i];
-        pool_run(jv, 2 * x->n, x->jobs);
-        for (int i = 0; rc == 0 && i < 2 * x->n; i++) {
+        pool_run(jv, n, x->jobs);
+        for (int i = 0; rc == 0 && i < n; i++) {
             json_t *j = jv[i].rc == 0 ? json_loads(jv[i].output, 0, NULL) : NULL;
             if (!j) {
                 snprintf(x->err, sizeof x->err, "%s", jv[i].rc ? jv[i].err : "no result");
@@ -403,84 +400,47 @@ static int xo_eval_here(struct xo *x)
         }
     }
     if (rc == 0)
-        xo_diffs(x, ms);
-    for (int i = 0; jv && i < 2 * x->n; i++)
+        xo_store(x, ms);
+    for (int i = 0; jv && i < n; i++)
         free(jv[i].output);
     free(jv);
     free(ps);
     return rc;
 }
 
-/* Sign with a relative dead band, so equal plateaus are not crossings. */
-static int sign_of(double d, double scale)
-{
-    double tol = 1e-9 * scale;
-    return d > tol ? 1 : d < -tol ? -1 : 0;
-}
-
-/* Takes in the evaluated round: the scan's bracket, or a narrower one. False if the scan found
- * no crossing. */
-static bool xo_take_round(struct xo *x)
-{
-    if (!x->refining) {
-        int at = -1;
-        for (int i = 0; i + 1 < x->n && at < 0; i++) {
-            double scale = fabs(x->d[i]) + fabs(x->d[i + 1]);
-            if (sign_of(x->d[i], scale) * sign_of(x->d[i + 1], scale) < 0)
-                at = i;
-        }
-        if (at < 0)
-            return false;
-        x->lo = x->xs[at], x->hi = x->xs[at + 1], x->dlo = x->d[at], x->dhi = x->d[at + 1];
-        x->refining = true;
-        return true;
-    }
-    double prev = x->lo, dprev = x->dlo;
-    for (int k = 0; k <= x->n; k++) {
-        double cur = k < x->n ? x->xs[k] : x->hi, dcur = k < x->n ? x->d[k] : x->dhi;
-        if ((dprev < 0) != (dcur < 0)) {
-            x->lo = prev, x->dlo = dprev, x->hi = cur, x->dhi = dcur;
-            break;
-        }
-        prev = cur, dprev = dcur;
-    }
-    return true;
-}
-
 static int xo_push_answer(lua_State *L, const struct xo *x)
 {
-    /* Where the difference crosses zero, interpolated in log(data scaling). */
-    double t = x->dlo != x->dhi ? x->dlo / (x->dlo - x->dhi) : 0.5;
-    lua_pushnumber(L, x->lo * pow(x->hi / x->lo, t));
+    bool insitu_below = crossover_insitu_faster_below(&x->c);
+    lua_pushnumber(L, crossover_at(&x->c));
     lua_createtable(L, 0, 6);
-    lua_pushnumber(L, x->lo);
+    lua_pushnumber(L, x->c.lo);
     lua_setfield(L, -2, "low");
-    lua_pushnumber(L, x->hi);
+    lua_pushnumber(L, x->c.hi);
     lua_setfield(L, -2, "high");
     lua_pushstring(L, x->by_run ? "run" : "model");
     lua_setfield(L, -2, "by");
-    lua_pushinteger(L, x->evals);
+    lua_pushinteger(L, 2 * x->c.evals);
     lua_setfield(L, -2, "evaluations");
-    lua_pushstring(L, x->dlo > 0 ? "intransit" : "insitu");
+    lua_pushstring(L, insitu_below ? "insitu" : "intransit");
     lua_setfield(L, -2, "below");
-    lua_pushstring(L, x->dlo > 0 ? "insitu" : "intransit");
+    lua_pushstring(L, insitu_below ? "intransit" : "insitu");
     lua_setfield(L, -2, "above");
     return 2;
 }
 
 /* After an evaluated round: 1 or 2 results pushed when the search is over (nil: no crossing),
- * or 0 with the next round's points in x->xs. */
+ * or 0 with the next round's points in x->c.xs. */
 static int xo_advance(lua_State *L, struct xo *x)
 {
-    if (!xo_take_round(x)) {
+    switch (crossover_take(&x->c)) {
+    case CROSSOVER_NONE:
         lua_pushnil(L);
         return 1;
-    }
-    if (x->hi / x->lo <= 1 + x->tol)
+    case CROSSOVER_FOUND:
         return xo_push_answer(L, x);
-    x->n = x->per_round;
-    for (int k = 0; k < x->n; k++)
-        x->xs[k] = x->lo * pow(x->hi / x->lo, (double)(k + 1) / (x->n + 1));
+    case CROSSOVER_MORE:
+        break;
+    }
     return 0;
 }
 
@@ -492,8 +452,8 @@ static int xo_rounds(lua_State *L, struct xo *x)
 {
     for (;;) {
         if (x->by_run && script_async_can_yield(L, "situ.crossover")) {
-            double ms[2 * XO_SCAN_MODEL];
-            struct params *ps = script_async_request(L, SCRIPT_REQ_SWEEP, 2 * x->n);
+            double ms[2 * CROSSOVER_POINTS_MAX];
+            struct params *ps = script_async_request(L, SCRIPT_REQ_SWEEP, 2 * x->c.n);
             if (!ps)
                 return luaL_error(L, "situ.crossover: out of memory");
             if (xo_configs(x, ps, ms) < 0)
@@ -515,7 +475,7 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
     (void)ctx;
     struct script *s = script_of(L);
     struct xo *x = lua_touserdata(L, XO_STATE);
-    double ms[2 * XO_SCAN_MODEL];
+    double ms[2 * CROSSOVER_POINTS_MAX];
     for (int i = 0; i < s->req.n; i++) {
         json_t *mk = s->req.res[i] ? json_object_get(s->req.res[i], "makespan") : NULL;
         if (!json_is_number(mk)) {
@@ -527,7 +487,7 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
         ms[i] = json_number_value(mk);
     }
     script_async_clear(s);
-    xo_diffs(x, ms);
+    xo_store(x, ms);
     int nres = xo_advance(L, x);
     return nres ? nres : xo_rounds(L, x);
 }
@@ -548,7 +508,7 @@ static int l_crossover(lua_State *L)
     const char *by = luaL_optstring(L, -1, "model");
     lua_getfield(L, 1, "tolerance");
     x->by_run = !strcmp(by, "run");
-    x->tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);
+    double tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);
     lua_getfield(L, 1, "jobs");
     x->jobs = (int)luaL_optinteger(L, -1, cores());
     if (!x->by_run && strcmp(by, "model"))
@@ -556,15 +516,11 @@ static int l_crossover(lua_State *L)
     lua_settop(L, XO_STATE);
     if (x->by_run)
         no_simulations(L, "situ.crossover by \"run\"");
-    if (!(from > 0) || !(to > from) || !(x->tol > 0) || x->jobs < 1)
+    if (!(from > 0) || !(to > from) || !(tol > 0) || x->jobs < 1)
         return luaL_error(L, "situ.crossover: expected 0 < from < to, tolerance > 0, jobs >= 1");
     int per_round = x->by_run ? (x->jobs / 2 > 1 ? x->jobs / 2 : 1) : 1;
-    x->per_round = per_round > XO_ROUND_MAX ? XO_ROUND_MAX : per_round;
-
-    /* The scan is the first round, with no bracket yet. */
-    x->n = x->by_run ? XO_SCAN_RUN : XO_SCAN_MODEL;
-    for (int i = 0; i < x->n; i++)
-        x->xs[i] = from * pow(to / from, (double)i / (x->n - 1));
+    crossover_begin(&x->c, from, to, x->by_run ? XO_SCAN_RUN : XO_SCAN_MODEL,
+                    per_round > XO_ROUND_MAX ? XO_ROUND_MAX : per_round, tol);
     return xo_rounds(L, x);
 }
 

@@ -456,7 +456,20 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
     return 0;
 }
 
-double sim_link_alert = 0.75;
+double sim_link_alert = SIM_ALERT_DEFAULT;
+
+int sim_alert_parse(const char *text, double *out, char *err, size_t errlen)
+{
+    char *end = NULL;
+    double u = text ? strtod(text, &end) : NAN;
+    if (!text || end == text || *end || !(u > 0 && u <= 1)) {
+        snprintf(err, errlen, "alert: '%s' is not valid; expected a utilisation in (0, 1]",
+                 text ? text : "");
+        return -1;
+    }
+    *out = u;
+    return 0;
+}
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
 {

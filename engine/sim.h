@@ -61,8 +61,15 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel,
 extern volatile sig_atomic_t sim_pool_stop;
 
 /* Links whose mean utilisation is above this are flagged ("alert" in JSON, ALERT in tables), as
- * INAM's threshold notifications do. A rendering option, not a parameter: the default is 0.75. */
+ * INAM's threshold notifications do. A rendering option, not a parameter (--alert U). */
+#define SIM_ALERT_DEFAULT      0.75
+#define SIM_ALERT_DEFAULT_TEXT SIM_STRINGIFY(SIM_ALERT_DEFAULT) /* for help texts */
+#define SIM_STRINGIFY(x)       SIM_STRINGIFY_(x)
+#define SIM_STRINGIFY_(x)      #x
 extern double sim_link_alert;
+
+/* Reads an --alert value: a utilisation in (0, 1]. -1 with a one-line reason in err. */
+int sim_alert_parse(const char *text, double *out, char *err, size_t errlen);
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
 void sim_result_free(struct sim_measure *r);

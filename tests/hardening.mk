@@ -25,7 +25,7 @@ ASAN_DIR   = build-asan
 ASAN_SAN   = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g
 # The project's flags without its optimisation level, -Werror kept: zero warnings holds for this
 # build too (GCC 12 at -O1 with sanitizers sees other paths; a real one hid here once).
-ASAN_CFLAGS = $(filter-out -O%,$(CFLAGS)) $(ASAN_SAN)
+ASAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) $(ASAN_SAN)
 ASAN_LIB_OBJ  := $(patsubst %.c,$(ASAN_DIR)/%.o,$(HARDEN_LIB_SRC))
 ASAN_CLI_OBJ  := $(patsubst %.c,$(ASAN_DIR)/%.o,$(HARDEN_CLI_SRC))
 ASAN_UNIT_OBJ := $(patsubst %.c,$(ASAN_DIR)/%.o,$(HARDEN_UNIT_SRC))
@@ -148,7 +148,7 @@ test-slow: fuzz-smoke
 # ---- ThreadSanitizer: the model and the explorer's curves from two threads ----
 
 TSAN_DIR = build-tsan
-TSAN_CFLAGS = $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
+TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
            engine/platform_prolog.c engine/platform_units.c engine/datadir.c tui/xover.c \

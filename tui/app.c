@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../engine/layout.h"
+#include "../engine/sim.h"
 
 void app_notice(struct app_state *s, bool error, const char *fmt, ...)
 {
@@ -105,7 +106,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
              size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    s->alert = APP_ALERT_DEFAULT;
+    s->alert = SIM_ALERT_DEFAULT;
     for (int id = 0; id < PARAM_COUNT; id++) {
         if (!param_table[id].slider)
             continue;

@@ -72,8 +72,6 @@ enum app_pane {
     APP_PANE_STAGES /* the per-stage table, model against SimGrid (t) */
 };
 
-#define APP_ALERT_DEFAULT 0.75 /* link utilisation flagged above this (--alert) */
-
 /* The simulation of the current configuration. */
 enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
 

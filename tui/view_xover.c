@@ -156,7 +156,7 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         int bad = xo->c.ok[XO_INSITU] ? XO_INTRANSIT : XO_INSITU;
         snprintf(line[n], sizeof line[n], "no %s curve:", curve_name[bad]);
         col[n++] = COL_WARN;
-        snprintf(line[n], sizeof line[n], "%s", xo->c.err[bad]);
+        snprintf(line[n], sizeof line[n], "%.*s", (int)sizeof line[n] - 1, xo->c.err[bad]);
         col[n++] = COL_MUTED;
     } else if (xo->c.ncross) {
         snprintf(line[n], sizeof line[n], "crossover %s %s%.3g", g->approx, g->times,

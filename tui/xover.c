@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/crossover.h"
 #include "../engine/layout.h"
 #include "../engine/model.h"
 
@@ -42,13 +43,6 @@ static double makespan_at(const struct params *q, const struct platform *pf, con
     }
     profile_free(&prof);
     return makespan;
-}
-
-/* Sign of insitu - intransit, with a relative dead band so equal plateaus are not crossings. */
-static int sign_of(double a, double b)
-{
-    double d = a - b, tol = 1e-9 * fmax(fabs(a), fabs(b));
-    return d > tol ? 1 : d < -tol ? -1 : 0;
 }
 
 int xover_rebase(struct xover *xo, const struct params *p)
@@ -114,28 +108,21 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
     c->cross_x = 0;
     c->faster_below = XO_INSITU;
     if (c->ok[0] && c->ok[1]) {
-        int last = 0, first_sign = 0;
-        for (int i = 0; i < XO_SAMPLES; i++) {
-            int s = sign_of(c->model[0][i], c->model[1][i]);
-            if (!s)
-                continue;
-            if (!first_sign)
-                first_sign = s;
-            if (last && s != last && ++c->ncross == 1) {
-                /* Bisect in log space between the two samples around the sign change. */
-                double lo = log(c->xs[i - 1]), hi = log(c->xs[i]);
-                for (int k = 0; k < 24; k++) { /* 2^-24 of a sample step */
-                    double mid = (lo + hi) / 2, x = exp(mid);
-                    int sm = sign_of(makespan_at(&q[0], pf, &l[0], x, source),
-                                     makespan_at(&q[1], pf, &l[1], x, source));
-                    if (sm == last)
-                        lo = mid;
-                    else
-                        hi = mid;
-                }
-                c->cross_x = exp((lo + hi) / 2);
+        int from, first_sign;
+        int at = crossover_first_change(c->model[0], c->model[1], XO_SAMPLES, &from, &c->ncross,
+                                        &first_sign);
+        if (at >= 0) {
+            /* Narrow the samples' bracket down to a millionth of x, one model pair a round. */
+            struct crossover xc;
+            enum crossover_state st =
+                crossover_begin_bracket(&xc, c->xs[from], c->model[0][from] - c->model[1][from],
+                                        c->xs[at], c->model[0][at] - c->model[1][at], 1, 1e-6);
+            while (st == CROSSOVER_MORE) {
+                xc.a[0] = makespan_at(&q[0], pf, &l[0], xc.xs[0], source);
+                xc.b[0] = makespan_at(&q[1], pf, &l[1], xc.xs[0], source);
+                st = crossover_take(&xc);
             }
-            last = s;
+            c->cross_x = crossover_at(&xc);
         }
         /* Positive sign: in situ is slower, so in transit is the faster one. */
         c->faster_below = first_sign > 0 ? XO_INTRANSIT : XO_INSITU;

@@ -215,5 +215,12 @@ bad "hostfile with too few slots" "$tmp/hosts.few" \
 bad "missing hostfile" "$tmp/hosts.none" model --mapping hostfile --hostfile "$tmp/hosts.none"
 bad "unknown subcommand" frobnicate frobnicate --json
 
+# The README's parameter table is generated from the parameter table, its one home: a parameter
+# added, renamed or re-ranged without `make docs` fails here.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+README=$root/README.md sh "$root/tools/docs.sh" "$situ" --check >"$out" 2>"$err" ||
+    miss "README.md's parameter table differs from 'situ __params-markdown' (run make docs)"
+finish "README parameter table is current"
+
 echo "cli: $passed passed, $failed failed"
 [ $failed -eq 0 ]

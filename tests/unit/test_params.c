@@ -599,3 +599,15 @@ Test(params, help_lists_every_flag)
     cr_assert_null(strstr(text, " ]"), "a stray space before ']'");
     free(text);
 }
+
+Test(params, ratios_max_holds_every_node_size_in_range)
+{
+    int id = params_find("cores_per_node"), most = 0;
+    long out[PARAMS_RATIOS_MAX];
+    for (long c = (long)param_table[id].min; c <= (long)param_table[id].max; c++) {
+        int n = params_valid_ratios(c, out, PARAMS_RATIOS_MAX);
+        most = n > most ? n : most;
+    }
+    cr_assert_leq(most, PARAMS_RATIOS_MAX, "%d ratios on some node", most);
+    cr_assert_eq(most, 31, "720 and 840 cores have 32 divisors, 31 ratios");
+}
