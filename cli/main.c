@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/flag.h"
 #include "../engine/outfile.h"
@@ -187,5 +188,7 @@ int main(int argc, char **argv)
         cli_error("%s", err);
         rc = 1;
     }
+    if (tui_must_exit_now())
+        _exit(rc); /* stdout is checked and closed, stderr unbuffered: nothing is lost */
     return rc;
 }

@@ -259,18 +259,22 @@ static unsigned k_lesson_restart(struct app_state *s, int key, int arg)
     return app_lesson_restart(s);
 }
 
+/* The scenario panel's output, `lines` towards the newest (negative: older). */
+static unsigned script_scroll(struct app_script *sp, int lines)
+{
+    int to = sp->scroll - lines; /* scroll counts lines up from the newest */
+    int most = sp->nlines > 0 ? sp->nlines - 1 : 0;
+    sp->scroll = to < 0 ? 0 : to > most ? most : to;
+    return APP_DIRTY;
+}
+
 /* PgUp / PgDn over the lesson's text or the scenario's output: arg -1 up, +1 down, by pages of
- * a few lines (the view clamps what it cannot show). */
+ * a few lines; the lesson's stops at its end (text_most, from the last frame). */
 static unsigned k_text_scroll(struct app_state *s, int key, int arg)
 {
     (void)key;
-    if (s->script.phase != APP_SCRIPT_OFF) {
-        struct app_script *sp = &s->script;
-        int to = sp->scroll - arg * 5; /* scroll counts lines up from the newest */
-        int most = sp->nlines > 0 ? sp->nlines - 1 : 0;
-        sp->scroll = to < 0 ? 0 : to > most ? most : to;
-        return APP_DIRTY;
-    }
+    if (s->script.phase != APP_SCRIPT_OFF)
+        return script_scroll(&s->script, arg * 5);
     s->text_scroll += arg * 5;
     s->text_scroll = s->text_scroll > s->text_most ? s->text_most : s->text_scroll;
     if (s->text_scroll < 0)
@@ -283,12 +287,8 @@ static unsigned k_text_scroll(struct app_state *s, int key, int arg)
 static unsigned k_bracket_scroll(struct app_state *s, int key, int arg)
 {
     (void)key;
-    if (s->script.phase != APP_SCRIPT_OFF) {
-        struct app_script *sp = &s->script;
-        int to = sp->scroll - arg, most = sp->nlines > 0 ? sp->nlines - 1 : 0;
-        sp->scroll = to < 0 ? 0 : to > most ? most : to;
-        return APP_DIRTY;
-    }
+    if (s->script.phase != APP_SCRIPT_OFF)
+        return script_scroll(&s->script, arg);
     int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
     s->links_scroll += arg;
     s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;

@@ -443,6 +443,12 @@ static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
 }
 
 static int saved_stderr = -1; /* the user's stderr while the screen is ours */
+static bool left_busy;        /* quit while a curve computation ran (tui_must_exit_now) */
+
+bool tui_must_exit_now(void)
+{
+    return left_busy;
+}
 
 /* The watchdog's hard stop (async-signal-safe): the terminal, the children, and stderr back for
  * its one line. */
@@ -543,15 +549,20 @@ out:
     if (t->runner)
         runner_shutdown(t->runner);
     uv_walk(&t->loop, close_any, NULL);
-    uv_run(&t->loop, UV_RUN_DEFAULT);
+    /* A curve computation on the thread pool may take seconds more (a large layout): the user
+     * asked to quit, so it is not waited for; the process's exit ends its thread. */
+    bool busy = t->curves_busy && !t->app.p.analytics[0];
+    left_busy = busy;
+    uv_run(&t->loop, busy ? UV_RUN_NOWAIT : UV_RUN_DEFAULT);
     runner_free(t->runner);
     /* The terminal is back: what reproduces the screen goes to stdout, for the shell's history
      * and for a script that wraps the explorer (q, not a failure). */
     char cmd[4096];
     if (rc == 0 && t->app.p.platform[0] && app_command_line(&t->app, cmd, sizeof cmd) == 0)
         printf("%s\n", cmd);
-    app_free(&t->app);
-    uv_loop_close(&t->loop);
+    app_free(&t->app); /* the worker has its own copies of what it reads */
+    if (!busy)
+        uv_loop_close(&t->loop);
     if (t->want_stats) {
         if (t->latency.n)
             fprintf(stderr, "situ: key-to-frame latency over %zu keys: p50 %.2f ms, p99 %.2f ms\n",

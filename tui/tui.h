@@ -28,4 +28,9 @@ struct tui_opts {
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */
 int tui_run(const struct tui_opts *o);
 
+/* After tui_run: whether a curve computation was still running on libuv's thread pool when the
+ * explorer quit. The process must then end with _exit once its output is checked: libuv's exit
+ * handler joins the pool's threads, and would wait seconds for the computation to finish. */
+bool tui_must_exit_now(void);
+
 #endif
