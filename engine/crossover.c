@@ -91,11 +91,13 @@ enum crossover_state crossover_take(struct crossover *c)
      * closes the new bracket, and the last point of the low end's sign opens it. A point with no
      * sign (a plateau) moves neither end. */
     int low = c->dlo > 0 ? 1 : -1; /* never 0: the scan (or the caller) saw a sign there */
+    bool moved = false;
     for (int k = 0; k < c->n; k++) {
         int s = crossover_sign(c->a[k], c->b[k]);
         if (!s)
             continue;
         double d = c->a[k] - c->b[k];
+        moved = true;
         if (s == low) {
             c->lo = c->xs[k], c->dlo = d;
         } else {
@@ -103,7 +105,9 @@ enum crossover_state crossover_take(struct crossover *c)
             break;
         }
     }
-    return next_round(c);
+    /* No point with a sign (the curves equal inside the bracket, or a model with no number):
+     * the next round would ask for the same points for ever. The bracket is the answer. */
+    return moved ? next_round(c) : CROSSOVER_FOUND;
 }
 
 double crossover_at(const struct crossover *c)

@@ -172,6 +172,10 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
     }
     draw_text(s, y, mx, colw, COL_HEADING, a->model_pending ? "model, evaluating" : "model");
     sim_header(s, a, buf, sizeof buf);
+    /* Narrow (80 columns): "cached" goes rather than be cut to "cach". */
+    char *extra = strstr(buf, " cached");
+    if (extra && screen_cells(buf) > sw)
+        *extra = 0;
     draw_text(s, y, sx, sw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
     const char *ph = sim_placeholder(a);
     enum colour ph_c = a->sim_phase == SIM_FAILED ? COL_ERROR : COL_MUTED;
