@@ -6,8 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../tui/app.h"
+#include "fixtures.h"
 #include "../../tui/stages.h"
 
 static const enum app_mode modes[] = {APP_MAIN,        APP_EDIT,  APP_HELP,        APP_PRESETS,
@@ -89,16 +91,22 @@ static struct app_state *start(void)
     return s;
 }
 
-Test(keys, every_main_footer_key_does_something)
+/* E writes its files in the working directory: a scratch one, never the repository. */
+Test(keys, every_main_footer_key_does_something, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
 {
     const struct app_keymap *map = app_keymap(APP_MAIN);
+    char root[4096];
+    cr_assert_not_null(getcwd(root, sizeof root));
     for (int i = 0; i < map->n; i++) {
         const struct app_keydef *d = &map->defs[i];
         if (!d->foot_key || (d->ctx & ~APP_CTX_NOLESSON))
             continue;
         struct app_state *s = start();
+        cr_assert_eq(chdir(fixture_dir), 0); /* after start: it reads platforms/ from here */
         unsigned f = app_key(s, d->keys[0]);
         cr_assert_neq(f, 0, "footer key '%s' (%s) returned no flags", d->foot_key, d->foot);
+        cr_assert_eq(chdir(root), 0);
         app_free(s);
         free(s);
     }
