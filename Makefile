@@ -85,6 +85,7 @@ test: deps
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
 	python3 tests/tui/bite.py ./situ
+	python3 tests/tui/advise.py ./situ
 	python3 tests/cli/table.py ./situ
 	sh tests/tui/workshop.sh ./situ
 	python3 tests/engine/run.py ./situ
@@ -92,6 +93,7 @@ test: deps
 	python3 tests/lua/isolation.py ./situ
 	python3 tests/study/run.py ./situ
 	python3 tests/study/output.py ./situ
+	python3 tests/advise/run.py ./situ
 
 # Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
 # the tests that should catch it; fails below a 90% kill ratio or on an unexplained survivor.
@@ -112,6 +114,7 @@ bench: all
 	sh tests/bench/run.sh ./situ
 	sh tests/bench/tui.sh ./situ
 	sh tests/bench/lua.sh ./situ
+	sh tests/bench/advise.sh ./situ
 
 install: situ
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1

@@ -39,6 +39,7 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);

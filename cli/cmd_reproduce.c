@@ -574,11 +574,11 @@ static int apply_overrides(const struct overrides *o, struct study *s, char *err
             snprintf(err, errlen, "%s", perr);
             return -1;
         }
-        for (int a = 0; a < s->naxes; a++)
-            for (int j = 0; j < s->axes[a].nids; j++)
-                if (o->id[k] == s->axes[a].ids[j]) {
+        for (int a = 0; a < s->grid.naxes; a++)
+            for (int j = 0; j < s->grid.axes[a].nids; j++)
+                if (o->id[k] == s->grid.axes[a].ids[j]) {
                     snprintf(err, errlen, "%s is one of this study's axes: it cannot be set",
-                             param_table[s->axes[a].ids[j]].key);
+                             param_table[s->grid.axes[a].ids[j]].key);
                     return -1;
                 }
     }

@@ -32,11 +32,6 @@ static void usage(void)
     params_print_help(stdout);
 }
 
-static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
-{
-    return study_add_axis(ud, keys, list, err, errlen);
-}
-
 /* Prints `value` quoted for a POSIX shell. */
 static void shell_quote(FILE *out, const char *value)
 {
@@ -139,52 +134,14 @@ int cmd_sweep(int argc, char **argv)
                 s.cache[0] = 0;
             continue;
         }
-        const char *eq = strchr(arg, '=');
-        char key[256];
-        size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (strncmp(arg, "--", 2) || klen < 3 || klen - 2 >= sizeof key) {
-            cli_error("sweep: unexpected argument '%s'; see 'situ sweep --help'", arg);
+        const char *key, *value;
+        if (study_split(argc, argv, &i, &key, &value, err, sizeof err) < 0) {
+            cli_error("sweep: %s; see 'situ sweep --help'", err);
             goto done;
         }
-        memcpy(key, arg + 2, klen - 2);
-        key[klen - 2] = 0;
-        const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!value) {
-            cli_error("sweep: missing value after %s", arg);
-            goto done;
-        }
-        if (!strcmp(key, "retry") || !strcmp(key, "time-limit")) {
-            char *end;
-            double v = strtod(value, &end);
-            bool retry = key[0] == 'r';
-            if (*end || end == value || !(v >= 0 && v <= (retry ? 10 : 1e6)) ||
-                (retry && v != (int)v)) {
-                cli_error("sweep: %s: '%s' is not valid; expected %s", key, value,
-                          retry ? "an integer in [0, 10]" : "seconds in [0, 1e6] (0: no limit)");
-                goto done;
-            }
-            if (retry)
-                s.retries = (int)v;
-            else
-                s.time_limit = v;
-        } else if (!strcmp(key, "jobs")) {
-            char *end;
-            long j = strtol(value, &end, 10);
-            if (*end || end == value || j < 1 || j > 256) {
-                cli_error("sweep: jobs: '%s' is not valid; expected an integer in [1, 256]", value);
-                goto done;
-            }
-            s.jobs = (int)j;
-        } else if (!strcmp(key, "out")) {
+        if (!strcmp(key, "out"))
             out = value;
-        } else if (!strcmp(key, "cache")) {
-            snprintf(s.cache, sizeof s.cache, "%s", value);
-        } else if (!strcmp(key, "preset")) {
-            if (preset_read(value, &s.base, add_axis, &s, err, sizeof err) < 0) {
-                cli_error("sweep: %s", err);
-                goto done;
-            }
-        } else if (study_add_axis(&s, key, value, err, sizeof err) < 0) {
+        else if (study_option(&s, key, value, err, sizeof err) < 0) {
             cli_error("sweep: %s", err);
             goto done;
         }

@@ -26,6 +26,7 @@ static void usage(FILE *out)
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
+        "       situ advise [--PARAM LIST ...] [--objective O] [--verify K]   the best of many\n"
         "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
@@ -127,8 +128,9 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
-     * before this flag: it keeps it, or a hung simulation would never be stopped. */
-    bool sweep = argc >= 2 && !strcmp(argv[1], "sweep");
+     * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
+     * check is a sweep, shares it. */
+    bool sweep = argc >= 2 && (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "advise"));
     if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
     if (argc >= 2 && !strcmp(argv[1], "__lesson-check"))
@@ -139,6 +141,8 @@ static int dispatch(int argc, char **argv)
         return cmd_run(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "sweep"))
         return cmd_sweep(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "advise"))
+        return cmd_advise(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return cmd_merge(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reproduce"))

@@ -1,7 +1,6 @@
 #include "../engine/evaluate.h"
 #include "study.h"
 
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,8 +11,10 @@
 
 #include "../engine/cache.h"
 #include "../engine/datadir.h"
+#include "../engine/flag.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
+#include "../engine/preset.h"
 #include "../engine/report.h"
 #include "../engine/sim.h"
 #include "cli.h"
@@ -30,11 +31,7 @@ void study_init(struct study *s)
 
 void study_free(struct study *s)
 {
-    for (int k = 0; k < s->naxes; k++) {
-        for (int v = 0; v < s->axes[k].n * s->axes[k].nids; v++)
-            free(s->axes[k].values[v]);
-        free(s->axes[k].values);
-    }
+    grid_free(&s->grid);
     for (int i = 0; i < s->n; i++) {
         json_decref(s->results ? s->results[i] : NULL);
         free(s->errors ? s->errors[i] : NULL);
@@ -42,180 +39,82 @@ void study_free(struct study *s)
     free(s->configs);
     free(s->results);
     free(s->errors);
-    s->naxes = s->n = 0;
+    s->n = 0;
     s->configs = NULL;
     s->results = NULL;
     s->errors = NULL;
 }
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-        *--e = 0;
-    return s;
-}
-
-static int push_row(struct axis *a, char **row)
-{
-    if (a->n >= STUDY_MAX_VALUES)
-        return -1;
-    char **grown = realloc(a->values, sizeof(char *) * (size_t)(a->n + 1) * a->nids);
-    if (!grown)
-        return -1;
-    a->values = grown;
-    for (int i = 0; i < a->nids; i++)
-        if (!(a->values[a->n * a->nids + i] = strdup(row[i])))
-            return -1;
-    a->n++;
-    return 0;
-}
-
-/* "A..B", "A..B+S", "A..BxF" into numbers; false if `item` is not a well-formed range. */
-static bool parse_range(char *item, double *lo, double *hi, double *step, char *op)
-{
-    char *dots = strstr(item, ".."), *end;
-    if (!dots)
-        return false;
-    *dots = 0;
-    errno = 0;
-    *lo = strtod(item, &end);
-    bool ok = end != item && !*end;
-    char *rest = dots + 2;
-    *hi = strtod(rest, &end);
-    ok = ok && end != rest;
-    *op = *end ? *end : '+';
-    *step = 1;
-    if (*end) {
-        char *s = end + 1;
-        *step = strtod(s, &end);
-        ok = ok && end != s && !*end;
-    }
-    return ok && !errno && isfinite(*lo) && isfinite(*hi) && isfinite(*step) && *hi >= *lo &&
-           (*op == '+' ? *step > 0 : *op == 'x' && *step > 1 && *lo > 0);
-}
-
 int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen)
 {
-    struct axis fresh = {0};
-    char kbuf[256];
-    snprintf(kbuf, sizeof kbuf, "%s", keys);
-    char *save = NULL;
-    for (char *k = strtok_r(kbuf, ":", &save); k; k = strtok_r(NULL, ":", &save)) {
-        int id = params_find(k);
-        if (id < 0 || fresh.nids == STUDY_MAX_LINKED) {
-            snprintf(err, errlen, "unknown parameter '%s'; see 'situ --help'", k);
-            return -1;
-        }
-        /* "ratio:ratio 7:15" would set ratio twice per row and keep only the last value. */
-        for (int j = 0; j < fresh.nids; j++)
-            if (fresh.ids[j] == id) {
-                snprintf(err, errlen, "%s: given twice in '%s'", param_table[id].key, keys);
-                return -1;
-            }
-        fresh.ids[fresh.nids++] = id;
-    }
-    if (!fresh.nids) {
-        snprintf(err, errlen, "empty parameter name");
+    return grid_add_axis(&s->grid, keys, list, err, errlen);
+}
+
+int study_split(int argc, char **argv, int *i, const char **key, const char **value, char *err,
+                size_t errlen)
+{
+    static char kbuf[256];
+    const char *arg = argv[*i];
+    if (!flag_name(arg, kbuf, sizeof kbuf)) {
+        snprintf(err, errlen, "unexpected argument '%s'", arg);
         return -1;
     }
-    for (int k = 0; k < s->naxes; k++)
-        for (int i = 0; i < s->axes[k].nids; i++)
-            for (int j = 0; j < fresh.nids; j++)
-                if (s->axes[k].ids[i] == fresh.ids[j]) {
-                    snprintf(err, errlen, "%s: given twice", param_table[fresh.ids[j]].key);
-                    return -1;
-                }
-    char *copy = strdup(list);
-    int rc = copy ? 0 : -1;
-    save = NULL;
-    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
-        item = trim(item);
-        char *row[STUDY_MAX_LINKED];
-        if (fresh.nids > 1) { /* linked values "20:1" */
-            int n = 0;
-            char *vs = NULL;
-            /* Count every value: "20:1:5" for two keys is an error, not "20:1". */
-            for (char *v = strtok_r(item, ":", &vs); v; v = strtok_r(NULL, ":", &vs))
-                if (n++ < fresh.nids)
-                    row[n - 1] = v;
-            if (n != fresh.nids) {
-                snprintf(err, errlen, "%s: '%s' needs %d values joined by ':'", keys, item,
-                         fresh.nids);
-                rc = -2;
-                break;
-            }
-            rc = push_row(&fresh, row);
-            continue;
-        }
-        enum param_type t = param_table[fresh.ids[0]].type;
-        double lo, hi, step;
-        char op;
-        if (!strstr(item, "..") || t == PARAM_PATH || t == PARAM_CHOICE) {
-            row[0] = item;
-            rc = push_row(&fresh, row);
-            continue;
-        }
-        char shown[128];
-        snprintf(shown, sizeof shown, "%s", item);
-        if (!parse_range(item, &lo, &hi, &step, &op)) {
-            snprintf(err, errlen,
-                     "%s: '%s' is not a range; expected A..B, A..B+STEP or A..BxFACTOR "
-                     "with A <= B",
-                     keys, shown);
-            rc = -2;
-            break;
-        }
-        for (double v = lo; v <= hi * (1 + 1e-12) && rc == 0; v = op == '+' ? v + step : v * step) {
-            char text[64];
-            snprintf(text, sizeof text, "%.15g", v);
-            row[0] = text;
-            rc = push_row(&fresh, row);
-        }
-    }
-    free(copy);
-    if (rc == 0 && fresh.n == 0) {
-        snprintf(err, errlen, "%s: empty list", keys);
-        rc = -2;
-    }
-    if (rc == -1)
-        snprintf(err, errlen, "%s: more than %d values", keys, STUDY_MAX_VALUES);
-    if (rc < 0) {
-        for (int v = 0; v < fresh.n * fresh.nids; v++)
-            free(fresh.values[v]);
-        free(fresh.values);
+    *key = kbuf;
+    if (!(*value = flag_value(argc, argv, i))) {
+        snprintf(err, errlen, "missing value after %s", arg);
         return -1;
     }
-    s->axes[s->naxes++] = fresh;
     return 0;
 }
 
-static void describe(const struct study *s, const struct params *p, char *out, size_t len)
+static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
 {
-    size_t used = 0;
-    out[0] = 0;
-    for (int k = 0; k < s->naxes && used < len; k++)
-        for (int i = 0; i < s->axes[k].nids && used < len; i++) {
-            char v[PARAMS_PATH_MAX];
-            int id = s->axes[k].ids[i];
-            params_format(p, id, v, sizeof v);
-            used += snprintf(out + used, len - used, "%s%s=%s", used ? " " : "",
-                             param_table[id].key, v);
+    return study_add_axis(ud, keys, list, err, errlen);
+}
+
+int study_option(struct study *s, const char *key, const char *value, char *err, size_t errlen)
+{
+    char *end;
+    if (!strcmp(key, "retry") || !strcmp(key, "time-limit")) {
+        double v = strtod(value, &end);
+        bool retry = key[0] == 'r';
+        if (*end || end == value || !(v >= 0 && v <= (retry ? 10 : 1e6)) ||
+            (retry && v != (int)v)) {
+            snprintf(err, errlen, "%s: '%s' is not valid; expected %s", key, value,
+                     retry ? "an integer in [0, 10]" : "seconds in [0, 1e6] (0: no limit)");
+            return -1;
         }
+        if (retry)
+            s->retries = (int)v;
+        else
+            s->time_limit = v;
+        return 0;
+    }
+    if (!strcmp(key, "jobs")) {
+        long j = strtol(value, &end, 10);
+        if (*end || end == value || j < 1 || j > 256) {
+            snprintf(err, errlen, "jobs: '%s' is not valid; expected an integer in [1, 256]",
+                     value);
+            return -1;
+        }
+        s->jobs = (int)j;
+        return 0;
+    }
+    if (!strcmp(key, "cache")) {
+        snprintf(s->cache, sizeof s->cache, "%s", value);
+        return 0;
+    }
+    if (!strcmp(key, "preset"))
+        return preset_read(value, &s->base, add_axis, s, err, errlen);
+    return study_add_axis(s, key, value, err, errlen);
 }
 
 int study_expand(struct study *s, char *err, size_t errlen)
 {
-    long total = 1;
-    for (int k = 0; k < s->naxes; k++) {
-        total *= s->axes[k].n;
-        if (total > STUDY_MAX_RUNS) {
-            snprintf(err, errlen, "more than %d configurations", STUDY_MAX_RUNS);
-            return -1;
-        }
+    long total = grid_size(&s->grid, STUDY_MAX_RUNS);
+    if (total < 0) {
+        snprintf(err, errlen, "more than %d configurations", STUDY_MAX_RUNS);
+        return -1;
     }
     s->configs = calloc(total, sizeof *s->configs);
     s->results = calloc(total, sizeof *s->results);
@@ -227,16 +126,9 @@ int study_expand(struct study *s, char *err, size_t errlen)
     char perr[512];
     for (long n = 0; n < total; n++) {
         struct params p = s->base;
-        long rest = n;
-        for (int k = s->naxes - 1; k >= 0; k--) {
-            const struct axis *a = &s->axes[k];
-            int row = (int)(rest % a->n);
-            rest /= a->n;
-            for (int i = 0; i < a->nids; i++)
-                if (params_set(&p, a->ids[i], a->values[row * a->nids + i], perr) < 0) {
-                    snprintf(err, errlen, "%s", perr);
-                    return -1;
-                }
+        if (grid_apply(&s->grid, n, &p, perr) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
         }
         char resolved[PARAMS_PATH_MAX];
         if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
@@ -245,7 +137,7 @@ int study_expand(struct study *s, char *err, size_t errlen)
         if (evaluate_model(&p, &m, perr, sizeof perr) < 0 ||
             cli_model_check(&p, &m, perr, sizeof perr) < 0) {
             char cfg[256];
-            describe(s, &p, cfg, sizeof cfg);
+            grid_describe(&s->grid, &p, cfg, sizeof cfg);
             snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", perr);
             return -1;
         }
@@ -391,7 +283,7 @@ int study_run(struct study *s)
 
 void study_describe(const struct study *s, int i, char *out, size_t len)
 {
-    describe(s, &s->configs[i], out, len);
+    grid_describe(&s->grid, &s->configs[i], out, len);
     if (!out[0])
         snprintf(out, len, "configuration %d", i + 1);
 }

@@ -7,24 +7,16 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "../engine/grid.h"
 #include "../engine/params.h"
 
-#define STUDY_MAX_VALUES 4096
+#define STUDY_MAX_VALUES GRID_MAX_VALUES
 #define STUDY_MAX_RUNS   1000000
-#define STUDY_MAX_LINKED 4
-
-/* One axis moves one parameter, or several together ("stride:compute_scaling" = "20:1,200:10"). */
-struct axis {
-    int ids[STUDY_MAX_LINKED];
-    int nids;
-    int n;
-    char **values; /* n * nids strings, row by row */
-};
+#define STUDY_MAX_LINKED GRID_MAX_LINKED
 
 struct study {
     struct params base;
-    struct axis axes[PARAM_COUNT];
-    int naxes;
+    struct grid grid; /* the axes */
     int jobs;
     bool model_only;
     bool quiet;                  /* no progress on stderr */
@@ -43,9 +35,17 @@ struct study {
 void study_init(struct study *s);
 void study_free(struct study *s);
 
-/* Adds values to the axis of `keys` ("ratio" or "stride:compute_scaling", '-' or '_'); a list is
- * comma-separated values and ranges A..B, A..B+STEP, A..BxFACTOR. -1 with a one-line message. */
+/* Adds an axis (grid_add_axis). -1 with a one-line message. */
 int study_add_axis(struct study *s, const char *keys, const char *list, char *err, size_t errlen);
+
+/* Splits argv[*i], "--KEY=VALUE" or "--KEY" "VALUE" (then *i moves past the value): key points
+ * to a static buffer. -1 with a message when it is not an option or has no value. */
+int study_split(int argc, char **argv, int *i, const char **key, const char **value, char *err,
+                size_t errlen);
+
+/* The options of every study command (KEY without its "--"): retry, time-limit, jobs, cache,
+ * preset NAME, and any parameter or linked parameters as an axis. -1 with a one-line message. */
+int study_option(struct study *s, const char *key, const char *value, char *err, size_t errlen);
 
 /* Expands the product into s->configs, each checked as `situ model` would. -1 with a message. */
 int study_expand(struct study *s, char *err, size_t errlen);

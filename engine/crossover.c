@@ -88,16 +88,19 @@ enum crossover_state crossover_take(struct crossover *c)
         return next_round(c);
     }
     /* The bracket's low end keeps its sign: the first point of the other sign (or the high end)
-     * closes the new bracket, and the last point of the low end's sign opens it. A point with no
-     * sign (a plateau) moves neither end. */
+     * closes the new bracket, and the last point of the low end's sign opens it. A point where
+     * a and b are equal (within the dead band) is the crossing itself: the bracket closes on it,
+     * or the same point would be asked for again and again. */
     int low = c->dlo > 0 ? 1 : -1; /* never 0: the scan (or the caller) saw a sign there */
-    bool moved = false;
+    if (++c->rounds > CROSSOVER_ROUNDS_MAX)
+        return CROSSOVER_FOUND; /* floating point can stall a bracket short of tol: stop */
     for (int k = 0; k < c->n; k++) {
         int s = crossover_sign(c->a[k], c->b[k]);
-        if (!s)
-            continue;
         double d = c->a[k] - c->b[k];
-        moved = true;
+        if (!s) {
+            c->lo = c->hi = c->xs[k], c->dhi = d;
+            break;
+        }
         if (s == low) {
             c->lo = c->xs[k], c->dlo = d;
         } else {
@@ -105,9 +108,7 @@ enum crossover_state crossover_take(struct crossover *c)
             break;
         }
     }
-    /* No point with a sign (the curves equal inside the bracket, or a model with no number):
-     * the next round would ask for the same points for ever. The bracket is the answer. */
-    return moved ? next_round(c) : CROSSOVER_FOUND;
+    return next_round(c);
 }
 
 double crossover_at(const struct crossover *c)

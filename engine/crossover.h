@@ -26,7 +26,12 @@ struct crossover {
     int per_round;
     double tol;
     double lo, hi, dlo, dhi; /* the bracket and a - b at its ends, once found */
+    int rounds;              /* narrowing rounds so far, bounded by CROSSOVER_ROUNDS_MAX */
 };
+
+/* More rounds than any tolerance above 1e-15 needs with one point a round (a bisection in log x
+ * of six decades halves 1e-15 in about 55): a guarantee that every search ends. */
+#define CROSSOVER_ROUNDS_MAX 200
 
 /* Starts a search over [from, to] (0 < from < to): a first round of `scan` log-spaced points
  * (2..CROSSOVER_POINTS_MAX), then rounds of per_round points (1..CROSSOVER_POINTS_MAX; 1 is a

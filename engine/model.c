@@ -46,14 +46,16 @@ double model_transfer_time(const struct platform *pf, int a, int b, double bytes
 static double halo_exchange_time(const struct params *p, const struct platform *pf,
                                  const struct layout *l, double *off_bytes)
 {
-    static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
-                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     double face[3];
     for (int d = 0; d < 3; d++)
         face[d] = layout_face_bytes(p, l, d);
     double worst = 0;
     double host_off = 0, host_on_max = 0;
     int host = l->sim_cores ? l->rank_host[0] : 0;
+    /* Ranks in order walk the decomposition x fastest: the neighbours follow from (x, y, z)
+     * without layout_neighbour's divisions (this loop is most of an advisor's search). */
+    long plane = (long)l->px * l->py;
+    int x = 0, y = 0, z = 0;
     for (long r = 0; r <= l->sim_cores; r++) {
         if (r == l->sim_cores || l->rank_host[r] != host) {
             double off =
@@ -66,8 +68,16 @@ static double halo_exchange_time(const struct params *p, const struct platform *
             host = l->rank_host[r];
             host_off = host_on_max = 0;
         }
+        const long nbs[6] = {r - x + (x + 1 == l->px ? 0 : x + 1),
+                             r - x + (x == 0 ? l->px - 1 : x - 1),
+                             r + ((y + 1 == l->py ? 0 : y + 1) - y) * (long)l->px,
+                             r + ((y == 0 ? l->py - 1 : y - 1) - y) * (long)l->px,
+                             r + ((z + 1 == l->pz ? 0 : z + 1) - z) * plane,
+                             r + ((z == 0 ? l->pz - 1 : z - 1) - z) * plane};
+        if (++x == l->px && (x = 0, ++y == l->py))
+            y = 0, z++;
         for (int k = 0; k < 6; k++) {
-            long nb = layout_neighbour(l, r, dirs[k][0], dirs[k][1], dirs[k][2]);
+            long nb = nbs[k];
             if (nb == r)
                 continue;
             double bytes = face[k / 2];

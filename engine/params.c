@@ -143,17 +143,23 @@ static int range_error(int id, const char *text, char *err)
     return -1;
 }
 
+/* The range error of a number, formatted only then: setting a value is an advisor's inner loop. */
+static int number_error(int id, double value, char *err)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", value);
+    return range_error(id, text, err);
+}
+
 int params_set_number(struct params *p, int id, double value, char *err)
 {
     const struct param_desc *d = &param_table[id];
-    char text[64];
-    snprintf(text, sizeof text, "%.17g", value);
     if (d->type == PARAM_PATH || !isfinite(value) || value < d->min || value > d->max)
-        return range_error(id, text, err);
+        return number_error(id, value, err);
     switch (d->type) {
     case PARAM_INT:
         if (value != floor(value))
-            return range_error(id, text, err);
+            return number_error(id, value, err);
         *(long *)field(p, id) = (long)value;
         break;
     case PARAM_REAL:
@@ -161,7 +167,7 @@ int params_set_number(struct params *p, int id, double value, char *err)
         break;
     case PARAM_CHOICE:
         if (value != floor(value))
-            return range_error(id, text, err);
+            return number_error(id, value, err);
         *(int *)field(p, id) = (int)value;
         break;
     case PARAM_PATH:

@@ -188,6 +188,14 @@ json_t *script_result_json(const struct params *p, const struct sim_result *r);
 /* Registers the global `situ` (and package.loaded.situ). */
 void script_open_situ(struct script *s);
 
+/* situ.advise{...} (script_advise.c). */
+int script_advise(lua_State *L);
+
+/* Simulations in parallel, forked children, `parallel` at a time; the wait is not counted
+ * against the scenario's time limit. As sim_pool_run. */
+struct sim_job;
+int script_pool_run(struct sim_job *jobs, int n, int parallel);
+
 /* Raises "situ.x: ..." (with the caller's FILE:LINE, as luaL_error) and records it as a failure
  * with that exit status (3: a simulation failed, 1: a file could not be written). */
 int script_fail(lua_State *L, int status, const char *fmt, ...);

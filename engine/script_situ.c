@@ -31,7 +31,7 @@ static int cores(void)
 }
 
 /* Simulations in parallel; waiting for them is not the scenario's time (watchdog.h). */
-static int pool_run(struct sim_job *jobs, int n, int parallel)
+int script_pool_run(struct sim_job *jobs, int n, int parallel)
 {
     watchdog_pause();
     int rc = sim_pool_run(jobs, n, parallel, NULL, NULL);
@@ -307,7 +307,7 @@ static int l_sweep(lua_State *L)
             return luaL_error(L, "situ.sweep: out of memory");
         return lua_yieldk(L, 0, 0, sweep_cont); /* the explorer simulates, then sweep_cont */
     }
-    if (!model_only && pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total) < 0) {
+    if (!model_only && script_pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total) < 0) {
         free(jobsv);
         return luaL_error(L, "situ.sweep: cannot start simulations");
     }
@@ -387,7 +387,7 @@ static int xo_eval_here(struct xo *x)
     if (rc == 0 && x->by_run) {
         for (int i = 0; i < n; i++)
             jv[i].p = ps[i];
-        pool_run(jv, n, x->jobs);
+        script_pool_run(jv, n, x->jobs);
         for (int i = 0; rc == 0 && i < n; i++) {
             json_t *j = jv[i].rc == 0 ? json_loads(jv[i].output, 0, NULL) : NULL;
             if (!j) {
@@ -527,9 +527,16 @@ static int l_crossover(lua_State *L)
 void script_open_situ(struct script *s)
 {
     static const luaL_Reg fns[] = {
-        {"params", l_params},    {"model", l_model},         {"run", l_run},
-        {"sweep", l_sweep},      {"crossover", l_crossover}, {"analytics", l_analytics},
-        {"table", script_table}, {"csv", script_csv},        {NULL, NULL},
+        {"params", l_params},
+        {"model", l_model},
+        {"run", l_run},
+        {"sweep", l_sweep},
+        {"crossover", l_crossover},
+        {"analytics", l_analytics},
+        {"advise", script_advise},
+        {"table", script_table},
+        {"csv", script_csv},
+        {NULL, NULL},
     };
     lua_State *L = s->L;
     luaL_newlib(L, fns);

@@ -104,13 +104,13 @@ FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
 PLATFORM_OBJ      = engine/platform engine/platform_prolog engine/platform_units
-FUZZ_OBJ_params   = engine/params
-FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params
+FUZZ_OBJ_params   = engine/params engine/flag
+FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params engine/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
-FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/outfile
+FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/flag engine/outfile
 FUZZ_OBJ_result   = engine/result
-FUZZ_OBJ_sweep    = cli/study engine/params engine/model engine/layout $(PLATFORM_OBJ) \
-                    engine/datadir engine/cache engine/report engine/profile engine/evaluate \
+FUZZ_OBJ_sweep    = cli/study engine/grid engine/flag engine/params engine/model engine/layout \
+                    $(PLATFORM_OBJ) engine/datadir engine/cache engine/report engine/profile engine/evaluate \
                     engine/outfile engine/preset cli/options tests/fuzz/stubs \
                     $(basename $(wildcard engine/analytics.c engine/script.c engine/script_async.c \
                                           engine/script_convert.c engine/watchdog.c))
@@ -151,8 +151,8 @@ TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
-           engine/platform_prolog.c engine/platform_units.c engine/datadir.c tui/xover.c \
-           tui/scaling.c tests/hardening/tsan_model.c
+           engine/platform_prolog.c engine/platform_units.c engine/datadir.c engine/crossover.c \
+           engine/flag.c tui/xover.c tui/scaling.c tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 
 $(TSAN_DIR)/%.o: %.c

@@ -98,6 +98,8 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     }
     xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
     scaling_rebase(&s->sc, &s->p);
+    if (s->adv.open) /* the map follows at once: the model is pure and quick (make bench) */
+        advise_map_build(&s->adv, &s->p, &s->pf);
     app_lesson_check(s);
     return changed;
 }
@@ -106,6 +108,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
              size_t errlen)
 {
     memset(s, 0, sizeof *s);
+    advise_map_init(&s->adv);
     s->alert = SIM_ALERT_DEFAULT;
     for (int id = 0; id < PARAM_COUNT; id++) {
         if (!param_table[id].slider)
@@ -351,6 +354,9 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
         app_lesson_check(s); /* a goal may read the simulation */
         flags |= APP_DIRTY;
     }
+    advise_map_seen(&s->adv, p, r);
+    if (s->adv.open)
+        flags |= APP_DIRTY;
     int m, i;
     if (xover_match(&s->xo, p, &m, &i)) {
         s->xo.pstate[m][i] = r ? XO_PT_DONE : XO_PT_FAILED;

@@ -15,6 +15,7 @@
 #include "../engine/result.h"
 #include "../engine/runner.h"
 #include "../engine/script.h"
+#include "advise_map.h"
 #include "scaling.h"
 #include "xover.h"
 
@@ -192,6 +193,7 @@ struct app_state {
                                         */
     struct scaling sc;                 /* the static scaling view's curves */
     struct app_script script;          /* the scenario panel */
+    struct advise_map adv;             /* the advisor view (a), in place of the results */
     bool present;                      /* presentation: a big plot, the focused slider only (P) */
     int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
     int text_most;                     /* ... at most (the loop sets it from the last frame) */
@@ -210,6 +212,7 @@ enum app_keyctx {
     APP_CTX_LINKS = 8,     /* the link view shows */
     APP_CTX_TEXT = 16,     /* text that scrolls shows: the lesson or the scenario panel */
     APP_CTX_NOLESSON = 32, /* no lesson open */
+    APP_CTX_ADVISE = 64,   /* the advisor view is open (a) */
 };
 
 /* One binding: its keys, how the help and the footer name it, and what it does. Each mode has a
@@ -242,6 +245,9 @@ struct app_keymap {
 const struct app_keymap *app_keymap(enum app_mode m);
 /* Whether row d applies to the state as it is. */
 bool app_keydef_active(const struct app_state *s, const struct app_keydef *d);
+/* Whether row i's first key (the one the footer names) is taken by an earlier active row now:
+ * the advisor's arrows, say, over the sliders' step. */
+bool app_keydef_shadowed(const struct app_state *s, const struct app_keymap *map, int i);
 
 /* A line under the sliders: a notice, or (error) a refusal. */
 void app_notice(struct app_state *s, bool error, const char *fmt, ...)
@@ -293,6 +299,17 @@ unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c);
 /* Computes them here and now (tests). */
 void app_scaling_sync(struct app_state *s);
 
+/* ---- the advisor view (app_advise.c); its keys are rows of the key table ---- */
+
+/* a: opens (building the map) or closes the advisor view. */
+unsigned app_advise_open(struct app_state *s);
+/* Moves the cursor (the two sliders of its axes) by dx, dy cells; to the best cell; the next
+ * parameter on axis 'X' or 'Y'; the next objective. */
+unsigned app_advise_move(struct app_state *s, int dx, int dy);
+unsigned app_advise_best(struct app_state *s);
+unsigned app_advise_axis(struct app_state *s, int axis);
+unsigned app_advise_objective(struct app_state *s);
+
 /* ---- lessons (app_lesson.c) ---- */
 
 /* Opens lesson NAME at step 1 (loading its configuration). -1 with err; else APP_* flags. */
@@ -321,7 +338,7 @@ long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *st
  * kept. _failed: why it did not (the old lesson stays). */
 unsigned app_lesson_reload(struct app_state *s);
 unsigned app_lesson_reload_failed(struct app_state *s, const char *why);
-/* a: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
+/* A: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
  * records the answer, which the goal then checks (state.answer). */
 unsigned app_lesson_answer_begin(struct app_state *s);
 unsigned app_lesson_answer_commit(struct app_state *s);

@@ -245,6 +245,19 @@ static unsigned k_present(struct app_state *s, int key, int arg)
     return APP_DIRTY;
 }
 
+/* arg: -1 / +1 a cell left / right, -2 / +2 down / up. */
+static unsigned k_advise_move(struct app_state *s, int key, int arg)
+{
+    (void)key;
+    return arg == -1 || arg == 1 ? app_advise_move(s, arg, 0) : app_advise_move(s, 0, arg / 2);
+}
+
+static unsigned k_advise_axis(struct app_state *s, int key, int arg)
+{
+    (void)arg;
+    return app_advise_axis(s, key);
+}
+
 static unsigned k_lesson_move(struct app_state *s, int key, int arg)
 {
     (void)key;
@@ -318,11 +331,24 @@ static unsigned main_other(struct app_state *s, int key)
 /* The main screen. Order matters twice: the first active row with the key wins (with a lesson
  * open, h is its hint, not a step left), and the footer lists its rows in this order. */
 static const struct app_keydef main_keys[] = {
+    /* The advisor view (a): its keys first, while it is open. */
+    {APP_CTX_ADVISE, K(APP_KEY_LEFT, 'h'), "<lr><ud>  hjkl", "advisor: move on the heatmap",
+     "<lr><ud>", "move", 1, DO(k_advise_move, -1)},
+    {APP_CTX_ADVISE, K(APP_KEY_RIGHT, 'l'), NULL, NULL, NULL, NULL, 0, DO(k_advise_move, 1)},
+    {APP_CTX_ADVISE, K(APP_KEY_UP, 'k'), NULL, NULL, NULL, NULL, 0, DO(k_advise_move, 2)},
+    {APP_CTX_ADVISE, K(APP_KEY_DOWN, 'j'), NULL, NULL, NULL, NULL, 0, DO(k_advise_move, -2)},
+    {APP_CTX_ADVISE, K('X', 'Y'), "X Y", "advisor: the next parameter on an axis", "X Y", "axes", 1,
+     DO(k_advise_axis, 0)},
+    {APP_CTX_ADVISE, K('o'), "o", "advisor: the next objective", "o", "objective", 1,
+     ACT(app_advise_objective)},
+    {APP_CTX_ADVISE, K('*'), "*", "advisor: to the best cell", "*", "best", 1,
+     ACT(app_advise_best)},
+    {APP_CTX_ADVISE, K('a', APP_KEY_ESC), NULL, NULL, "a", "close", 1, ACT(app_advise_open)},
     {L, K('n'), "n b", "lesson: next step, back a step (b keeps your settings)", "n", "next", 1,
      DO(k_lesson_move, 1)},
     {L, K('b'), NULL, NULL, "b", "back", 1, DO(k_lesson_move, -1)},
     {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, ACT(app_lesson_hint)},
-    {L, K('a'), "a", "lesson: answer the step's question", NULL, NULL, 0,
+    {L, K('A'), "A", "lesson: answer the step's question", NULL, NULL, 0,
      ACT(app_lesson_answer_begin)},
     {L | APP_CTX_DONE, K('R'), "R", "lesson: restart it (at its end)", "R", "restart", 1,
      DO(k_lesson_restart, 0)},
@@ -355,7 +381,7 @@ static const struct app_keydef main_keys[] = {
      DO(k_mapping, 0)},
     {L, K('m'), NULL, NULL, NULL, NULL, 0, DO(k_mapping, 0)},
     {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, DO(k_rerun, 0)},
-    {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 1,
+    {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 2,
      DO(k_pane, APP_PANE_XOVER)},
     {0, K('c'), NULL, NULL, NULL, NULL, 0, DO(k_pane, APP_PANE_XOVER)},
     {0, K('t'), "t", "per-stage table: model against SimGrid", "t", "stages", 2,
@@ -366,6 +392,9 @@ static const struct app_keydef main_keys[] = {
      DO(k_pane, APP_PANE_SCALING)},
     {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0,
      DO(k_present, 0)},
+    {APP_CTX_NOLESSON, K('a'), "a", "advisor heatmap (a or Esc closes it)", "a", "advise", 1,
+     ACT(app_advise_open)},
+    {L, K('a'), NULL, NULL, "a", "advise", 2, ACT(app_advise_open)},
     {APP_CTX_NOLESSON, K('p'), "p  w", "presets: load one; save this configuration as one", "p",
      "preset", 1, ACT(presets_open)},
     {L, K('p'), NULL, NULL, NULL, NULL, 0, ACT(presets_open)},
@@ -523,9 +552,24 @@ bool app_keydef_active(const struct app_state *s, const struct app_keydef *d)
         have |= APP_CTX_SCRIPT | APP_CTX_TEXT;
     if (s->pane == APP_PANE_LINKS)
         have |= APP_CTX_LINKS;
+    if (s->adv.open)
+        have |= APP_CTX_ADVISE;
     if (s->pane == APP_PANE_LESSON && s->lesson.l)
         have |= APP_CTX_TEXT;
     return (d->ctx & have) == d->ctx;
+}
+
+bool app_keydef_shadowed(const struct app_state *s, const struct app_keymap *map, int i)
+{
+    for (int j = 0; j < i; j++) {
+        const struct app_keydef *e = &map->defs[j];
+        if (!app_keydef_active(s, e))
+            continue;
+        for (int k = 0; e->keys[k]; k++)
+            if (e->keys[k] == map->defs[i].keys[0])
+                return true;
+    }
+    return false;
 }
 
 unsigned app_key(struct app_state *s, int key)

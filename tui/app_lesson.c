@@ -266,7 +266,7 @@ unsigned app_lesson_answer_begin(struct app_state *s)
 {
     struct app_lesson *ls = &s->lesson;
     if (!ls->l || ls->done || !lesson_step_question(ls->l, ls->step)[0]) {
-        app_notice(s, false, "this step asks no question (a answers one)");
+        app_notice(s, false, "this step asks no question (A answers one)");
         return APP_DIRTY;
     }
     s->mode = APP_ANSWER;

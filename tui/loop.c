@@ -268,7 +268,7 @@ void loop_act(struct tui *t, unsigned flags)
 static void resize(struct tui *t)
 {
     screen_resize(&t->scr);
-    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout);
     t->dirty = true;
 }
 
@@ -349,7 +349,7 @@ static void draw(struct tui *t)
     loop_act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
     if (!t->dirty || !t->screen_on)
         return;
-    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout); /* P may have toggled */
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout); /* P or a toggled */
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
     enum app_mode m = t->app.mode;
     if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE ||
@@ -527,7 +527,7 @@ int tui_run(const struct tui_opts *o)
         dup2(devnull, STDERR_FILENO);
     if (devnull >= 0)
         close(devnull);
-    view_layout(t->scr.rows, t->scr.cols, t->app.present, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout);
     t->dirty = true;
     if (helpers_open(t) < 0)
         begin_quit(t, 1);

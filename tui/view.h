@@ -29,8 +29,9 @@ struct view_layout {
     int r_scen_text, r_cores, r_run, r_step;
 };
 
-/* The layout of a rows x cols terminal; present: the presentation layout (P). */
-void view_layout(int rows, int cols, bool present, struct view_layout *l);
+/* The layout of a rows x cols terminal for the state a (NULL: the default one): the presentation
+ * layout (P), the compact one below VIEW_FULL_ROWS, the full top panel for the advisor. */
+void view_layout(int rows, int cols, const struct app_state *a, struct view_layout *l);
 
 /* The first slider shown: the sliders scroll with the focus when they do not all fit. */
 int view_slider_first(const struct view_layout *l, const struct app_state *a);
@@ -65,6 +66,9 @@ void view_stages_draw(const struct screen *s, const struct view_layout *l,
 int view_lesson_text_most(void);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
+/* The advisor's heatmap, in place of the results panel (a). */
+void view_advise_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a);
 void view_scaling_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a);
 /* The scenario panel (or the prompt for its path), over the block under the sliders; drawn

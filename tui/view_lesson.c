@@ -145,9 +145,9 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
         if (ls->answered) {
             int k = draw_text(s, row, 1, w, COL_MUTED, "your answer: ");
             k += draw_text(s, row, 1 + k, w - k, COL_VALUE, ls->answer);
-            draw_text(s, row++, 1 + k, w - k, COL_MUTED, "  (a: change it)");
+            draw_text(s, row++, 1 + k, w - k, COL_MUTED, "  (A: change it)");
         } else {
-            draw_text(s, row++, 1, w, COL_MUTED, "a: type your answer");
+            draw_text(s, row++, 1, w, COL_MUTED, "A: type your answer");
         }
     }
     char lines[VIEW_TEXT_LINES][256];

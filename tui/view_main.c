@@ -12,8 +12,9 @@
 #define VALUE_W 9
 #define UNIT_W  9
 
-void view_layout(int rows, int cols, bool present, struct view_layout *l)
+void view_layout(int rows, int cols, const struct app_state *a, struct view_layout *l)
 {
+    bool present = a && a->present;
     memset(l, 0, sizeof *l);
     l->rows = rows;
     l->cols = cols;
@@ -23,7 +24,8 @@ void view_layout(int rows, int cols, bool present, struct view_layout *l)
      * of them; below VIEW_FULL_ROWS the essentials (η, makespan and eq. 5, scenario, one step's
      * bars with their legend) leave the plot 8 rows or more; presentation keeps the numbers. */
     l->present = present;
-    l->compact = !present && rows < VIEW_FULL_ROWS;
+    /* The advisor's heatmap takes the whole top panel: the full one, whatever the height. */
+    l->compact = !present && rows < VIEW_FULL_ROWS && !(a && a->adv.open);
     if (present) {
         l->top_h = 5;
         l->r_scen_text = l->r_cores = l->r_run = l->r_step = -1;
@@ -269,8 +271,9 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     }
 }
 
-/* The footer: the key table's rows for the footer that apply now, in the table's order; rows of
- * priority 2 only when the others leave room; the last two (help, quit) at the right end. */
+/* The footer: the key table's rows for the footer that apply now (and whose key no earlier row
+ * takes), in the table's order; rows of priority 2 only when the others leave room; the last two
+ * (help, quit) at the right end. */
 static void draw_keys(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
 {
@@ -279,7 +282,7 @@ static void draw_keys(const struct screen *s, const struct view_layout *l,
     int n = 0, width[32];
     for (int i = 0; i < map->n && n < 32; i++) {
         const struct app_keydef *d = &map->defs[i];
-        if (!d->foot_key || !app_keydef_active(a, d))
+        if (!d->foot_key || !app_keydef_active(a, d) || app_keydef_shadowed(a, map, i))
             continue;
         row[n] = d;
         width[n] = screen_cells(view_key_name(s, d->foot_key)) + 1 + screen_cells(d->foot) + 1;
@@ -320,7 +323,10 @@ void view_draw(const struct screen *s, const struct view_layout *l, const struct
     }
     draw_header(s, l, a);
     draw_sliders(s, l, a);
-    view_results_draw(s, l, a);
+    if (a->adv.open) /* the advisor's heatmap in place of the results (a) */
+        view_advise_draw(s, l, a);
+    else
+        view_results_draw(s, l, a);
     draw_info(s, l, a);
     switch (a->pane) {
     case APP_PANE_LESSON:

@@ -66,7 +66,8 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
     const struct app_keydef *rows[64];
     int n = 0;
     /* The keys that work everywhere first, then those of a lesson, a panel or a view. */
-    const unsigned where = APP_CTX_LESSON | APP_CTX_SCRIPT | APP_CTX_LINKS | APP_CTX_TEXT;
+    const unsigned where =
+        APP_CTX_LESSON | APP_CTX_SCRIPT | APP_CTX_LINKS | APP_CTX_TEXT | APP_CTX_ADVISE;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < map->n && n < 64; i++)
             if (map->defs[i].help && !(map->defs[i].ctx & where) == !pass)

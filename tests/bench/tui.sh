@@ -7,7 +7,9 @@
 #   loaded: the same keys while the start-up simulations run (fidelity full, 8 nodes; how many
 #           at once is measured, not assumed: it said "two" and was one);
 #   result: one key every 0.8 s on a 1-node configuration, right then down (each right a new
-#           configuration, on the next slider), each simulated result awaited.
+#           configuration, on the next slider), each simulated result awaited;
+#   advise: keys 25 ms apart with the advisor view open (a): each moves the cursor, and the
+#           heatmap is modelled anew before the frame.
 # The "sims" column counts the explorer's simulation children while the keys arrived (fewest-most).
 set -eu
 SITU=${1:-./situ}
@@ -61,6 +63,11 @@ EOF
             sleep 0.05
         done ;;
     esac
+    # PHASE_PRE: a key that sets the phase up first (a: the advisor view, rebuilt on every key).
+    if [ -n "${PHASE_PRE:-}" ]; then
+        tui_tmux send-keys -t b "$PHASE_PRE"
+        sleep 0.2
+    fi
     fewest=999 most=0
     i=0
     while [ $i -lt "$nkeys" ]; do
@@ -102,6 +109,9 @@ PY
 phase idle 200 0.025 lh none --iterations 40 --stride 20
 phase loaded 200 0.025 lh busy --fidelity full --nodes 8 --iterations 40000
 phase result 16 0.8 lj any --nodes 1 --iterations 2000 --ratio 1
+# The advisor view open: every key moves the cursor, so the configuration, so the whole map is
+# modelled again before the frame (ratio x nodes, 5 x 24 cells).
+PHASE_PRE=a phase advise 200 0.025 lhkj any --iterations 40 --stride 20
 
 python3 - "$tmp/rows" <<'PY'
 import sys
@@ -112,5 +122,5 @@ for r in rows:
 d = {r[0]: r for r in rows}
 print(f"tui: key-to-frame p99 {d['loaded'][3]} ms with {d['loaded'][7]} simulations running "
       f"({d['idle'][3]} ms idle; target 16 ms); debounce-to-result p99 {d['result'][6]} ms "
-      f"(target 300 ms)")
+      f"(target 300 ms); advisor view open p99 {d['advise'][3]} ms (target 16 ms)")
 PY

@@ -31,24 +31,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* Path axes would let the fuzzer open any file of this machine: names without '/' only. */
         if (strchr(eq + 1, '/'))
             continue;
-        int before = s.naxes;
+        int before = s.grid.naxes;
         err[0] = 0;
         if (study_add_axis(&s, line, eq + 1, err, sizeof err) < 0) {
             fuzz_check_error(err, sizeof err, "study_add_axis");
-            FUZZ_ASSERT(s.naxes == before, "a rejected axis was added");
+            FUZZ_ASSERT(s.grid.naxes == before, "a rejected axis was added");
             ok = false;
             break;
         }
-        FUZZ_ASSERT(s.naxes == before + 1 && s.naxes <= PARAM_COUNT, "%d axes", s.naxes);
-        const struct axis *a = &s.axes[s.naxes - 1];
+        FUZZ_ASSERT(s.grid.naxes == before + 1 && s.grid.naxes <= PARAM_COUNT, "%d axes", s.grid.naxes);
+        const struct grid_axis *a = &s.grid.axes[s.grid.naxes - 1];
         FUZZ_ASSERT(a->n >= 1 && a->n <= STUDY_MAX_VALUES, "%d values", a->n);
         FUZZ_ASSERT(a->nids >= 1 && a->nids <= STUDY_MAX_LINKED, "%d keys", a->nids);
         for (int v = 0; v < a->n * a->nids; v++)
             FUZZ_ASSERT(a->values[v] != NULL, "value %d missing", v);
     }
     long product = 1;
-    for (int k = 0; k < s.naxes && product <= MAX_EXPAND; k++)
-        product *= s.axes[k].n;
+    for (int k = 0; k < s.grid.naxes && product <= MAX_EXPAND; k++)
+        product *= s.grid.axes[k].n;
     if (ok && product <= MAX_EXPAND) {
         err[0] = 0;
         if (study_expand(&s, err, sizeof err) < 0) {

@@ -423,6 +423,48 @@ def api_sweep_errors():
               "unknown parameter 'ratoi'", 2)
 
 
+def api_advise():
+    # The same question through situ.advise and `situ advise --json`: the same ranking.
+    axes = ["--stride:compute-scaling", "20:1,200:10,1000:50", "--ratio", "3,7,15,31",
+            "--nodes", "1..4", "--iterations", "2000"]
+    cli = [json.loads(l) for l in ok(situ("advise", "--json", "--objective", "balance",
+                                          "--verify", "0", *axes)).stdout.splitlines()]
+    out = emitted(script(JSON_LUA + '''
+local rs = situ.advise{ base = { iterations = 2000 }, nodes = "1..4", ratio = { 3, 7, 15, 31 },
+                        ["stride:compute_scaling"] = { "20:1", { 200, 10 }, "1000:50" },
+                        objective = "balance", verify = 1, top = 5 }
+local t = {}
+for i, c in ipairs(rs) do
+  t[i] = { c.rank, c.config.stride, c.config.ratio, c.config.nodes, c.model.objective }
+end
+emit{ n = rs.n, candidates = rs.candidates, objective = rs.objective, front = #rs.front,
+      top = t, sim = rs[1].simgrid.makespan, sim_rank = rs[1].simgrid_rank,
+      second = rs[2].simgrid == nil }
+'''))
+    r = out[0]
+    assert r["n"] == len(cli) == 48 and r["candidates"] == 48, r
+    assert r["objective"] == "balance" and len(r["top"]) == 5, r
+    for got, want in zip(r["top"], cli):
+        assert got[:4] == [want["rank"], want["config"]["stride"], want["config"]["ratio"],
+                           want["config"]["nodes"]], (got, want["config"])
+        close(got[4], want["model"]["objective"], 1e-12, "the model's balance")
+    assert r["front"] == sum(c["pareto"] for c in cli), r
+    c = cli[0]["config"]
+    run = json.loads(ok(situ("run", "--json", "--stride", str(c["stride"]), "--compute-scaling",
+                             str(c["compute_scaling"]), "--ratio", str(c["ratio"]), "--nodes",
+                             str(c["nodes"]), "--iterations", "2000")).stdout)
+    close(r["sim"], run["makespan"], 1e-9, "SimGrid's makespan in situ.advise")
+    assert r["sim_rank"] == 1 and r["second"], r
+    lua_error(script("situ.advise{ ratio = { 15 }, objective = 'speed' }\n"),
+              "t.lua:1: situ.advise:", "objective: 'speed' is not known", 2)
+    lua_error(script("situ.advise{ ratoi = { 15 } }\n"), "t.lua:1: situ.advise:",
+              "unknown parameter 'ratoi'", 2)
+    lua_error(script("situ.advise{ nodes = '5..1' }\n"), "t.lua:1: situ.advise:",
+              "nodes: '5..1' is not a range", 2)
+    lua_error(script("situ.advise{ ratio = { 5 } }\n"), "t.lua:1: situ.advise:",
+              "ratio: 5 is not realisable", 2)
+
+
 def api_crossover():
     out = emitted(script(JSON_LUA + '''
 local base = situ.params{ nodes = 16, analytics = "scatter" }
@@ -735,8 +777,8 @@ def docs():
         assert open(os.path.join(ROOT, path)).read() == body, f"docs/lua.md's {path} is stale"
         shown.add(path)
     assert shown == files, f"examples not in docs/lua.md: {files - shown}"
-    for fn in ("params", "model", "run", "sweep", "crossover", "analytics", "table", "csv",
-               "version"):
+    for fn in ("params", "model", "run", "sweep", "crossover", "advise", "analytics", "table",
+               "csv", "version"):
         assert f"### situ.{fn}" in text, f"situ.{fn} is not documented"
     keys = re.findall(r"^  --([a-z-]+) ", ok(situ("--help")).stdout, re.M)
     for k in keys:
@@ -772,6 +814,7 @@ def main():
         check("situ.run failure: the status is per call", api_run_failure_is_per_call)
         check("situ.sweep", api_sweep)
         check("situ.sweep errors and failed runs", api_sweep_errors)
+        check("situ.advise", api_advise)
         check("situ.crossover (model and run)", api_crossover)
         check("situ.analytics", api_analytics)
         check("situ.table", api_table)

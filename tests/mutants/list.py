@@ -14,6 +14,7 @@ OUTPUT = "python3 tests/study/output.py ./situ"
 TABLE = "python3 tests/cli/table.py ./situ"
 TUI = "python3 tests/tui/bite.py ./situ"
 BAD = "python3 tests/bad/run.py ./situ -k "
+ADVISE = "python3 tests/advise/run.py ./situ"
 
 
 def only(names, suite):
@@ -127,7 +128,7 @@ MUTANTS = [
     dict(id="cache-entry-accepts-any-efficiency", file="cli/study.c",
          old="    if (!(eff <= 1)) {", new="    if (!(eff <= 10)) {",
          tests=[only("cache incomplete", STUDY)]),
-    dict(id="axis-key-may-repeat", file="cli/study.c",
+    dict(id="axis-key-may-repeat", file="engine/grid.c",
          old="            if (fresh.ids[j] == id) {", new="            if (0 && fresh.ids[j] == id) {",
          tests=[only("bad lists", STUDY), BAD + "'axis key repeated'"]),
     dict(id="emitted-commands-allow-newlines", file="cli/cmd_sweep.c",
@@ -141,4 +142,21 @@ MUTANTS = [
          old="        if (fflush(o->f) == 0 && !ferror(o->f) && !e)",
          new="        if ((fflush(o->f), 1) && !e)",
          tests=[only("dev full", OUTPUT)]),
+    # ---- the advisor (issue 13) ----
+    dict(id="advise-balance-forgets-idle-cores", file="engine/advise.c",
+         old="    a->balance = hi > 0 ? busy * fmin(us, ua) / hi : 0;",
+         new="    a->balance = hi > 0 ? (0 * busy) + fmin(us, ua) / hi : 0;",
+         tests=[only("argmin,contradiction", ADVISE)]),
+    dict(id="advise-pareto-drops-equal-points", file="engine/advise.c",
+         old="                   t[k].makespan == c[front[nf - 1]].model.makespan);",
+         new="                   t[k].makespan == c[front[nf - 1]].model.makespan && 0);",
+         tests=[only("pareto", ADVISE)]),
+    dict(id="advise-max-nodes-off-by-one", file="engine/advise.c",
+         old="(lim->max_nodes <= 0 || a->nodes <= lim->max_nodes)",
+         new="(lim->max_nodes <= 0 || a->nodes <= lim->max_nodes + 1)",
+         tests=[only("constraints", ADVISE)]),
+    dict(id="advise-order-change-stops-counting", file="cli/cmd_advise.c",
+         old="        same = same && chk[j].sim_rank == ok; /* ok counts apart: && would skip it */\n        ok++;",
+         new="        same = same && chk[j].sim_rank == ok++;",
+         tests=[only("changes the order", ADVISE)]),
 ]

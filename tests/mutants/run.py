@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 from list import MUTANTS  # noqa: E402
 
-COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts",
+COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts", "tools",
         "build", "situ"]
 TIMEOUT = 300
 EMPTY = re.compile(r"Tested: 0 \||: 0 passed, 0 failed")

@@ -50,7 +50,7 @@ return { title = "A quiz", steps = {
     goal = function(state)
       local a = state.answer
       if a == "loop" then while true do end end
-      if not a then return false, "answer with a" end
+      if not a then return false, "answer with A" end
       return a:upper() == state.model.scenario, ("you said %s"):format(a)
     end, answer = "IA" },
   { text = "The end." } } }
@@ -492,20 +492,20 @@ PY
     rm -f "$tmp/goals.log"
     start $size - --lesson "$tmp/quiz-$size.lua" --log "$tmp/goals.log"
     wait_for "question: Which side waits: IS or IA\?" || miss "no question"
-    wait_for "goal not met yet: answer with a" 20 || miss "the goal did not ask for an answer"
-    keys a
-    wait_for "answer: " || miss "a did not open the answer prompt"
+    wait_for "goal not met yet: answer with A" 20 || miss "the goal did not ask for an answer"
+    keys A
+    wait_for "answer: " || miss "A did not open the answer prompt"
     keys -l is
     keys Enter
     wait_for "goal not met yet: you said is" 20 || miss "a wrong answer was not checked"
     grep -q "your answer: is" "$screen" || miss "the answer is not shown"
-    keys a C-u
+    keys A C-u
     keys -l loop
     keys Enter
     # The goal loops on this answer: stopped at the limit in the evaluator, the screen alive.
     wait_for "goal error: .*(stopped|limit)" 30 || miss "a looping goal was not stopped"
     grep -q "lesson goal: " "$screen" || miss "the status bar does not show the goal's error"
-    keys a C-u
+    keys A C-u
     keys -l ia
     keys Enter
     wait_for "goal met: you said ia" 20 || miss "the right answer did not meet the goal"

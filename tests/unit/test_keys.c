@@ -60,23 +60,56 @@ Test(keys, every_binding_is_in_the_help)
     }
 }
 
+/* The cells a key's name takes on screen: "<lr>" and "<ud>" are two arrows, "<enter>" one. */
+static int cells(const char *name)
+{
+    int n = 0;
+    for (const char *p = name; *p; n++) {
+        if (!strncmp(p, "<enter>", 7))
+            p += 7;
+        else if (!strncmp(p, "<lr>", 4) || !strncmp(p, "<ud>", 4))
+            p += 4, n++;
+        else
+            p++;
+    }
+    return n;
+}
+
+/* Whether row d of map applies when the context bits `have` hold, and its footer key is not
+ * taken by an earlier row that applies too (what the footer shows). */
+static bool shown(const struct app_keymap *map, int i, unsigned have)
+{
+    const struct app_keydef *d = &map->defs[i];
+    if (!d->foot_key || (d->ctx & have) != d->ctx)
+        return false;
+    for (int j = 0; j < i; j++) {
+        const struct app_keydef *e = &map->defs[j];
+        for (int q = 0; (e->ctx & have) == e->ctx && e->keys[q]; q++)
+            if (e->keys[q] == d->keys[0])
+                return false;
+    }
+    return true;
+}
+
 Test(keys, footer_rows_have_labels_and_fit_80_columns)
 {
+    /* The priority-1 rows of the main screen (with and without a lesson) and of every other
+     * mode fit 80 columns, so that none is dropped there. */
+    const unsigned contexts[] = {APP_CTX_NOLESSON, APP_CTX_LESSON, APP_CTX_LESSON | APP_CTX_DONE};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         const struct app_keymap *map = app_keymap(modes[m]);
-        int width = 0;
-        for (int i = 0; i < map->n; i++) {
-            const struct app_keydef *d = &map->defs[i];
-            if (!d->foot_key)
-                continue;
-            cr_assert_not_null(d->foot, "mode %d row %d: a footer key without a label",
-                               (int)modes[m], i);
-            cr_assert(d->foot_prio == 1 || d->foot_prio == 2);
-            /* The priority-1 rows of one context must fit 80 columns (arrows count 2 cells). */
-            if (d->foot_prio == 1 && !(d->ctx & (APP_CTX_LESSON | APP_CTX_DONE)))
-                width += (int)strlen(d->foot_key) + 1 + (int)strlen(d->foot) + 1;
+        for (size_t c = 0; c < (modes[m] == APP_MAIN ? 3 : 1); c++) {
+            int width = 0;
+            for (int i = 0; i < map->n; i++) {
+                const struct app_keydef *d = &map->defs[i];
+                cr_assert(!d->foot_key || d->foot, "mode %d row %d: a key without a label",
+                          (int)modes[m], i);
+                if (shown(map, i, modes[m] == APP_MAIN ? contexts[c] : 0) && d->foot_prio == 1)
+                    width += cells(d->foot_key) + 1 + (int)strlen(d->foot) + 1;
+            }
+            cr_assert_leq(width, 78, "mode %d context %zu: the footer needs %d columns",
+                          (int)modes[m], c, width);
         }
-        cr_assert_leq(width, 78, "mode %d: the footer needs %d columns", (int)modes[m], width);
     }
 }
 

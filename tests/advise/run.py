@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Advisor tests: situ advise through the real binary, against a brute-force `situ sweep --model`
+over the same grid, `situ run` for the SimGrid check, and bad input.
+Usage: python3 tests/advise/run.py ./situ. Ends with 'advise: N passed, M failed'."""
+import csv
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
+TMP = tempfile.mkdtemp(prefix="situ-advise-")
+ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(TMP, "xdg"))
+passed, failed = 0, 0
+
+# The paper's Fig. 7 question, on a shorter run (the model does not care; SimGrid is quicker).
+GRID = ["--stride:compute-scaling", "20:1,200:10,500:25,1000:50", "--ratio", "1,3,7,15,31",
+        "--nodes", "1..4", "--mapping", "insitu,intransit", "--iterations", "2000"]
+# Every point valid (intransit needs two nodes): what a sweep accepts too.
+VALID = ["--stride:compute-scaling", "20:1,200:10,500:25,1000:50", "--ratio", "1,3,7,15,31",
+         "--nodes", "2..5", "--mapping", "insitu,intransit", "--iterations", "2000"]
+OBJECTIVES = {"efficiency": max, "makespan": min, "core-hours": min, "balance": max}
+
+
+def situ(*args, expect=0):
+    p = subprocess.run([SITU, *args], capture_output=True, text=True, timeout=600, env=ENV)
+    if p.returncode != expect:
+        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}, expected {expect}: "
+                             f"{p.stderr.strip()[-300:]}")
+    return p
+
+
+def check(name, fn):
+    global passed, failed
+    only = os.environ.get("SITU_TESTS")
+    if only and not any(w in name for w in only.split(",")):
+        return
+    try:
+        fn()
+        passed += 1
+        print(f"ok   {name}")
+    except Exception as e:
+        failed += 1
+        print(f"FAIL {name}: {e}")
+
+
+def advise_json(*args):
+    return [json.loads(l) for l in situ("advise", "--json", *args).stdout.splitlines()]
+
+
+def sweep_model(args):
+    return list(csv.DictReader(io.StringIO(situ("sweep", "--model", *args).stdout)))
+
+
+def balance(r):
+    """The documented score, computed here from a sweep's columns on its own."""
+    m = float(r["makespan"])
+    us, ua = float(r["sim_active"]) / m, float(r["analytics_active"]) / m
+    sc, ac = int(r["sim_cores"]), int(r["analytics_cores"])
+    busy = (sc * us + ac * ua) / (sc + ac)
+    return busy * min(us, ua) / max(us, ua)
+
+
+def value(r, objective):
+    if objective == "efficiency":
+        return float(r["efficiency"])
+    if objective == "makespan":
+        return float(r["makespan"])
+    if objective == "core-hours":
+        return int(r["nodes"]) * int(r["cores_per_node"]) * float(r["makespan"]) / 3600
+    return balance(r)
+
+
+KEYS = ("stride", "compute_scaling", "ratio", "nodes", "mapping")
+
+
+def key_of(cfg):
+    return tuple(str(cfg[k]) for k in KEYS)
+
+
+def top_equals_sweep_argbest():
+    rows = sweep_model(VALID)
+    assert len(rows) == 160, f"{len(rows)} sweep rows"
+    for objective, best in OBJECTIVES.items():
+        want = best(value(r, objective) for r in rows)
+        ranked = advise_json(*VALID, "--objective", objective, "--verify", "0")
+        assert len(ranked) == len(rows), f"{objective}: {len(ranked)} ranked of {len(rows)}"
+        top = ranked[0]
+        got = top["model"]["objective"]
+        assert abs(got - want) <= 1e-9 * abs(want), f"{objective}: advise {got}, sweep {want}"
+        # The first of the sweep's rows with the best value: ties go to the grid's order.
+        first = next(r for r in rows if value(r, objective) == want)
+        cfg = top["config"]
+        assert all(str(cfg[k]).rstrip("0").rstrip(".") == str(first[k]).rstrip("0").rstrip(".")
+                   for k in KEYS), f"{objective}: advise picks {key_of(cfg)}, sweep {[first[k] for k in KEYS]}"
+        values = [c["model"]["objective"] for c in ranked]
+        assert values == sorted(values, reverse=best is max), f"{objective}: not ranked"
+
+
+def pareto_front_is_non_dominated_and_complete():
+    ranked = advise_json(*GRID, "--verify", "0")
+    pts = [(c["model"]["makespan"], c["model"]["core_hours"], c["pareto"]) for c in ranked]
+
+    def dominated(p):
+        return any(q[0] <= p[0] and q[1] <= p[1] and (q[0] < p[0] or q[1] < p[1]) for q in pts)
+
+    front = [p for p in pts if p[2]]
+    assert len(front) >= 2, f"{len(front)} points on the front"
+    for p in pts:
+        assert p[2] == (not dominated(p)), f"point {p[:2]} marked {p[2]}, dominated {dominated(p)}"
+    # Equal points are all on the front: fidelity is not the model's, so each point comes twice.
+    twice = advise_json("--ratio", "7,15,31", "--nodes", "1,2", "--fidelity", "fast,full",
+                        "--verify", "0")
+    on = sorted((c["model"]["makespan"], c["config"]["fidelity"]) for c in twice if c["pareto"])
+    assert len(on) == 4 and on[0][0] == on[1][0] and on[0][1] != on[1][1], f"front {on}"
+    text = situ("advise", *GRID, "--verify", "0").stdout
+    assert f"Pareto front, makespan against core-hours ({len(front)} of {len(pts)}" in text, text[-600:]
+
+
+def constraints_are_honoured():
+    rows = sweep_model(VALID)
+    lim = {"makespan": 200.0, "nodes": 4, "efficiency": 0.3}
+    ranked = advise_json(*VALID, "--max-makespan", "200", "--max-nodes", "4", "--min-efficiency",
+                         "0.3", "--verify", "0")
+    ok = [r for r in rows if float(r["makespan"]) <= lim["makespan"] and
+          int(r["nodes"]) <= lim["nodes"] and float(r["efficiency"]) >= lim["efficiency"]]
+    assert 0 < len(ok) < len(rows), f"the constraints keep {len(ok)} of {len(rows)}: no test"
+    assert len(ranked) == len(ok), f"{len(ranked)} ranked, {len(ok)} meet the constraints"
+    for c in ranked:
+        assert c["model"]["makespan"] <= 200 and c["config"]["nodes"] <= 4 and \
+            c["model"]["efficiency"] >= 0.3, f"{c['config']} breaks a constraint"
+    p = situ("advise", *VALID, "--max-makespan", "0.001", "--verify", "0", expect=4)
+    assert "meets the constraints" in p.stderr, p.stderr
+
+
+def verify_reports_simgrids_numbers():
+    ranked = advise_json(*GRID, "--verify", "2", "--objective", "makespan")
+    checked = [c for c in ranked if c["simgrid"] is not None]
+    assert [c["rank"] for c in checked] == [1, 2], f"checked ranks {[c['rank'] for c in checked]}"
+    for c in checked:
+        cfg = c["config"]
+        args = [a for k, v in cfg.items() if v != "" for a in (f"--{k}", str(v))]
+        run = json.loads(situ("run", "--json", *args).stdout)
+        assert abs(c["simgrid"]["makespan"] - run["makespan"]) <= 1e-9 * run["makespan"], \
+            f"advise says SimGrid {c['simgrid']['makespan']}, situ run {run['makespan']}"
+        assert abs(c["simgrid"]["efficiency"] - run["efficiency"]) <= 1e-9
+        assert sorted(x["simgrid_rank"] for x in checked) == [1, 2]
+    assert all(c["simgrid"] is None for c in ranked[2:])
+    table = situ("advise", *GRID, "--verify", "2", "--objective", "makespan").stdout
+    assert "SimGrid keeps the model's order" in table or "SimGrid changes the order" in table, table
+    line = next(l for l in table.splitlines() if l.strip().startswith("1 "))
+    assert f"{checked[0]['simgrid']['makespan']:.1f}" in line.split("|")[2], line
+
+
+def says_when_simgrid_changes_the_order():
+    # SimGrid's answers come from the sweep's cache: make the cached result of the model's #2
+    # faster than #1's, and the advisor must say that SimGrid reorders them (and use its numbers).
+    cache = os.path.join(TMP, "reorder-cache")
+    q = ["--ratio", "7,15,31", "--nodes", "1", "--iterations", "400", "--objective", "makespan",
+         "--verify", "2", "--cache", cache]
+    first = advise_json(*q)
+    assert "keeps the model's order" in situ("advise", *q).stdout
+    second = first[1]["config"]
+    for path in glob.glob(os.path.join(cache, "*.json")):
+        entry = json.load(open(path))
+        if f";ratio={second['ratio']};" in ";" + entry["config_key"]:
+            entry["result"]["makespan"] = first[0]["simgrid"]["makespan"] * 0.5
+            json.dump(entry, open(path, "w"))
+            break
+    else:
+        raise AssertionError("no cache entry for the second candidate")
+    text = situ("advise", *q).stdout
+    assert f"SimGrid changes the order: by SimGrid #2 #1; its best is #2 (ratio={second['ratio']})" \
+        in text, text
+    again = advise_json(*q)
+    assert [c["simgrid_rank"] for c in again[:2]] == [2, 1], again[:2]
+    assert again[1]["simgrid"]["makespan"] == first[0]["simgrid"]["makespan"] * 0.5
+
+
+def out_dir_writes_the_files():
+    out = os.path.join(TMP, "out")
+    situ("advise", *GRID, "--verify", "1", "--objective", "balance", "--out", out)
+    names = sorted(os.listdir(out))
+    assert names == ["advise.csv", "heatmap.png", "heatmap.svg", "pareto.png", "pareto.svg"], names
+    rows = list(csv.DictReader(open(os.path.join(out, "advise.csv"))))
+    ranked = advise_json(*GRID, "--verify", "0", "--objective", "balance")
+    assert len([r for r in rows if r["rank"]]) == len(ranked)
+    first = next(r for r in rows if r["rank"] == "1")
+    assert first["simgrid_makespan"], "the checked candidate has no SimGrid numbers in the CSV"
+    for n in ("heatmap.png", "pareto.png"):
+        assert open(os.path.join(out, n), "rb").read(8) == b"\x89PNG\r\n\x1a\n", n
+    svg = open(os.path.join(out, "heatmap.svg")).read()
+    assert "<svg" in svg
+
+
+def states_the_fig8_contradiction():
+    q = ["--stride", "1000", "--ratio", "1,3,7,15,31", "--nodes", "2", "--verify", "0"]
+    text = situ("advise", *q, "--compute-scaling", "48").stdout
+    line = next((l for l in text.splitlines() if "disagree" in l), "")
+    assert "eta is best at ratio=31" in line and "sweet spot at ratio=15" in line, text
+    text = situ("advise", *q, "--compute-scaling", "50").stdout
+    assert "disagree" not in text, "eta and balance agree at x50, yet a contradiction is stated"
+
+
+BAD = [
+    (["--objective", "speed"], "objective"),
+    (["--max-nodes", "0"], "max-nodes"),
+    (["--max-makespan", "-3"], "max-makespan"),
+    (["--min-efficiency", "1.5"], "min-efficiency"),
+    (["--verify", "two"], "verify"),
+    (["--ratio", "abc"], "ratio"),
+    (["--ratio", "5..1"], "ratio"),
+    (["--stride:compute-scaling", "20:1:3"], "stride:compute-scaling"),
+    (["--bogus", "1"], "bogus"),
+    (["--ratio", "15,31", "--heatmap", "ratio"], "heatmap"),
+    (["--ratio", "15,31", "--nodes", "1,2", "--heatmap", "ratio,stride"], "stride"),
+    (["--out", "/nonexistent/dir/x"], "/nonexistent"),
+    (["--ratio", "5"], "ratio"),  # no node of 32 cores realises it: nothing to advise
+]
+
+
+def bad_input_is_exit_2_one_line():
+    for args, word in BAD:
+        p = situ("advise", *args, expect=2)
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and word in lines[0], f"{args}: {p.stderr!r}"
+        assert p.stdout == "", f"{args}: printed {p.stdout[:80]!r}"
+
+
+check("top candidate equals a sweep's argmin/argmax, each objective", top_equals_sweep_argbest)
+check("pareto front is non-dominated and complete", pareto_front_is_non_dominated_and_complete)
+check("constraints are honoured", constraints_are_honoured)
+check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
+check("says when SimGrid changes the order", says_when_simgrid_changes_the_order)
+check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
+check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
+check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
+
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"advise: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
