@@ -80,8 +80,8 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
     int lines = n + 3; /* the keys, a blank, the two footnotes */
     /* 80x24 is the documented minimum: the box fits there and scrolls (arrows) if it must. */
     int w = l->cols - 4 < 76 ? l->cols - 4 : 76, h = lines + 2, iy, ix;
-    if (h > l->rows - 2)
-        h = l->rows - 2;
+    if (h > l->rows - 1) /* a modal box: the whole height but the footer, if it needs it */
+        h = l->rows - 1;
     int shown = h - 2, most = lines - shown > 0 ? lines - shown : 0;
     int first = a->help_scroll > most ? most : a->help_scroll;
     box_at(s, l, w, h, map->title, &iy, &ix);
