@@ -26,9 +26,9 @@ CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all deps run test unit cli-test docs figures bench install uninstall clean format mutants FORCE
+.PHONY: all smpi deps run test unit cli-test docs figures bench install uninstall clean format mutants FORCE
 
-all: deps situ
+all: deps situ smpi
 
 deps:
 	@sh tools/deps.sh
@@ -44,6 +44,31 @@ $(BUILD)/%.o: %.c $(BUILD)/flags.stamp
 $(BUILD)/flags.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
+
+# fidelity=smpi: libsitu_dtl (the engine, built position-independent with the DTL's SMPI comms,
+# and the runtime every smpirun process shares), Situ's MPI proxy and the example application,
+# built with smpicc (libsimgrid-dev).
+SMPI_LIB_OBJ = $(patsubst %.c,$(BUILD)/pic/%.o,$(ENGINE) smpi/runtime.c smpi/situ_dtl.c) \
+               $(BUILD)/pic/smpi/comm_shim.o
+smpi: libsitu_dtl.so situ-smpi $(BUILD)/stencil
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -DSITU_SMPI -I/usr/include/smpi -c -o $@ $<
+
+$(BUILD)/pic/smpi/comm_shim.o: smpi/comm_shim.cpp smpi/comm_shim.h
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -g -std=c++17 -Wall -Wextra -Werror -fPIC -c -o $@ $<
+
+libsitu_dtl.so: $(SMPI_LIB_OBJ)
+	$(CXX) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS) -Wl,-z,defs
+
+situ-smpi: smpi/proxy.c smpi/runtime.h libsitu_dtl.so
+	smpicc $(ALL_CFLAGS) -o $@ smpi/proxy.c -L. -lsitu_dtl -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/stencil: scripts/smpi/stencil.c smpi/situ_dtl.h libsitu_dtl.so
+	@mkdir -p $(BUILD)
+	smpicc -O2 -g -Wall -Wextra -Werror -Ismpi -o $@ $< -L. -lsitu_dtl -lm -Wl,-rpath,'$$ORIGIN/..'
 
 # The data directory is compiled in: a new PREFIX must rebuild what uses it.
 $(BUILD)/engine/datadir.o: $(BUILD)/datadir.stamp
@@ -72,7 +97,7 @@ cli-test: all
 	sh tests/cli/run.sh ./situ
 
 test: deps
-	$(MAKE) --no-print-directory situ $(BUILD)/unit $(BUILD)/layers.ok
+	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory fuzz-replay
@@ -82,6 +107,7 @@ test: deps
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
 	sh tests/tui/signals.sh ./situ
+	sh tests/tui/supervisor.sh ./situ
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
 	python3 tests/tui/terminals.py ./situ
 	python3 tests/tui/bite.py ./situ
@@ -100,7 +126,8 @@ test: deps
 mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
-test-slow: mutants
+test-slow: mutants smpi
+	python3 tests/engine/smpi_levels.py ./situ
 
 # Generated documentation: the README's parameter table, from the parameter table.
 docs: all
@@ -112,13 +139,15 @@ figures: all
 
 bench: all
 	sh tests/bench/run.sh ./situ
-	sh tests/bench/tui.sh ./situ
+	sh tests/bench/tui.sh ./situ $(BENCH_BASE)
 	sh tests/bench/lua.sh ./situ
 	sh tests/bench/advise.sh ./situ
 
-install: situ
+install: situ smpi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 situ $(DESTDIR)$(PREFIX)/bin/situ
+	install -m 755 situ-smpi libsitu_dtl.so $(DESTDIR)$(DATADIR)/
+	install -m 644 smpi/situ_dtl.h $(DESTDIR)$(DATADIR)/
 	cp -R platforms presets scripts $(DESTDIR)$(DATADIR)/
 	install -m 644 docs/situ.1 $(DESTDIR)$(PREFIX)/share/man/man1/situ.1
 
@@ -130,7 +159,7 @@ format:
 	git ls-files '*.c' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) situ
+	rm -rf $(BUILD) situ situ-smpi libsitu_dtl.so
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

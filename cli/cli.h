@@ -33,11 +33,17 @@ int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cl
  * analytics cost of 1e308). -1 with a message naming the parameter or the analytics: bad input. */
 int cli_model_check(const struct params *p, const struct model_result *m, char *err, size_t errlen);
 
+/* Before a help text (nothing printed yet): stdout, when not a terminal, holds it all until the
+ * exit's flush, so that a failed write (`--help > /dev/full`) is seen with its reason: stdio
+ * drops the errno of a flush in the middle. */
+void cli_help_buffer(void);
+
 /* Prints "situ: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simulation child */
 int cmd_sweep(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -1,26 +1,32 @@
+#include <errno.h>
 #include <stdio.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 #include "../engine/flag.h"
 #include "../engine/model.h"
 #include "../engine/outfile.h"
+#include "../engine/report.h"
+#include "../engine/result.h"
 #include "../engine/sim.h"
+#include "../engine/sim_smpi.h"
 #include "cli.h"
 
 static void usage(void)
 {
     printf(
-        "usage: situ run [--PARAM VALUE ...] [--json]\n\n"
+        "usage: situ run [--PARAM VALUE ...] [--json]\n"
+        "       situ run --smpi-app ./APP [ARG ...] [--] [--PARAM VALUE ...] [--json]\n\n"
         "Simulates one configuration with SimGrid: every simulation rank, analytics actor and\n"
         "the metric collector as actors on the platform, with the DTL between them. Prints the\n"
         "measured stage times, idle/active time, makespan and efficiency (the same keys as\n"
         "'situ model --json'), plus wall_seconds, activities, per-step arrays and link traffic.\n"
+        "--smpi-app runs your MPI application (built with smpicc and libsitu_dtl, see\n"
+        "smpi/situ_dtl.h) under smpirun as the simulation ranks, with Situ's analytics and\n"
+        "collector placed per the mapping (fidelity smpi); its arguments end at the first\n"
+        "Situ flag or at '--'; --time-limit S kills it past S seconds.\n"
         "Exit status: 0, 2 for bad input, 3 when the simulation failed.\n\n"
         "parameters:\n");
     params_print_help(stdout);
@@ -47,46 +53,173 @@ static int take_alert(int *argc, char **argv)
     return 0;
 }
 
-/* Started by the explorer's runner (SITU_PARENT_PID): die with it, even a SIGKILLed one. With
- * SIGTERM, not SIGKILL, so that the simulation's group goes too (sim_run_isolated's handler).
- * -1 if that parent is already gone (we were reparented before prctl took effect). */
-static int die_with_runner(void)
+/* Whether argv[i] is one of `situ run`'s own flags: where an application's arguments end. */
+static bool situ_flag(const char *arg)
 {
-    const char *want = getenv("SITU_PARENT_PID");
-    if (!want)
+    char key[64];
+    if (!flag_name(arg, key, sizeof key))
+        return false;
+    static const char *const own[] = {"json", "preset", "help", "stats", "alert", NULL};
+    for (int i = 0; own[i]; i++)
+        if (!strcmp(key, own[i]))
+            return true;
+    return params_find(key) >= 0;
+}
+
+/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. -1 on bad input. */
+static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
+{
+    *fidelity_given = false;
+    for (int i = 2; i < *argc; i++) {
+        char key[64];
+        *fidelity_given = *fidelity_given ||
+                          (flag_name(argv[i], key, sizeof key) && params_find(key) == P_FIDELITY);
+    }
+    for (int i = 2; i < *argc; i++) {
+        int first = i;
+        const char *app;
+        if (!flag_take(*argc, argv, &first, "smpi-app", &app))
+            continue;
+        int end = first + 1; /* first: where the program's name is (argv[i] itself for --x=y) */
+        if (!app || !*app) {
+            cli_error("smpi-app: missing program after --smpi-app");
+            return -1;
+        }
+        unsigned char magic[4] = {0};
+        FILE *f = fopen(app, "rb");
+        size_t got = f ? fread(magic, 1, 4, f) : 0;
+        if (f)
+            fclose(f);
+        if (!f) {
+            cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
+            return -1;
+        }
+        static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
+        if (got < 4 || memcmp(magic, elf, 4)) {
+            cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
+            return -1;
+        }
+        while (end < *argc && !situ_flag(argv[end]) && strcmp(argv[end], "--"))
+            end++;
+        int nargs = end - first;
+        sim_smpi_app.argv = calloc(nargs + 1, sizeof(char *));
+        if (!sim_smpi_app.argv)
+            return -1;
+        sim_smpi_app.argv[0] = (char *)app;
+        for (int k = 1; k < nargs; k++)
+            sim_smpi_app.argv[k] = argv[first + k];
+        sim_smpi_app.argc = nargs;
+        if (end < *argc && !strcmp(argv[end], "--"))
+            end++;
+        memmove(argv + i, argv + end, sizeof(char *) * (*argc - end + 1));
+        *argc -= end - i;
         return 0;
-    long pid = strtol(want, NULL, 10);
-    unsetenv("SITU_PARENT_PID"); /* ours only, not our children's */
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
-        return 0; /* not Linux: the runner's handlers still kill us on a catchable signal */
-    return getppid() == (pid_t)pid ? 0 : -1;
+    }
+    return 0;
+}
+
+/* The table of a measured result: the model's layout, then what only a simulation knows. */
+static void print_table(FILE *out, const struct params *p, const struct sim_result *r)
+{
+    report_result_table(out, "situ run: SimGrid simulation (measured)", p, &r->m);
+    fprintf(out, "  %-20s %.3f s, %ld activities, fidelity %s\n", "simulated in", r->wall_seconds,
+            r->activities, r->fidelity);
+    fprintf(out, "  links that carried traffic (mean utilisation; about 50%% is best)\n");
+    for (int i = 0; i < r->nlinks; i++) {
+        double u = r->links[i].utilisation;
+        fprintf(out, "    %-34s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].bytes,
+                100 * u,
+                u > sim_link_alert ? "ALERT: above threshold"
+                : u < 0.25         ? "under-used"
+                : u <= 0.6         ? "good"
+                                   : "busy");
+    }
+}
+
+/* An --smpi-app's own output, which its result carries ("app"): lines after the table. */
+static void print_app_output(FILE *out, json_t *result)
+{
+    json_t *app = json_object_get(result, "app");
+    const char *text = json_string_value(json_object_get(app, "output"));
+    const char *name = json_string_value(json_array_get(json_object_get(app, "command"), 0));
+    if (!text || !name)
+        return;
+    fprintf(out, "  output of %s:\n", name);
+    for (const char *line = text; *line;) {
+        size_t n = strcspn(line, "\n");
+        fprintf(out, "    %.*s\n", (int)n, line);
+        line += n + (line[n] == '\n');
+    }
 }
 
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
     struct model_result m;
-    if (die_with_runner() < 0)
-        return 128 + SIGTERM;
-    if (take_alert(&argc, argv) < 0)
+    bool fidelity_given;
+    if (take_alert(&argc, argv) < 0 || take_smpi_app(&argc, argv, &fidelity_given) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
+    if (sim_smpi_app.argc > 0) {
+        if (fidelity_given && o.p.fidelity != FIDELITY_SMPI) {
+            cli_error("fidelity: --smpi-app runs at fidelity smpi, not %s",
+                      param_table[P_FIDELITY].choices[o.p.fidelity]);
+            return EXIT_BAD_INPUT;
+        }
+        o.p.fidelity = FIDELITY_SMPI;
+    }
     char err[512];
-    char *output = NULL;
-    int run = sim_run_isolated(&o.p, o.json, &output, err, sizeof err);
-    if (run < 0) {
-        cli_error("run: %s", err);
+    struct sim_job job = {.p = o.p};
+    int run = sim_pool_run(&job, 1, 1, 0, NULL, NULL);
+    if (run != 0) {
+        cli_error("run: %s", run == -1 ? "cannot start the simulation" : job.err);
         return run == -2 ? 128 + (int)sim_pool_stop : EXIT_SIM_FAILED;
     }
     struct outfile out;
     outfile_open(&out, NULL, err, sizeof err); /* stdout: cannot fail */
-    outfile_write(&out, output, strlen(output));
-    free(output);
+    if (o.json) {                              /* the line as the simulation printed it */
+        outfile_write(&out, job.output, strlen(job.output));
+    } else { /* the wrapper has checked the line against the schema: this reads it again */
+        struct sim_result res;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        bool ok = mem && result_from_json(job.json, &res, err, sizeof err) == 0;
+        if (ok) {
+            print_table(mem, &o.p, &res);
+            print_app_output(mem, job.json);
+            result_free(&res);
+        }
+        ok = mem && fclose(mem) == 0 && ok;
+        if (ok)
+            outfile_write(&out, text, len);
+        free(text);
+        if (!ok) { /* nothing printed: stdout holds nothing of ours yet */
+            json_decref(job.json);
+            free(job.output);
+            cli_error("run: cannot render the result: out of memory");
+            return 1;
+        }
+    }
+    free(job.output);
+    json_decref(job.json);
     if (outfile_commit(&out, err, sizeof err) < 0) {
         cli_error("run: %s", err);
         return 1;
     }
     return 0;
+}
+
+/* `situ __simulate --PARAM VALUE ...`: the explorer's simulation child (runner.h), exec'd by the
+ * one child wrapper; the simulation runs here, in this process, and nothing forks again. */
+int cmd_simulate(int argc, char **argv)
+{
+    struct cli_opts o;
+    struct model_result m;
+    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    if (rc != 0)
+        return rc < 0 ? EXIT_BAD_INPUT : 0;
+    sim_child_main(&o.p);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../engine/preset.h"
+#include "../engine/datadir.h"
 #include "cli.h"
 #include "study.h"
 
@@ -158,9 +159,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (emit) {
         char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        snprintf(self + (n > 0 ? n : 0), sizeof self - (n > 0 ? (size_t)n : 0), "%s",
-                 n > 0 ? "" : "situ");
+        datadir_self(self, sizeof self); /* "situ" if the kernel cannot tell */
         if (emit_check(&s, self, err, sizeof err) < 0) {
             cli_error("sweep: --emit-commands: %s", err);
             goto done;

@@ -116,6 +116,7 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        cli_help_buffer();
         usage(stdout);
         return 0;
     }
@@ -127,6 +128,8 @@ static int dispatch(int argc, char **argv)
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* the explorer's simulation children */
+        return cmd_simulate(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
      * check is a sweep, shares it. */
@@ -173,6 +176,7 @@ static int dispatch(int argc, char **argv)
     if (cli_parse(argc, argv, 1, &o) < 0)
         return EXIT_BAD_INPUT;
     if (o.help) {
+        cli_help_buffer();
         usage(stdout);
         return 0;
     }

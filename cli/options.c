@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/datadir.h"
 #include "../engine/flag.h"
@@ -132,12 +133,20 @@ int cli_model_check(const struct params *p, const struct model_result *m, char *
     return -1;
 }
 
+void cli_help_buffer(void)
+{
+    static char buf[1 << 16];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
 int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cli_opts *opts,
                 struct model_result *m)
 {
     if (cli_parse(argc, argv, first, opts) < 0)
         return -1;
     if (opts->help) {
+        cli_help_buffer();
         usage();
         return 1;
     }

@@ -241,20 +241,16 @@ int study_run(struct study *s)
     sim_pool_stop = 0;
     int rc = 0;
     for (int attempt = 0; todo > 0; attempt++) {
-        for (int k = 0; k < todo; k++)
-            jobs[k].time_limit = s->time_limit;
-        rc = sim_pool_run(jobs, todo, s->jobs, progress, &pr);
+        rc = sim_pool_run(jobs, todo, s->jobs, s->time_limit, progress, &pr);
         if (rc == -1 || rc == -2)
             break;
         /* Keep what succeeded; what failed runs again while retries are left. */
         int again = 0;
         for (int k = 0; k < todo; k++) {
             int i = index[k];
-            json_error_t jerr;
-            if (jobs[k].rc == 0 && !(s->results[i] = json_loads(jobs[k].output, 0, &jerr)))
-                snprintf(jobs[k].err, sizeof jobs[k].err, "unreadable result: %s", jerr.text);
-            free(jobs[k].output);
-            jobs[k].output = NULL;
+            if (jobs[k].rc == 0) /* parsed and checked by the child wrapper, once */
+                s->results[i] = json_incref(jobs[k].json);
+            sim_jobs_clear(&jobs[k], 1);
             if (s->results[i]) {
                 s->ran++;
             } else if (attempt < s->retries) {
@@ -274,8 +270,8 @@ int study_run(struct study *s)
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     s->interrupted = rc == -2 ? (int)sim_pool_stop : 0;
-    for (int k = 0; k < todo && rc < 0; k++)
-        free(jobs[k].output);
+    if (rc < 0)
+        sim_jobs_clear(jobs, todo);
     free(jobs);
     free(index);
     return rc == -1 ? -1 : 0;

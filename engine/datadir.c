@@ -18,15 +18,24 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+int datadir_self(char *out, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", out, len - 1);
+    if (n <= 0 || (size_t)n >= len - 1) {
+        snprintf(out, len, "situ");
+        return -1;
+    }
+    out[n] = 0;
+    return 0;
+}
+
 /* Candidate roots in order: the binary's own directory (a source-tree build), then the install. */
 static int root(int which, char *out, size_t len)
 {
     if (which == 0) {
         char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0)
+        if (datadir_self(exe, sizeof exe) < 0)
             return -1;
-        exe[n] = 0;
         char *slash = strrchr(exe, '/');
         if (!slash)
             return -1;

@@ -10,6 +10,10 @@
  */
 int datadir_resolve(const char *path, char *out, size_t len);
 
+/* This binary's path, from /proc/self/exe: the one place it is read (data next to the binary,
+ * the runner's simulation children, emitted commands). "situ" and -1 if the kernel cannot tell. */
+int datadir_self(char *out, size_t len);
+
 #define DATADIR_NAME_MAX 64
 
 /* Names of the files ending in `suffix` in the first data directory that has `sub` (presets,

@@ -10,7 +10,8 @@
 
 static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", NULL};
 static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
-static const char *const fidelity_choices[] = {"fast", "full", NULL};
+static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
+static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
 
 #define OFF(field) offsetof(struct params, field)
 
@@ -48,9 +49,14 @@ const struct param_desc param_table[PARAM_COUNT] = {
         NULL, "data transport: queue (instantaneous) or mailbox (loopback/network cost)", true},
     [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
         "platforms/dahu.xml", "SimGrid platform XML (a <cluster>)", false},
-    [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 1, 1,
+    [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
         SCALE_LINEAR, fidelity_choices, NULL,
-        "simulation detail: fast (aggregated per node) or full (every rank and message)", false},
+        "simulation detail: fast (aggregated per node), full (every rank and message) or smpi "
+        "(an MPI proxy of the workflow under smpirun)", true},
+    [P_SMPI_NETWORK] = {"smpi_network", "", PARAM_CHOICE, OFF(smpi_network), SMPI_NET_LV08, 0, 1, 1,
+        SCALE_LINEAR, smpi_network_choices, NULL,
+        "network model of fidelity=smpi: LV08 (the other levels' model) or SMPI (piecewise, "
+        "closer to real MPI)", false},
     [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
         false},

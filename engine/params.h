@@ -37,13 +37,15 @@ enum param_id {
     P_DTL,
     P_PLATFORM,
     P_FIDELITY,
+    P_SMPI_NETWORK,
     P_ANALYTICS,
     PARAM_COUNT
 };
 
 enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
-enum fidelity { FIDELITY_FAST, FIDELITY_FULL };
+enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
+enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
 
 struct params {
     long nodes;
@@ -63,6 +65,7 @@ struct params {
     int dtl;
     char platform[PARAMS_PATH_MAX];
     int fidelity;
+    int smpi_network;
     char analytics[PARAMS_PATH_MAX];
 };
 

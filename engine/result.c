@@ -207,17 +207,16 @@ static int read_extras(json_t *o, struct sim_result *r, char *err, size_t errlen
     return read_links(o, r, err, errlen);
 }
 
-int result_parse(const char *text, size_t len, struct sim_result *r, char *err, size_t errlen)
+json_t *result_load(const char *text, size_t len, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    r->wall_seconds = -1;
-    r->activities = -1;
     size_t start = 0;
     while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\n' ||
                            text[start] == '\r'))
         start++;
-    if (start == len)
-        return fail(err, errlen, "no output");
+    if (start == len) {
+        fail(err, errlen, "no output");
+        return NULL;
+    }
     json_error_t je;
     json_t *o = json_loadb(text + start, len - start, JSON_REJECT_DUPLICATES, &je);
     if (!o) {
@@ -235,17 +234,35 @@ int result_parse(const char *text, size_t len, struct sim_result *r, char *err, 
         for (char *c = err; c && *c; c++)
             if ((unsigned char)*c < 0x20)
                 *c = ' ';
-        return -1;
+        return NULL;
     }
+    return o;
+}
+
+int result_from_json(json_t *o, struct sim_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->wall_seconds = -1;
+    r->activities = -1;
     int rc = -1;
     if (!json_is_object(o))
         fail(err, errlen, "expected a JSON object, got %s",
              json_is_array(o) ? "an array" : "a scalar");
     else if (read_model(o, &r->m, err, errlen) == 0 && read_extras(o, r, err, errlen) == 0)
         rc = 0;
-    json_decref(o);
     if (rc < 0)
         result_free(r);
+    return rc;
+}
+
+int result_parse(const char *text, size_t len, struct sim_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    json_t *o = result_load(text, len, err, errlen);
+    if (!o)
+        return -1;
+    int rc = result_from_json(o, r, err, errlen);
+    json_decref(o);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #ifndef SITU_RESULT_H
 #define SITU_RESULT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -36,6 +37,12 @@ struct sim_result {
  * writes a one-line reason into err ("not JSON: ... at line 1 column 5", "key 'makespan' is
  * missing", ...); r is then empty (safe to result_free). */
 int result_parse(const char *text, size_t len, struct sim_result *r, char *err, size_t errlen);
+
+/* The two halves of result_parse, for a caller that keeps the JSON too (one parse per result):
+ * the text as a JSON value (NULL with the reason), then that value checked against the schema
+ * and read into r (-1 with the reason; r is then empty). */
+json_t *result_load(const char *text, size_t len, char *err, size_t errlen);
+int result_from_json(json_t *o, struct sim_result *r, char *err, size_t errlen);
 
 /* Deep copy; -1 on allocation failure (dst empty). */
 int result_copy(struct sim_result *dst, const struct sim_result *src);

@@ -1,14 +1,16 @@
 /* The runner's scheduler (see runner.h): the queue of jobs, their priorities and waiters,
  * preemption, cancelling, and the memory and disk caches. Each running job's child process is
- * runner_child.c's. */
+ * runner_child.c's: the one child wrapper. */
 #include "runner.h"
 
 #include "analytics.h"
 #include "cache.h"
+#include "datadir.h"
 #include "runner_cache.h"
 #include "runner_internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,26 @@ const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
 
 /* ---- lifecycle --------------------------------------------------------------------------- */
 
+static void on_sigchld(uv_signal_t *h, int sig)
+{
+    (void)sig;
+    runner_child_reap(h->data);
+}
+
+static void on_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+/* Once shut down, the SIGCHLD handle closes with the last child reaped. */
+static void maybe_close_sigchld(struct runner *r)
+{
+    if (!r->kick_open && r->sigchld_open && !r->running) {
+        uv_close((uv_handle_t *)&r->sigchld, on_closed);
+        r->sigchld_open = false;
+    }
+}
+
 struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -78,7 +100,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     }
     r->loop = loop;
     r->max_jobs = o && o->max_jobs > 0 ? o->max_jobs : (int)uv_available_parallelism();
-    r->time_limit = o && o->time_limit > 0 ? o->time_limit : 60;
+    r->time_limit = o && o->time_limit != 0 ? o->time_limit : 60;
     r->output_max = o && o->output_max > 0 ? o->output_max : (size_t)64 << 20;
     r->on_change = o ? o->on_change : NULL;
     r->on_change_ud = o ? o->on_change_ud : NULL;
@@ -86,23 +108,19 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->cache = rcache_new(o ? o->cache_max : 0);
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
         goto fail;
-    uv_idle_init(loop, &r->kick);
-    r->kick.data = r;
-    r->kick_open = true;
+    r->in_process = o ? o->in_process : NULL;
 
-    const char *self_argv[] = {NULL, "run", "--json", NULL};
+    /* SITU_SIM_SUBCOMMAND=model lets tests stand the instant `situ model --json` in for the
+     * simulation. */
     char self[4096];
-    const char *const *argv = o ? o->argv : NULL;
-    if (!argv) {
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0) {
-            snprintf(err, errlen, "runner: cannot find this program (/proc/self/exe): %s",
-                     strerror(errno));
-            goto fail;
-        }
-        self[n] = 0;
-        self_argv[0] = self;
-        argv = self_argv;
+    const char *sub = getenv("SITU_SIM_SUBCOMMAND");
+    bool other = sub && *sub;
+    const char *self_argv[] = {self, other ? sub : "__simulate", other ? "--json" : NULL, NULL};
+    const char *const *argv = o && o->argv ? o->argv : self_argv;
+    if (argv == self_argv && datadir_self(self, sizeof self) < 0) {
+        snprintf(err, errlen, "runner: cannot find this program (/proc/self/exe): %s",
+                 strerror(errno));
+        goto fail;
     }
     while (argv[r->nprefix])
         r->nprefix++;
@@ -116,6 +134,16 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     for (int i = 0; i < r->nprefix; i++)
         if (!(r->prefix[i] = strdup(argv[i])))
             goto fail;
+    uv_idle_init(loop, &r->kick);
+    r->kick.data = r;
+    r->kick_open = true;
+    /* The children are forked here, not by uv_spawn: libuv does not reap them, this does. It
+     * keeps the loop alive only while a child is not reaped (runner_child.c). */
+    uv_signal_init(loop, &r->sigchld);
+    r->sigchld.data = r;
+    r->sigchld_open = true;
+    uv_signal_start(&r->sigchld, on_sigchld, SIGCHLD);
+    uv_unref((uv_handle_t *)&r->sigchld);
     return r;
 fail:
     if (err && !err[0])
@@ -152,15 +180,10 @@ void runner_free(struct runner *r)
     free(r);
 }
 
-static void on_kick_closed(uv_handle_t *h)
-{
-    (void)h;
-}
-
 void runner_shutdown(struct runner *r)
 {
     if (r->kick_open) {
-        uv_close((uv_handle_t *)&r->kick, on_kick_closed);
+        uv_close((uv_handle_t *)&r->kick, on_closed);
         r->kick_open = false;
     }
     while (r->queued) {
@@ -177,13 +200,14 @@ void runner_shutdown(struct runner *r)
         j->waiters = NULL;
         runner_child_kill(j);
     }
+    maybe_close_sigchld(r);
     notify(r);
 }
 
 /* ---- a job's end ------------------------------------------------------------------------- */
 
 static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
-                    const struct sim_result *res, const char *error, bool cached, double secs)
+                    const struct sim_result *res, json_t *json, const char *error, double secs)
 {
     for (struct waiter *w = waiters, *next; w; w = next) {
         next = w->next;
@@ -194,8 +218,9 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
             .key = j->key,
             .status = error ? RUNNER_FAILED : RUNNER_OK,
             .result = error ? NULL : res,
+            .text = error ? NULL : j->out_buf,
+            .json = error ? NULL : json,
             .error = error,
-            .cached = cached,
             .seconds = secs,
         };
         if (w->cb)
@@ -207,7 +232,8 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
 
 /* A job's child has ended, or could not start: its slot frees, a result joins the caches and
  * the waiters hear the outcome. No schedule here: start runs inside pump, which goes on. */
-static void job_ended(struct job *j, const struct sim_result *res, const char *error, double secs)
+static void job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
+                      double secs)
 {
     struct runner *r = j->r;
     list_unlink(&r->running, j);
@@ -219,14 +245,16 @@ static void job_ended(struct job *j, const struct sim_result *res, const char *e
         if (r->disk) /* the very line `situ sweep` would have stored */
             cache_put(r->disk, &j->p, j->out_buf);
     }
-    deliver(r, j, waiters, res, error, false, secs);
+    deliver(r, j, waiters, res, json, error, secs);
+    maybe_close_sigchld(r);
     notify(r);
 }
 
-void runner_job_ended(struct job *j, const struct sim_result *res, const char *error, double secs)
+void runner_job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
+                      double secs)
 {
     struct runner *r = j->r;
-    job_ended(j, res, error, secs);
+    job_ended(j, res, json, error, secs);
     schedule(r);
 }
 
@@ -241,7 +269,7 @@ static void start(struct runner *r, struct job *j)
     j->state = JOB_RUNNING;
     char error[RUNNER_ERR_MAX];
     if (runner_child_start(j, error, sizeof error) < 0)
-        job_ended(j, NULL, error, 0);
+        job_ended(j, NULL, NULL, error, 0);
 }
 
 static struct job *most_urgent(struct runner *r)

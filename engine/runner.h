@@ -1,6 +1,15 @@
-/* Runs simulations as child processes on a libuv loop: one child per configuration (SimGrid cannot
- * be reset, and a child is crash-isolated and killable), at most max_jobs at once, most urgent
- * first, results cached by configuration. Shared by the explorer, `situ sweep` and Lua scenarios.
+/* The one child wrapper between a caller and a simulation: the explorer, `situ run`, `situ sweep`
+ * and Lua all reach SimGrid through it. Simulations run as child processes on a libuv loop: one
+ * child per configuration (SimGrid cannot be reset, and a child is crash-isolated and killable),
+ * at most max_jobs at once, most urgent first, results cached by configuration.
+ *
+ * Each child is one fork: the simulation runs in it, either in the forked copy of the caller
+ * (in_process: a single-threaded command line, which saves the binary's start-up) or in this
+ * binary exec'd as `situ __simulate` (the explorer, whose threads make a fork without exec
+ * unsafe). Nothing forks again below it. The wrapper alone applies the time limit, turns the
+ * child's end into a one-line reason, and parses its JSON line, once, against the result schema.
+ * Every child runs in its own process group, dies with its parent (PR_SET_PDEATHSIG) and is
+ * SIGKILLed with its group when nobody waits for it any more.
  *
  * A submission names a configuration, a priority (higher runs first, and may preempt a running
  * lower-priority child when every slot is taken) and a tag (what the caller cancels by). Identical
@@ -13,6 +22,7 @@
 #ifndef SITU_RUNNER_H
 #define SITU_RUNNER_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <uv.h>
 
@@ -31,19 +41,27 @@ struct runner_done {
     const char *key; /* params_canonical of params, plus the analytics file's fingerprint */
     enum runner_status status;
     const struct sim_result *result; /* RUNNER_OK; valid during the callback only */
-    const char *error;               /* RUNNER_FAILED: one line, e.g. "exit 3: run: ..." */
-    bool cached;                     /* served from the cache, no child ran */
-    double seconds;                  /* the child's wall time */
+    /* RUNNER_OK from a child (not the cache): its JSON line as printed and as parsed (the one
+     * parse; json_incref to keep it), valid during the callback only. NULL otherwise. */
+    const char *text;
+    json_t *json;
+    const char *error; /* RUNNER_FAILED: one line, e.g. "simulation crashed (Aborted): ..." */
+    bool cached;       /* served from the cache, no child ran */
+    double seconds;    /* the child's wall time */
 };
 
 typedef void (*runner_cb)(void *ud, const struct runner_done *done);
 
 struct runner_opts {
-    /* The command before the parameter flags, NULL-terminated; NULL means this binary
-     * (/proc/self/exe) with "run" "--json". Every parameter follows as "--key" "value". */
+    /* The command a child execs before the parameter flags, NULL-terminated; NULL means this
+     * binary as `situ __simulate` (SITU_SIM_SUBCOMMAND=model makes it `situ model --json`, a
+     * test's instant stand-in). Every parameter follows as "--key" "value". */
     const char *const *argv;
+    /* Set: no exec, the forked child calls in_process(p), which prints the result's JSON line on
+     * stdout and exits (sim_child_main). Only for a caller with no other thread. */
+    void (*in_process)(const struct params *p);
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
-    double time_limit; /* seconds per child before SIGKILL; <= 0: 60 */
+    double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
     int cache_max;     /* results kept (oldest evicted first); <= 0: 4096 */
     /* Results directory shared with `situ sweep` (engine/cache.h), or NULL: looked up when a job
      * is submitted (not by runner_lookup, which stays a memory lookup) and fed by every

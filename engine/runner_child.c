@@ -1,14 +1,21 @@
-/* One child process of the runner (see runner.h): spawning it with libuv in its own session,
- * reading its stdout and its last stderr line, the time limit, SIGKILL to its process group, the
- * signal-safe registry of live children, and turning its end into a result or a one-line reason
- * for the scheduler (runner.c). */
+/* One child process of the runner (see runner.h), the only place a simulation is forked: the
+ * fork (its own process group, PR_SET_PDEATHSIG, default signals, nothing of ours left open),
+ * then the simulation in that child or an exec of this binary; reading its stdout and its most
+ * telling stderr line; the time limit; SIGKILL to its process group; reaping on SIGCHLD; the
+ * signal-safe registry of live children; and turning its end into a result (one parse of its
+ * JSON line) or a one-line reason for the scheduler (runner.c). */
+#define _GNU_SOURCE /* close_range */
 #include "runner_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +26,11 @@ static volatile pid_t live_pids[PID_SLOTS];
 
 void runner_child_kill(struct job *j)
 {
-    /* Children run in their own session (UV_PROCESS_DETACHED), so -pid is their whole group:
-     * a shell's grandchildren die too and cannot hold the pipes open. */
-    if (j->proc.pid > 0)
-        kill(-j->proc.pid, SIGKILL);
+    /* Each child leads its own process group, so -pid is everything it started too: a shell's
+     * grandchildren die as well and cannot hold the pipes open. Once it is reaped its pid may be
+     * another process's: nothing is sent then (what its group left has been killed on exit). */
+    if (j->pid > 0 && !j->exited)
+        kill(-j->pid, SIGKILL);
 }
 
 static void pid_register(struct job *j)
@@ -30,7 +38,7 @@ static void pid_register(struct job *j)
     j->pid_slot = -1;
     for (int i = 0; i < PID_SLOTS; i++) {
         if (live_pids[i] == 0) {
-            live_pids[i] = j->proc.pid;
+            live_pids[i] = j->pid;
             j->pid_slot = i;
             return;
         }
@@ -56,6 +64,41 @@ void runner_kill_all_signal_safe(void)
     }
 }
 
+/* ---- the reason: the one parser of a child's stderr ------------------------------------- */
+
+/* A line of a SimGrid backtrace ("  ->  3# ...", "Backtrace:"): never the reason. */
+static bool backtrace_line(const char *msg, size_t n)
+{
+    while (n && *msg == ' ') {
+        msg++;
+        n--;
+    }
+    return (n >= 2 && !strncmp(msg, "->", 2)) || (n >= 9 && !strncmp(msg + n - 9, "acktrace:", 9));
+}
+
+/* A complete stderr line: it becomes the reason unless it tells nothing (empty, SimGrid's
+ * "Exiting now.", a backtrace). SimGrid's "[clock] file:line: [category/LEVEL] " and situ's
+ * "situ: " prefixes go. */
+static void stderr_line(struct job *j)
+{
+    char *msg = j->err_cur;
+    size_t n = j->err_cur_len;
+    j->err_cur_len = 0;
+    while (n && msg[n - 1] == ' ')
+        n--;
+    msg[n] = 0;
+    char *tag = strstr(msg, "/ERROR] ");
+    if (!tag)
+        tag = strstr(msg, "/CRITICAL] ");
+    if (tag)
+        msg = strstr(tag, "] ") + 2;
+    if (!strncmp(msg, "situ: ", 6))
+        msg += 6;
+    n = strlen(msg);
+    if (n && strncmp(msg, "Exiting now.", 12) && !backtrace_line(msg, n))
+        memmove(j->err_line, msg, n + 1);
+}
+
 /* ---- finishing a child ------------------------------------------------------------------- */
 
 static void on_handle_closed(uv_handle_t *h)
@@ -67,75 +110,82 @@ static void on_handle_closed(uv_handle_t *h)
 
 static void close_handles(struct job *j)
 {
-    j->open_handles = 4;
-    uv_close((uv_handle_t *)&j->proc, on_handle_closed);
+    j->open_handles = 3;
     uv_close((uv_handle_t *)&j->out, on_handle_closed);
     uv_close((uv_handle_t *)&j->err, on_handle_closed);
     uv_close((uv_handle_t *)&j->timer, on_handle_closed);
 }
 
-/* What the child's stderr said last, without the "situ: " every situ error starts with. */
-static const char *stderr_reason(struct job *j)
+/* The child's end as one line (error), or its result: its JSON line parsed once, into *json and
+ * *res. Returns 0 for a result. */
+static int judge(struct job *j, json_t **json, struct sim_result *res, char *error, size_t len)
 {
-    if (j->err_cur_len) {
-        snprintf(j->err_line, sizeof j->err_line, "%s", j->err_cur);
-        j->err_cur_len = 0;
+    struct runner *r = j->r;
+    if (j->err_cur_len)
+        stderr_line(j);
+    const char *why = j->err_line, *sep = why[0] ? ": " : "";
+    if (j->timed_out) {
+        snprintf(error, len, "simulation timed out after %g s (the time limit)",
+                 r->time_limit);
+    } else if (j->overflow) {
+        snprintf(error, len, "simulation printed more than %zu bytes (killed)", r->output_max);
+    } else if (j->term_signal) {
+        snprintf(error, len, "simulation crashed (%s)%s%.200s", strsignal(j->term_signal), sep,
+                 why);
+    } else if (j->exit_status != 0) {
+        snprintf(error, len, "simulation failed (exit %d)%s%.200s", j->exit_status, sep, why);
+    } else {
+        char perr[RESULT_ERR_MAX];
+        *json = result_load(j->out_buf ? j->out_buf : "", j->out_len, perr, sizeof perr);
+        if (*json && result_from_json(*json, res, perr, sizeof perr) == 0)
+            return 0;
+        json_decref(*json);
+        *json = NULL;
+        snprintf(error, len, "simulation printed an unreadable result: %s", perr);
     }
-    const char *s = j->err_line;
-    return strncmp(s, "situ: ", 6) ? s : s + 6;
+    return -1;
 }
 
 static void finish(struct job *j)
 {
-    struct runner *r = j->r;
+    j->finished = true;
     pid_unregister(j);
     double secs = (double)(uv_hrtime() - j->started) / 1e9;
-
     char error[RUNNER_ERR_MAX] = "";
     struct sim_result res;
     memset(&res, 0, sizeof res);
-    bool ok = false;
-    if (j->waiters) { /* an orphan's end interests nobody */
-        const char *why = stderr_reason(j);
-        const char *sep = why[0] ? ": " : "";
-        if (j->timed_out)
-            snprintf(error, sizeof error, "time limit of %g s exceeded (killed)", r->time_limit);
-        else if (j->overflow)
-            snprintf(error, sizeof error, "output larger than %zu bytes (killed)", r->output_max);
-        else if (j->term_signal)
-            snprintf(error, sizeof error, "crashed: signal %d (%s)%s%.200s", j->term_signal,
-                     strsignal(j->term_signal), sep, why);
-        else if (j->exit_status != 0)
-            snprintf(error, sizeof error, "exit %d%s%.200s", (int)j->exit_status, sep, why);
-        else {
-            char perr[RESULT_ERR_MAX];
-            if (result_parse(j->out_buf ? j->out_buf : "", j->out_len, &res, perr, sizeof perr) < 0)
-                snprintf(error, sizeof error, "bad output: %s", perr);
-            else
-                ok = true;
-        }
-    }
+    json_t *json = NULL;
+    /* An orphan's end interests nobody: it is not judged, nor parsed. */
+    bool ok = j->waiters && judge(j, &json, &res, error, sizeof error) == 0;
     /* The job stays allocated until its handles have closed, after the callbacks below. */
     close_handles(j);
-    runner_job_ended(j, ok ? &res : NULL, ok ? NULL : error, secs);
+    runner_job_ended(j, ok ? &res : NULL, json, ok ? NULL : error, secs);
+    json_decref(json);
     result_free(&res);
 }
 
 static void maybe_finish(struct job *j)
 {
-    if (j->exited && j->eofs == 2)
+    if (j->exited && j->eofs == 2 && !j->finished)
         finish(j);
 }
 
-static void on_exit_cb(uv_process_t *proc, int64_t exit_status, int term_signal)
+void runner_child_reap(struct runner *r)
 {
-    struct job *j = proc->data;
-    j->exited = true;
-    j->exit_status = exit_status;
-    j->term_signal = term_signal;
-    uv_timer_stop(&j->timer);
-    runner_child_kill(j); /* whatever the child left behind in its group */
-    maybe_finish(j);
+    for (struct job *j = r->running, *next; j; j = next) {
+        next = j->next; /* finish may unlink j */
+        int status;
+        if (j->pid <= 0 || j->exited || waitpid(j->pid, &status, WNOHANG) != j->pid)
+            continue;
+        kill(-j->pid, SIGKILL); /* whatever the child left behind in its group */
+        j->exited = true;
+        if (--r->unreaped == 0)
+            uv_unref((uv_handle_t *)&r->sigchld);
+        j->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+        j->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        uv_timer_stop(&j->timer);
+        maybe_finish(j);
+    }
 }
 
 static void on_timeout(uv_timer_t *t)
@@ -198,60 +248,74 @@ static void on_stderr(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         stop_pipe(j, s);
         return;
     }
-    /* Keep only the last non-empty line: it is the error a failing situ prints. */
     for (ssize_t i = 0; i < n; i++) {
         char c = buf->base[i];
-        if (c == '\n' || c == '\r') {
-            while (j->err_cur_len && j->err_cur[j->err_cur_len - 1] == ' ')
-                j->err_cur_len--;
-            if (j->err_cur_len) {
-                j->err_cur[j->err_cur_len] = 0;
-                memcpy(j->err_line, j->err_cur, j->err_cur_len + 1);
-            }
-            j->err_cur_len = 0;
-        } else if (j->err_cur_len < STDERR_LINE_MAX && (c != ' ' || j->err_cur_len)) {
+        if (c == '\n' || c == '\r')
+            stderr_line(j);
+        else if (j->err_cur_len < STDERR_LINE_MAX && (c != ' ' || j->err_cur_len))
             j->err_cur[j->err_cur_len++] = c == '\t' ? ' ' : c;
-            j->err_cur[j->err_cur_len] = 0;
-        }
     }
 }
 
 /* ---- starting a child -------------------------------------------------------------------- */
 
-extern char **environ;
-
-/* Our environment plus SITU_PARENT_PID=<us>: a `situ run` child then asks the kernel to end it
- * when we die (PR_SET_PDEATHSIG), which covers what no handler can, a SIGKILLed explorer.
- * malloc'd (the strings are environ's, and `mine`). NULL if out of memory. */
-static char **child_env(char *mine, size_t len)
+/* In the forked child, before exec or the simulation: async-signal-safe calls only (the parent
+ * may have threads; one of them may have held a lock at the fork). Its own group, so that one
+ * kill(-pid) takes whatever it starts; default signal dispositions and mask, but a TERM, INT or
+ * HUP the parent ignored stays ignored (nohup); death with the parent, even a SIGKILLed one
+ * (then getppid() is no longer it if it died before prctl); stdout and stderr on the pipes, and
+ * no other descriptor of ours (the loop's, the terminal, other children's pipes). */
+static void child_setup(pid_t parent, int out, int err)
 {
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = malloc((n + 2) * sizeof *env);
-    if (!env)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "SITU_PARENT_PID=", 16))
-            env[k++] = environ[i];
-    snprintf(mine, len, "SITU_PARENT_PID=%ld", (long)getpid());
-    env[k++] = mine;
-    env[k] = NULL;
-    return env;
+    setpgid(0, 0);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction cur;
+        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &cur) < 0)
+            continue;
+        bool keep = cur.sa_handler == SIG_IGN &&
+                    (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPIPE);
+        if (!keep && cur.sa_handler != SIG_DFL) {
+            struct sigaction dfl = {.sa_handler = SIG_DFL};
+            sigaction(sig, &dfl, NULL);
+        }
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+        _exit(3);
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+        dup2(err, STDERR_FILENO) < 0)
+        _exit(3);
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+        return;
+#endif
+    for (int fd = 3; fd < 1024; fd++)
+        close(fd);
+}
+
+static void pipes_close(int fds[2][2])
+{
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++)
+            if (fds[i][k] >= 0)
+                close(fds[i][k]);
 }
 
 int runner_child_start(struct job *j, char *error, size_t errlen)
 {
     struct runner *r = j->r;
     j->started = uv_hrtime();
-    j->proc.data = j->out.data = j->err.data = j->timer.data = j;
+    j->out.data = j->err.data = j->timer.data = j;
     j->pid_slot = -1;
     uv_pipe_init(r->loop, &j->out, 0);
     uv_pipe_init(r->loop, &j->err, 0);
     uv_timer_init(r->loop, &j->timer);
 
-    /* Every parameter explicitly: the child's defaults may not be ours. */
+    /* Every parameter explicitly: the child's defaults may not be ours. Built before the fork:
+     * the child may only exec it. */
     char *args[r->nprefix + 2 * PARAM_COUNT + 1];
     char flags[PARAM_COUNT][40];
     char values[PARAM_COUNT][PARAMS_PATH_MAX];
@@ -268,44 +332,63 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         args[n++] = values[id];
     }
     args[n] = NULL;
+    const char *what = r->in_process ? "a simulation" : args[0];
 
-    uv_stdio_container_t stdio[3] = {
-        {.flags = UV_IGNORE},
-        {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->out},
-        {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&j->err},
-    };
-    char mine[64];
-    char **env = child_env(mine, sizeof mine);
-    if (!env) {
-        snprintf(error, errlen, "cannot start %s: out of memory", args[0]);
+    int fds[2][2] = {{-1, -1}, {-1, -1}};              /* stdout, stderr: read end, write end */
+    if (!r->in_process && access(args[0], X_OK) < 0) { /* said here: the child could only exit */
+        snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
         close_handles(j);
         return -1;
     }
-    uv_process_options_t po = {
-        .exit_cb = on_exit_cb,
-        .file = args[0],
-        .args = args,
-        .env = env,
-        .stdio = stdio,
-        .stdio_count = 3,
-        /* Its own session: no controlling terminal to scribble on, one group to kill. */
-        .flags = UV_PROCESS_DETACHED,
-    };
-    int rc = uv_spawn(r->loop, &j->proc, &po);
-    free(env); /* uv_spawn has forked and exec'd with it */
-    if (rc < 0) {
-        snprintf(error, errlen, "cannot start %s: %s", args[0], uv_strerror(rc));
+    if (pipe2(fds[0], O_CLOEXEC) < 0 || pipe2(fds[1], O_CLOEXEC) < 0) {
+        snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
+        pipes_close(fds);
         close_handles(j);
         return -1;
     }
+    if (r->in_process) { /* a forked copy that does not exec would print it a second time */
+        fflush(stdout);
+        fflush(stderr);
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_setup(parent, fds[0][1], fds[1][1]);
+        if (r->in_process) {
+            r->in_process(&j->p); /* prints the JSON line and exits */
+            _exit(3);
+        }
+        execv(args[0], args);
+        static const char msg[] = "situ: cannot run the simulation: exec failed\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(127);
+    }
+    if (pid < 0) {
+        snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
+        pipes_close(fds);
+        close_handles(j);
+        return -1;
+    }
+    j->pid = pid;
+    if (r->unreaped++ == 0) /* its SIGCHLD must be seen, even once its pipes have closed */
+        uv_ref((uv_handle_t *)&r->sigchld);
+    setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
     pid_register(j);
-    /* Background work (priority <= 0) runs below the caller, the whole group (a child that
-     * forks passes it on): an interactive parent must stay responsive while its children use
-     * every core. What someone waits for now keeps the caller's priority. */
+    close(fds[0][1]);
+    close(fds[1][1]);
+    uv_pipe_open(&j->out, fds[0][0]);
+    uv_pipe_open(&j->err, fds[1][0]);
+    /* Background work (priority <= 0) runs below the caller, the whole group: an interactive
+     * parent must stay responsive while its children use every core. What someone waits for
+     * now keeps the caller's priority. */
     if (j->priority <= 0)
-        setpriority(PRIO_PGRP, (id_t)j->proc.pid, 10);
-    uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->time_limit * 1000), 0);
+        setpriority(PRIO_PGRP, (id_t)pid, 10);
+    if (r->time_limit > 0)
+        uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->time_limit * 1000), 0);
     uv_read_start((uv_stream_t *)&j->out, on_alloc, on_stdout);
     uv_read_start((uv_stream_t *)&j->err, on_alloc, on_stderr);
+    /* It may have ended before the SIGCHLD handler could see it as ours. */
+    runner_child_reap(r);
     return 0;
 }

@@ -323,21 +323,20 @@ int script_advise(lua_State *L)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int parallel = jobs > 0 ? (int)jobs : cores > 0 ? (int)cores : 1;
     if (script_pool_run(jobsv, k, parallel) < 0) {
+        sim_jobs_clear(jobsv, k);
         free(jobsv);
         return luaL_error(L, "situ.advise: cannot start simulations");
     }
     double value[k];
     for (int i = 0; i < k; i++) {
-        json_t *parsed = jobsv[i].rc == 0 ? json_loads(jobsv[i].output, 0, NULL) : NULL;
-        if (parsed)
-            script_push_json(L, parsed);
+        if (jobsv[i].rc == 0) /* parsed once, by the child wrapper */
+            script_push_json(L, jobsv[i].json);
         else
             lua_pushnil(L);
-        json_decref(parsed);
         put_simgrid(L, res, i, jobsv[i].rc ? jobsv[i].err : NULL, &jobsv[i].p, a.objective,
                     &value[i]);
-        free(jobsv[i].output);
     }
+    sim_jobs_clear(jobsv, k);
     free(jobsv);
     rank_simgrid(L, res, k, value, advise_maximise(a.objective));
     return 1;

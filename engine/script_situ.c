@@ -34,7 +34,7 @@ static int cores(void)
 int script_pool_run(struct sim_job *jobs, int n, int parallel)
 {
     watchdog_pause();
-    int rc = sim_pool_run(jobs, n, parallel, NULL, NULL);
+    int rc = sim_pool_run(jobs, n, parallel, 0, NULL, NULL);
     watchdog_resume();
     return rc;
 }
@@ -51,16 +51,6 @@ static void get_params(lua_State *L, int idx, struct params *p, const char *fn)
     }
     if (script_to_params(L, idx, p, err, sizeof err) < 0)
         luaL_error(L, "%s: %s", fn, err);
-}
-
-static void push_json_text(lua_State *L, const char *text, const char *fn)
-{
-    json_error_t jerr;
-    json_t *j = json_loads(text, 0, &jerr);
-    if (!j)
-        luaL_error(L, "%s: the simulation printed no JSON: %s", fn, jerr.text);
-    script_push_json(L, j);
-    json_decref(j);
 }
 
 int script_fail(lua_State *L, int status, const char *fmt, ...)
@@ -146,15 +136,15 @@ static int l_run(lua_State *L)
         *req = p;
         return lua_yieldk(L, 0, 0, run_cont); /* the explorer simulates, then run_cont */
     }
-    char *out = NULL;
-    watchdog_pause(); /* waiting for a simulation is not the scenario's time */
-    int rc = sim_run_isolated(&p, true, &out, err, sizeof err);
-    watchdog_resume();
-    if (rc < 0)
+    struct sim_job job = {.p = p};
+    int rc = script_pool_run(&job, 1, 1);
+    if (rc != 0) {
+        snprintf(err, sizeof err, "%s", rc == -1 ? "cannot start the simulation" : job.err);
+        sim_jobs_clear(&job, 1);
         return script_fail(L, 3, "situ.run: %s", err);
-    lua_pushstring(L, out);
-    free(out);
-    push_json_text(L, lua_tostring(L, -1), "situ.run");
+    }
+    script_push_json(L, job.json);
+    sim_jobs_clear(&job, 1);
     return 1;
 }
 
@@ -314,25 +304,20 @@ static int l_sweep(lua_State *L)
     lua_createtable(L, (int)total, 0);
     for (long i = 0; i < total; i++) {
         struct sim_job *j = &jobsv[i];
-        json_t *parsed;
         if (model_only) {
             if (script_push_model(L, &j->p, err, sizeof err) < 0)
                 push_failed(L, err, &j->p);
-        } else if (j->rc == 0 && (parsed = json_loads(j->output, 0, NULL))) {
-            script_push_json(L, parsed);
-            json_decref(parsed);
+        } else if (j->rc == 0) {
+            script_push_json(L, j->json);
         } else {
-            push_failed(L, j->rc ? j->err : "the simulation printed no JSON", &j->p);
+            push_failed(L, j->err, &j->p);
         }
         lua_rawseti(L, -2, i + 1);
     }
-    for (long i = 0; i < total; i++)
-        free(jobsv[i].output);
+    sim_jobs_clear(jobsv, (int)total);
     free(jobsv);
     return 1;
 bad:
-    for (long i = 0; i < total; i++)
-        free(jobsv[i].output);
     free(jobsv);
     return luaL_error(L, "situ.sweep: %s", err);
 }
@@ -389,20 +374,18 @@ static int xo_eval_here(struct xo *x)
             jv[i].p = ps[i];
         script_pool_run(jv, n, x->jobs);
         for (int i = 0; rc == 0 && i < n; i++) {
-            json_t *j = jv[i].rc == 0 ? json_loads(jv[i].output, 0, NULL) : NULL;
-            if (!j) {
-                snprintf(x->err, sizeof x->err, "%s", jv[i].rc ? jv[i].err : "no result");
+            if (jv[i].rc != 0) {
+                snprintf(x->err, sizeof x->err, "%s", jv[i].err);
                 rc = -1;
                 continue;
             }
-            ms[i] = json_number_value(json_object_get(j, "makespan"));
-            json_decref(j);
+            ms[i] = json_number_value(json_object_get(jv[i].json, "makespan"));
         }
     }
     if (rc == 0)
         xo_store(x, ms);
-    for (int i = 0; jv && i < n; i++)
-        free(jv[i].output);
+    if (jv)
+        sim_jobs_clear(jv, n);
     free(jv);
     free(ps);
     return rc;

@@ -57,14 +57,39 @@ static int build_sim_groups(struct engine *e, int *group_of_rank)
             g->sg = e->hosts[h];
             char name[64];
             snprintf(name, sizeof name, "halo@%d", k);
-            channel_init(&g->halo, name, g->sg, false); /* MPI traffic: always a mailbox */
+            channel_init(&g->halo, name, g->sg, false, true); /* MPI traffic: always a mailbox */
             snprintf(name, sizeof name, "back@%d", k);
-            channel_init(&g->back, name, g->sg, e->instant);
+            channel_init(&g->back, name, g->sg, e->instant, true);
             last_host = h;
         }
         e->sims[k].ranks++;
         group_of_rank[r] = k;
     }
+    return 0;
+}
+
+/* One postman per node with ranks, for the metric copies of its groups. */
+static int build_postmen(struct engine *e)
+{
+    int *of_host = malloc(sizeof(int) * e->pf.hosts);
+    if (!of_host || !ZALLOC(e->postmen, e->l.sim_nodes)) {
+        free(of_host);
+        return -1;
+    }
+    for (int h = 0; h < e->pf.hosts; h++)
+        of_host[h] = -1;
+    for (int k = 0; k < e->nsims; k++) {
+        int h = e->sims[k].host;
+        if (of_host[h] < 0)
+            of_host[h] = e->npostmen++;
+        struct postman *p = &e->postmen[of_host[h]];
+        if (!p->groups && !ZALLOC(p->groups, e->l.sim_per_host[h])) {
+            free(of_host);
+            return -1;
+        }
+        p->groups[p->ngroups++] = k;
+    }
+    free(of_host);
     return 0;
 }
 
@@ -127,6 +152,17 @@ fail:
     return -1;
 }
 
+/* Whether every state routed to host h comes from h itself over an unshared loopback: then no
+ * transfer to h shares anything, and each takes a fixed time. */
+static bool dtl_local(const struct engine *e, int h)
+{
+    const struct layout *l = &e->l;
+    for (long r = 0; r < l->sim_cores; r++)
+        if (l->dtl_host[r] == h && !(l->rank_host[r] == h && e->loopback_fatpipe))
+            return false;
+    return true;
+}
+
 /* The DTL: one channel per analytics host. Full: each rank puts its state, each actor takes one
  * at a time (Algorithm 1). Fast: each node puts one message with all its states for the host,
  * and one actor group takes a step's messages at once, standing for `actors` actors that each
@@ -155,7 +191,11 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         struct channel *in = &e->state_channels[ch++];
         char name[64];
         snprintf(name, sizeof name, "state@%d", h);
-        channel_init(in, name, e->hosts[h], e->instant);
+        channel_init(in, name, e->hosts[h], e->instant, true);
+        if (!e->fast && !e->instant && dtl_local(e, h)) /* fast keeps its merged transfers */
+            channel_set_local(
+                in, sim_links_latency(&e->links, e->hosts[h], e->hosts[h]) * NET_LATENCY_FACTOR,
+                sim_links_bandwidth(&e->links, e->hosts[h], e->hosts[h]) * NET_BANDWIDTH_FACTOR);
         int per_actor = (load + actors - 1) / actors, pieces = 0, first_group = -1;
         double latency = 0;
         for (long r = 0; r < l->sim_cores; r++) {
@@ -235,7 +275,7 @@ static int build_exchange(struct engine *e)
         for (int r = 0; r < e->xrounds; r++) {
             char name[64];
             snprintf(name, sizeof name, "xchg@%d.%d", e->xhost[x], r);
-            channel_init(&e->xchg[x * e->xrounds + r], name, e->hosts[e->xhost[x]], false);
+            channel_init(&e->xchg[x * e->xrounds + r], name, e->hosts[e->xhost[x]], false, false);
         }
     }
     for (int k = 0; k < e->nanas; k++)
@@ -282,7 +322,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
             return -1;
         }
     }
-    e->fast = p->fidelity == FIDELITY_FAST;
+    e->fast = p->fidelity == FIDELITY_FAST; /* smpi: the proxy's ranks are full's actors */
     e->instant = p->dtl == DTL_QUEUE;
     e->steps = p->iterations / p->stride;
     double per_rank = layout_particles(p) / e->l.sim_cores;
@@ -302,9 +342,10 @@ static int setup(struct engine *e, char *err, size_t errlen)
         xbt_dynar_free(&route);
     }
     int *group_of_rank = malloc(sizeof(int) * e->l.sim_cores);
-    int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 &&
-                     build_halo(e, group_of_rank) == 0 && build_dtl(e, group_of_rank) == 0 &&
-                     build_exchange(e) == 0 && alloc_group_arrays(e) == 0
+    int rc = group_of_rank && build_sim_groups(e, group_of_rank) == 0 && build_postmen(e) == 0 &&
+                     build_halo(e, group_of_rank) == 0 && sim_halo_local_init(e) == 0 &&
+                     build_dtl(e, group_of_rank) == 0 && build_exchange(e) == 0 &&
+                     alloc_group_arrays(e) == 0
                  ? 0
                  : -1;
     free(group_of_rank);
@@ -312,8 +353,15 @@ static int setup(struct engine *e, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
     }
-    channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant);
+    channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant, false);
+    e->metrics_mutex = sg_mutex_init();
+    e->metrics_ready = sg_cond_init();
     return 0;
+}
+
+bool sim_analytics_runs(const struct engine *e, int k)
+{
+    return e->anas[k].pieces && e->l.dtl_load[e->anas[k].host];
 }
 
 static void spawn_actors(struct engine *e)
@@ -327,7 +375,7 @@ static void spawn_actors(struct engine *e)
     }
     e->analytics_running = 0;
     for (int k = 0; k < e->nanas; k++) {
-        if (!e->anas[k].pieces || !e->l.dtl_load[e->anas[k].host])
+        if (!sim_analytics_runs(e, k))
             continue; /* no state is ever routed here: these cores stay idle */
         e->analytics_running++;
         snprintf(name, sizeof name, "analytics-%d", k);
@@ -337,6 +385,12 @@ static void spawn_actors(struct engine *e)
     }
     sg_actor_start(sg_actor_init("collector", e->hosts[e->l.collector_host]), sim_collector_actor,
                    0, NULL);
+    for (int k = 0; k < e->npostmen; k++) {
+        snprintf(name, sizeof name, "postman-%d", k);
+        sg_actor_t a = sg_actor_init(name, e->hosts[e->l.collector_host]);
+        sg_actor_set_data(a, &e->postmen[k]);
+        sg_actor_start(a, sim_postman_actor, 0, NULL);
+    }
 }
 
 /* Means over the ranks (or actors) each group stands for. */
@@ -408,37 +462,31 @@ static void summarise(struct engine *e, struct sim_measure *out)
     out->nlinks = sim_links_report(&e->links, m->makespan, &out->links);
 }
 
-int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
+int sim_load(struct engine *e, const struct params *p, char *err, size_t errlen)
 {
-    static struct engine engine;
-    struct engine *e = &engine;
-    struct timespec w0, w1;
-    clock_gettime(CLOCK_MONOTONIC, &w0);
-    memset(out, 0, sizeof *out);
     e->p = *p;
     if (params_validate(p, err) < 0 || platform_load(p->platform, &e->pf, err, errlen) < 0)
         return -1;
-    if (layout_build(p, &e->pf, &e->l, err, errlen) < 0)
-        return -1;
+    return layout_build(p, &e->pf, &e->l, err, errlen);
+}
 
-    int argc = 3;
-    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
-    xbt_log_control_set("root.thresh:error");
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(p->platform);
+int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errlen)
+{
     sim_engine = e;
     if (setup(e, err, errlen) < 0)
         return -1;
     out->steps = e->steps;
-    out->fidelity = p->fidelity;
+    out->fidelity = e->p.fidelity;
     if (!steps_array_ok(&out->sim_active, e->steps) || !steps_array_ok(&out->sim_idle, e->steps) ||
         !steps_array_ok(&out->ana_active, e->steps) || !steps_array_ok(&out->ana_idle, e->steps)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    spawn_actors(e);
-    simgrid_run();
+    return 0;
+}
 
+int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen)
+{
     for (int k = 0; k < e->nsims; k++) {
         if (!e->sims[k].done) {
             snprintf(err, errlen, "simulation deadlocked: rank group %d never finished", k);
@@ -450,6 +498,30 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
         return -1;
     }
     summarise(e, out);
+    return 0;
+}
+
+int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen)
+{
+    static struct engine engine;
+    struct engine *e = &engine;
+    struct timespec w0, w1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    memset(out, 0, sizeof *out);
+    if (sim_load(e, p, err, errlen) < 0)
+        return -1;
+
+    int argc = 3;
+    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
+    xbt_log_control_set("root.thresh:error");
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(p->platform);
+    if (sim_setup(e, out, err, errlen) < 0)
+        return -1;
+    spawn_actors(e);
+    simgrid_run();
+    if (sim_finish(e, out, err, errlen) < 0)
+        return -1;
     clock_gettime(CLOCK_MONOTONIC, &w1);
     out->wall_seconds = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
     /* The process ends right after: the engine's memory goes with it. */
@@ -476,7 +548,7 @@ json_t *sim_result_json(const struct params *p, const struct sim_measure *r)
     json_t *o = report_result_json(p, &r->m);
     json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
     json_object_set_new(o, "activities", json_integer(r->activities));
-    json_object_set_new(o, "fidelity", json_string(r->fidelity == FIDELITY_FULL ? "full" : "fast"));
+    json_object_set_new(o, "fidelity", json_string(param_table[P_FIDELITY].choices[r->fidelity]));
     json_t *steps = json_object();
     const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
     double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};

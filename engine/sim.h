@@ -1,6 +1,6 @@
 /* The SimGrid engine: the in-situ workflow of the Sim-Situ paper (sections 3, 4.2, 4.3) as
  * SimGrid actors. SimGrid's engine is a process-wide singleton that cannot be reset, so sim_run()
- * may be called once per process: `situ run` forks a child for it (see sim_run_isolated). */
+ * may be called once per process: each runs in a child (see sim_child_main, runner.h). */
 #ifndef SITU_SIM_H
 #define SITU_SIM_H
 
@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "params.h"
@@ -37,24 +38,29 @@ struct sim_measure {
 /* Runs one simulation in this process. Once per process. -1 with err on failure. */
 int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen);
 
-/* Runs sim_run in a forked child, which renders its result (JSON line or table) into *output
- * (malloc'd, for the caller to print). Returns 0, or -3 when the simulation failed, crashed or
- * deadlocked, with a one-line reason in err. Nothing is produced unless the run succeeded. */
-int sim_run_isolated(const struct params *p, bool json, char **output, char *err, size_t errlen);
+/* A simulation child's whole life (runner.h's in_process, and `situ __simulate`): one
+ * simulation of p, its JSON line on stdout, exit 0; or the reason on stderr, exit 3. Does not
+ * return. SITU_TEST_FAULT=KIND[:KEY=VALUE][:once=FILE] makes it misbehave first (see the file). */
+_Noreturn void sim_child_main(const struct params *p);
 
-/* Many simulations, `parallel` forked children at a time (fork without exec: SimGrid's static
- * initialisation, ~80 ms, is paid once). Each job gets its JSON line in output or a reason in
- * err; rc is 0 or -3. `progress` (optional) is called with each job as it ends. Returns the number
- * of failed jobs, or -1 if the pool itself could not run. */
+/* Many simulations, `parallel` children at a time, through the one child wrapper (runner.h) with
+ * forks without exec (SimGrid's static initialisation, ~80 ms, is paid once): for single-threaded
+ * callers that wait (`situ run`, `situ sweep`, Lua). Each job gets its JSON line in output
+ * (malloc'd) and parsed in json (owned), or a one-line reason in err; rc is 0 or -3. time_limit:
+ * seconds per child before it is killed, 0 for none. `progress` (optional) is called with each
+ * job as it ends. Returns the number of failed jobs, -1 if the pool itself could not run, -2 if
+ * a signal stopped it (sim_pool_stop): the jobs that did not finish then failed, "interrupted". */
 struct sim_job {
     struct params p;
-    double time_limit; /* seconds of wall time before the child is killed; 0: none */
     char *output;
+    json_t *json;
     char err[512];
     int rc;
 };
-int sim_pool_run(struct sim_job *jobs, int n, int parallel,
+int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
                  void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud);
+/* Frees what each job holds (output, json); the array is the caller's. */
+void sim_jobs_clear(struct sim_job *jobs, int n);
 
 /* Set (from a signal handler) to stop sim_pool_run: it kills and reaps its children, marks the
  * jobs that did not finish as failed ("interrupted") and returns. */
@@ -72,6 +78,9 @@ extern double sim_link_alert;
 int sim_alert_parse(const char *text, double *out, char *err, size_t errlen);
 
 json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
+
+/* The result as `situ run` prints it: one JSON line, or the table. */
+void sim_render(const struct params *p, const struct sim_measure *r, bool json, FILE *out);
 void sim_result_free(struct sim_measure *r);
 
 #endif

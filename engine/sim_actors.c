@@ -3,8 +3,10 @@
  * per actor, because SimGrid 3.32's host-load plugin gets idle time wrong. */
 #include <math.h>
 #include <simgrid/actor.h>
+#include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/mutex.h>
 #include <stdlib.h>
 
 #include "model.h"
@@ -28,7 +30,10 @@ static void execute(double flops)
 {
     if (flops <= 0)
         return;
-    sg_actor_execute(flops);
+    if (sim_engine->execute)
+        sim_engine->execute(flops);
+    else
+        sg_actor_execute(flops);
     sim_engine->execs++;
 }
 
@@ -37,15 +42,29 @@ static void execute(double flops)
 static void halo_exchange(struct sim_group *g, long exchanges)
 {
     struct engine *e = sim_engine;
+    if (e->halo) {
+        e->halo(e, g, exchanges);
+        return;
+    }
     for (int k = 0; k < g->nhalo; k++) {
         struct edge *x = &g->halo_out[k];
         channel_put(x->to, message_new(MSG_HALO, 0, 1), x->bytes * exchanges,
                     x->real_bytes * exchanges, &e->links);
     }
+    sim_halo_local_put(e, g);
+    double posted = simgrid_get_clock();
     struct message *in[g->nhalo ? g->nhalo : 1];
-    channel_get_n(&g->halo, g->nhalo, in);
+    sg_comm_t comms[g->nhalo ? g->nhalo : 1];
+    channel_get_n_start(&g->halo, g->nhalo, in, comms);
+    double local_done = sim_halo_local_wait(g, posted);
+    channel_get_n_wait(&g->halo, g->nhalo, in, comms);
+    g->exchanges++;
     for (int k = 0; k < g->nhalo; k++)
         free(in[k]);
+    if (local_done > simgrid_get_clock()) {
+        sg_actor_sleep_until(local_done);
+        e->sleeps++;
+    }
     if (exchanges > 1 && g->halo_latency > 0) {
         sg_actor_sleep_for((exchanges - 1) * g->halo_latency);
         e->sleeps++;
@@ -110,27 +129,40 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
-        if (i > 0) {
-            double w0 = simgrid_get_clock();
-            collect_metrics(g);
-            g->idle[i] += simgrid_get_clock() - w0;
-        }
-        for (int k = 0; k < g->nstates; k++) {
-            struct edge *x = &g->states[k];
-            channel_put(x->to, message_new(MSG_STATE, (int)i, x->count),
-                        x->bytes * e->chunk_bytes[i], x->real_bytes * e->chunk_bytes[i], &e->links);
-            e->puts += x->count;
-        }
+        if (i > 0)
+            sim_rank_collect(g, i);
+        sim_rank_put_state(g, i, e->chunk_bytes[i]);
     }
-    if (e->steps > 0) {
-        double w0 = simgrid_get_clock();
-        collect_metrics(g);
-        g->idle[e->steps - 1] += simgrid_get_clock() - w0;
+    if (e->steps > 0)
+        sim_rank_collect(g, e->steps - 1);
+    sim_rank_poison(g);
+}
+
+void sim_rank_collect(struct sim_group *g, long i)
+{
+    double w0 = simgrid_get_clock();
+    collect_metrics(g);
+    g->idle[i] += simgrid_get_clock() - w0;
+}
+
+void sim_rank_put_state(struct sim_group *g, long i, double state_bytes)
+{
+    struct engine *e = sim_engine;
+    for (int k = 0; k < g->nstates; k++) {
+        struct edge *x = &g->states[k];
+        channel_put(x->to, message_new(MSG_STATE, (int)i, x->count), x->bytes * state_bytes,
+                    x->real_bytes * state_bytes, &e->links);
+        e->puts += x->count;
     }
+}
+
+void sim_rank_poison(struct sim_group *g)
+{
     /* Algorithm 1's end: every analytics actor gets a poisoned value. */
     for (int k = 0; k < g->npoisons; k++)
         for (int n = 0; n < g->poisons[k].count; n++)
             channel_put(g->poisons[k].to, message_new(MSG_POISON, 0, 0), 0, 0, NULL);
+    channel_flush();
     g->done = true;
 }
 
@@ -240,6 +272,32 @@ void sim_analytics_actor(int argc, char **argv)
     /* The last analytics actor running stops the collector. */
     if (--e->analytics_running == 0)
         channel_put(&e->collector, message_new(MSG_POISON, 0, 0), 0, 0, NULL);
+    channel_flush();
+}
+
+/* The collector's copies of a step's metrics leave its host for the ranks of one node: one
+ * postman per node sends them, so that no actor holds every rank's copy in flight (SimGrid 3.32
+ * scans an actor's whole list of activities whenever one of them ends). */
+void sim_postman_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct engine *e = sim_engine;
+    const struct postman *p = sg_actor_self_get_data();
+    for (long step = 0; step < e->steps; step++) {
+        if (e->metrics_out <= step) { /* actors take turns: the check under the lock is the one */
+            sg_mutex_lock(e->metrics_mutex);
+            while (e->metrics_out <= step)
+                sg_cond_wait(e->metrics_ready, e->metrics_mutex);
+            sg_mutex_unlock(e->metrics_mutex);
+        }
+        for (int k = 0; k < p->ngroups; k++) {
+            struct sim_group *g = &e->sims[p->groups[k]];
+            channel_put(&g->back, message_new(MSG_METRIC, (int)step, g->ranks), METRIC_BYTES,
+                        (double)METRIC_BYTES * g->ranks, &e->links);
+        }
+        channel_flush(); /* until the ranks have them: they take them in order */
+    }
 }
 
 void sim_collector_actor(int argc, char **argv)
@@ -247,11 +305,10 @@ void sim_collector_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct engine *e = sim_engine;
-    if (!e->instant) /* eager: metrics flow in while the collector is busy sending copies */
+    if (!e->instant) /* eager: metrics flow in whenever they are sent */
         sg_mailbox_set_receiver(sg_mailbox_get_name(e->collector.mailbox));
     for (;;) {
         long collected = 0;
-        int step = 0;
         while (collected < e->l.sim_cores) {
             struct message *m = channel_get(&e->collector);
             if (m->kind == MSG_POISON) {
@@ -260,15 +317,15 @@ void sim_collector_actor(int argc, char **argv)
                 return;
             }
             collected += m->count;
-            step = m->step;
             e->w_sum += (simgrid_get_clock() - m->sent) * m->count;
             e->w_count += m->count;
             free(m);
         }
-        for (int k = 0; k < e->nsims; k++) {
-            struct sim_group *g = &e->sims[k];
-            channel_put(&g->back, message_new(MSG_METRIC, step, g->ranks), METRIC_BYTES,
-                        (double)METRIC_BYTES * g->ranks, &e->links);
-        }
+        /* A step's metrics all come before the next step's: the ranks fetch them first. The
+         * postmen send the copies. */
+        sg_mutex_lock(e->metrics_mutex);
+        e->metrics_out++;
+        sg_cond_notify_all(e->metrics_ready);
+        sg_mutex_unlock(e->metrics_mutex);
     }
 }

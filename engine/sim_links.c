@@ -1,5 +1,6 @@
 #include "sim_links.h"
 
+#include <math.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <stdint.h>
@@ -98,6 +99,15 @@ double sim_links_latency(struct sim_links *s, sg_host_t src, sg_host_t dst)
     for (int i = 0; i < r->nlinks; i++)
         lat += sg_link_get_latency(s->link[r->links[i]]);
     return lat;
+}
+
+double sim_links_bandwidth(struct sim_links *s, sg_host_t src, sg_host_t dst)
+{
+    const struct route *r = route_of(s, src, dst);
+    double bw = INFINITY;
+    for (int i = 0; i < r->nlinks; i++)
+        bw = fmin(bw, sg_link_get_bandwidth(s->link[r->links[i]]));
+    return bw;
 }
 
 int sim_links_report(const struct sim_links *s, double makespan, struct sim_link **out)

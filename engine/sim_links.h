@@ -25,6 +25,8 @@ void sim_links_init(struct sim_links *s);
 void sim_links_count(struct sim_links *s, sg_host_t src, sg_host_t dst, double bytes);
 /* Route latency in seconds (sum over the route's links), for the engine's halo accounting. */
 double sim_links_latency(struct sim_links *s, sg_host_t src, sg_host_t dst);
+/* The route's narrowest bandwidth in bytes per second. */
+double sim_links_bandwidth(struct sim_links *s, sg_host_t src, sg_host_t dst);
 /* Links that carried traffic, with utilisation over `makespan`. Returns how many; *out malloc'd. */
 int sim_links_report(const struct sim_links *s, double makespan, struct sim_link **out);
 void sim_links_free(struct sim_links *s);

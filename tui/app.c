@@ -376,6 +376,13 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
     return flags;
 }
 
+unsigned app_set_running_for(struct app_state *s, double seconds)
+{
+    bool shown = (long)s->sim_running_for != (long)seconds; /* the screen shows whole seconds */
+    s->sim_running_for = seconds;
+    return shown ? APP_DIRTY : 0;
+}
+
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current)
 {
     unsigned flags = 0;

@@ -47,6 +47,7 @@ enum app_flags {
     APP_SCRIPT = 16,        /* the scenario has a request to submit or its results are in */
     APP_SCRIPT_CANCEL = 32, /* the scenario closed: drop the runs it was waiting for */
     APP_EVALUATED = 64,     /* a Lua analytics' model landed: simulations may start */
+    APP_CANCEL = 128,       /* drop the simulation of the configuration on screen (C) */
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
@@ -74,7 +75,15 @@ enum app_pane {
 };
 
 /* The simulation of the current configuration. */
-enum sim_phase { SIM_NONE, SIM_WAITING, SIM_QUEUED, SIM_RUNNING, SIM_DONE, SIM_FAILED };
+enum sim_phase {
+    SIM_NONE,
+    SIM_WAITING,
+    SIM_QUEUED,
+    SIM_RUNNING,
+    SIM_DONE,
+    SIM_FAILED,
+    SIM_CANCELLED
+};
 
 #define APP_PRESETS_MAX 32
 #define APP_DESC_MAX    160
@@ -173,6 +182,7 @@ struct app_state {
     struct sim_result sim; /* valid when has_sim; owned */
     bool has_sim, sim_cached;
     double sim_seconds;
+    double sim_running_for; /* seconds the current simulation has run (the loop's clock) */
     char sim_err[RUNNER_ERR_MAX];
 
     struct xover xo;
@@ -282,6 +292,9 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 
 /* The loop reports the runner's counts and where the current simulation stands. */
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
+
+/* How long the current configuration's simulation has run (0: it is not running). */
+unsigned app_set_running_for(struct app_state *s, double seconds);
 
 /* The analytics file changed on disk: evaluate the model anew, drop results of the old
  * content, simulate anew once the model is in. */

@@ -178,6 +178,19 @@ static unsigned k_rerun(struct app_state *s, int key, int arg)
 }
 
 /* A prompt (arg: its mode) starts empty, or with what it last ran (the scenario's path). */
+/* C: the simulation of the configuration on screen (and the curve's points) dropped. */
+static unsigned k_cancel(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    if (s->sim_phase != SIM_WAITING && s->sim_phase != SIM_QUEUED && s->sim_phase != SIM_RUNNING) {
+        app_notice(s, false, "no simulation to cancel");
+        return APP_DIRTY;
+    }
+    s->sim_phase = SIM_CANCELLED;
+    app_notice(s, false, "simulations cancelled: r runs them again");
+    return APP_DIRTY | APP_CANCEL;
+}
+
 static unsigned k_prompt(struct app_state *s, int key, int arg)
 {
     (void)key;
@@ -381,6 +394,8 @@ static const struct app_keydef main_keys[] = {
      DO(k_mapping, 0)},
     {L, K('m'), NULL, NULL, NULL, NULL, 0, DO(k_mapping, 0)},
     {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, DO(k_rerun, 0)},
+    {0, K('C'), "C", "cancel the simulations in progress (r runs them again)", NULL, NULL, 0,
+     DO(k_cancel, 0)},
     {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 2,
      DO(k_pane, APP_PANE_XOVER)},
     {0, K('c'), NULL, NULL, NULL, NULL, 0, DO(k_pane, APP_PANE_XOVER)},

@@ -42,8 +42,10 @@ static void on_sim_done(void *ud, const struct runner_done *d)
     struct tui *t = ud;
     if (d->id && d->id == t->current_id) {
         t->current_id = 0;
-        if (d->status == RUNNER_OK)
+        if (d->status == RUNNER_OK) {
             t->result_at = t->submitted_at;
+            t->result_key_at = t->submitted_key_at;
+        }
     }
     loop_act(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
 }
@@ -72,6 +74,7 @@ static void submit(struct tui *t, bool force)
     if (id > 0) {
         t->current_id = id;
         t->submitted_at = uv_hrtime();
+        t->submitted_key_at = t->config_key_at;
     }
     if (old > 0 && old != id)
         runner_cancel(t->runner, old);
@@ -223,6 +226,7 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_term, NULL);
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
+    uv_close((uv_handle_t *)&t->progress, NULL);
     watch_close(t);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
@@ -249,6 +253,16 @@ void loop_act(struct tui *t, unsigned flags)
     if (flags & APP_RERUN) {
         uv_timer_stop(&t->debounce);
         submit(t, true);
+    }
+    if (flags & APP_CANCEL) { /* the curve's points too: they may share its child */
+        uv_timer_stop(&t->debounce);
+        if (t->current_id > 0)
+            runner_cancel(t->runner, t->current_id);
+        if (t->xo_tag)
+            runner_cancel_tag(t->runner, t->xo_tag);
+        t->current_id = 0;
+        t->xo_key[0] = 0; /* r submits them again */
+        t->sim_deferred = false;
     }
     if ((flags & APP_EVALUATED) && t->sim_deferred) {
         uv_timer_stop(&t->debounce);
@@ -308,6 +322,8 @@ static void on_input(uv_poll_t *h, int status, int events)
         if (t->layout.too_small && key != 'q' && key != APP_KEY_CTRL_C)
             continue;
         unsigned flags = app_key(&t->app, key);
+        if (flags & APP_CONFIG)
+            t->config_key_at = at;
         loop_act(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
@@ -327,6 +343,24 @@ static void on_signal(uv_signal_t *h, int sig)
         resize(t);
     else
         begin_quit(t, 128 + sig);
+}
+
+static enum sim_phase current_phase(struct tui *t);
+
+/* A simulation that takes a while (fidelity full, smpi) shows how long it has run, each second. */
+static void on_progress(uv_timer_t *h)
+{
+    struct tui *t = h->data;
+    uint64_t now = uv_hrtime();
+    bool running = current_phase(t) == SIM_RUNNING;
+    if (!running)
+        t->running_since = 0;
+    else if (!t->running_since)
+        t->running_since = now;
+    unsigned flags =
+        app_set_running_for(&t->app, running ? (double)(now - t->running_since) * 1e-9 : 0);
+    if (flags)
+        loop_act(t, flags);
 }
 
 static enum sim_phase current_phase(struct tui *t)
@@ -369,6 +403,10 @@ static void draw(struct tui *t)
         stats_add(&t->sim_latency, (double)(now - t->result_at) / 1e6);
         t->result_at = 0;
     }
+    if (t->result_key_at) {
+        stats_add(&t->key_result_latency, (double)(now - t->result_key_at) / 1e6);
+        t->result_key_at = 0;
+    }
     if (t->model_landed && !t->app.model_pending) {
         for (int i = 0; i < t->nmodel_keys; i++)
             stats_add(&t->model_latency, (double)(now - t->model_keys[i]) / 1e6);
@@ -407,6 +445,9 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->debounce);
     t->debounce.data = t;
     uv_timer_init(l, &t->grace);
+    uv_timer_init(l, &t->progress);
+    t->progress.data = t;
+    uv_timer_start(&t->progress, on_progress, PROGRESS_MS, PROGRESS_MS);
     watch_init(t);
     uv_prepare_init(l, &t->frame);
     t->frame.data = t;
@@ -419,24 +460,19 @@ static int start_handles(struct tui *t)
 
 static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
 {
-    /* SITU_SIM_SUBCOMMAND lets tests stand `situ model` in for `situ run`. */
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    const char *sub = getenv("SITU_SIM_SUBCOMMAND");
-    const char *argv[] = {self, sub && *sub ? sub : "run", "--json", NULL};
     const char *limit = getenv("SITU_TIME_LIMIT");
+    double seconds = limit ? atof(limit) : 0;
     /* The results directory `situ sweep` fills: what any earlier run measured is instant. */
     char cache_dir[4096];
     bool disk = cache_default_dir(cache_dir, sizeof cache_dir) == 0;
+    /* The children are this binary exec'd (the runner's default): this process has threads, and
+     * a fork that is not followed by an exec may only make async-signal-safe calls. */
     struct runner_opts o = {
-        .argv = n > 0 ? argv : NULL,
-        .time_limit = limit ? atof(limit) : 60,
+        .time_limit = seconds > 0 ? seconds : 60,
         .on_change = on_runner_change,
         .on_change_ud = t,
         .disk_cache = disk ? cache_dir : NULL,
     };
-    if (n > 0)
-        self[n] = 0;
     t->max_jobs = (int)uv_available_parallelism();
     o.max_jobs = t->max_jobs;
     return runner_new(&t->loop, &o, err, errlen);
@@ -581,9 +617,16 @@ out:
                     "situ: debounce-to-simulated-result over %zu runs: p50 %.0f ms, p99 %.0f ms\n",
                     t->sim_latency.n, stats_percentile(&t->sim_latency, 50),
                     stats_percentile(&t->sim_latency, 99));
+        if (t->key_result_latency.n)
+            fprintf(stderr,
+                    "situ: key-to-simulated-result latency (a slider key to its SimGrid result on "
+                    "screen) over %zu keys: p50 %.0f ms, p99 %.0f ms\n",
+                    t->key_result_latency.n, stats_percentile(&t->key_result_latency, 50),
+                    stats_percentile(&t->key_result_latency, 99));
     }
     stats_free(&t->latency);
     stats_free(&t->sim_latency);
+    stats_free(&t->key_result_latency);
     stats_free(&t->model_latency);
     return rc;
 }

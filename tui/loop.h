@@ -23,6 +23,7 @@
 #define PRIO_SCRIPT    5 /* a scenario's runs: asked for, but behind the configuration on screen */
 #define PENDING_MAX    64
 #define QUIT_GRACE_MS  2000
+#define PROGRESS_MS    250 /* how often the running simulation's time is looked at */
 #define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
 
 /* A file the explorer follows: its directory is watched (an editor's save replaces the file)
@@ -74,9 +75,15 @@ struct tui {
     struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
     bool want_stats;
     struct stats latency;
-    struct stats sim_latency;      /* debounce (submission) to the simulated result on screen */
-    uint64_t submitted_at;         /* when the current configuration's child was asked for */
-    uint64_t result_at;            /* submission time of a result waiting for its frame */
+    struct stats sim_latency; /* debounce (submission) to the simulated result on screen */
+    uint64_t submitted_at;    /* when the current configuration's child was asked for */
+    uint64_t result_at;       /* submission time of a result waiting for its frame */
+    uv_timer_t progress;      /* while it runs: how long, every second on screen */
+    uint64_t running_since;   /* when it started running (0: not running) */
+    /* Key-to-result: the key that last changed the configuration, the one the current
+     * submission was made for, and the one whose simulated result waits for its frame. */
+    uint64_t config_key_at, submitted_key_at, result_key_at;
+    struct stats key_result_latency;
     uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
     int npending;
     int exit_code;

@@ -28,6 +28,8 @@ static const char *sim_placeholder(const struct app_state *a)
         return "...";
     case SIM_FAILED:
         return "failed";
+    case SIM_CANCELLED:
+        return "cancelled";
     default:
         return "-";
     }
@@ -43,13 +45,19 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
     case SIM_QUEUED:
         snprintf(buf, len, "SimGrid queued");
         break;
-    case SIM_RUNNING:
-        snprintf(buf, len, "SimGrid running%s", g->ellipsis);
+    case SIM_RUNNING: /* past a second, how long so far: fidelity full and smpi take a while */
+        if (a->sim_running_for >= 1)
+            snprintf(buf, len, "SimGrid %.0f s%s", a->sim_running_for, g->ellipsis);
+        else
+            snprintf(buf, len, "SimGrid running%s", g->ellipsis);
         break;
     case SIM_DONE:
         /* How long the simulation took is not a result of it: the status bar says it, with a
-         * label ("last run took ..."); the column says only that the numbers are in. */
+         * label ("last run took ... (smpi)"); the column says only that the numbers are in. */
         snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
+        break;
+    case SIM_CANCELLED:
+        snprintf(buf, len, "SimGrid cancelled");
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);

@@ -2,7 +2,8 @@
 # make bench: the engine's speed targets, measured on this machine (a benchmark, not a test).
 #   1. the paper's Fig. 7 grid, (stride, compute_scaling) x ratio x nodes = 80 runs, 2 at a time;
 #   2. one 1024-core run (32 nodes, ratio 31, stride 20): wall time and peak RSS;
-#   3. fidelity=full vs fast on the same configurations: makespan error and speed-up.
+#   3. fidelity=full vs fast on the same configurations: makespan error and speed-up;
+#   4. the growth of full and fast per doubling of nodes, and the paper-scale full run (scaling.py).
 set -eu
 SITU=${1:-./situ}
 tmp=$(mktemp -d)
@@ -61,3 +62,6 @@ print(f"summary: grid {fast_wall:.2f} s (full {full_wall:.2f} s, {full_wall/fast
       f"1024 cores {big_wall:.2f} s / {rss_kb/1024:.0f} MB, worst fast-vs-full error: makespan {worst[0]:.3f}%, "
       f"sim active {worst[1]:.3f}%, analytics active {worst[2]:.3f}% -> {'targets met' if ok else 'TARGETS MISSED'}")
 PY
+
+# 4. how full and fast grow with the cluster (8 -> 16 -> 32 nodes), and the paper-scale full run.
+python3 "$(dirname "$0")/scaling.py" "$SITU"

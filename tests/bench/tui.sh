@@ -11,9 +11,14 @@
 #   advise: keys 25 ms apart with the advisor view open (a): each moves the cursor, and the
 #           heatmap is modelled anew before the frame.
 # The "sims" column counts the explorer's simulation children while the keys arrived (fewest-most).
+# The key-to-result columns time a slider key to its SimGrid result on screen (debounce included).
+# With a second binary (BASE: an older build, `make bench BENCH_BASE=...`), the result phase runs
+# for both, alternately, twice each, and the summary gives the ratio measured in this one run.
 set -eu
 SITU=${1:-./situ}
+BASE=${2:-}
 case $SITU in /*) ;; *) SITU=$(pwd)/$SITU ;; esac
+case $BASE in /* | "") ;; *) BASE=$(pwd)/$BASE ;; esac
 situ=$SITU # the name the harness knows the binary by
 . "$(dirname "$0")/../tui/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-bench-tui.XXXXXX")
@@ -30,13 +35,15 @@ sims() { tui_simulations "$pid" | wc -l; }
 # of CYCLE ("lh": right, left, so the ratio stays in range; "lj": right, then down to the next
 # slider, so every configuration is new), then q. LOAD is what must run while the keys arrive:
 # "none" (the start-up simulations over, none starts), "busy" (simulations all along) or "any".
-# Appends "NAME|keys|p50|p99|runs|p50|p99|sims|load" to $tmp/rows.
+# Appends "NAME|keys|p50|p99|runs|p50|p99|sims|load|results|p50|p99" to $tmp/rows. BIN is the
+# binary (default $SITU).
 phase() {
+    bin=${BIN:-$SITU}
     name=$1 nkeys=$2 gap=$3 cycle=$4 want=$5
     shift 5
     tui_tmux kill-server 2>/dev/null || :
     cat >"$tmp/$name.sh" <<EOF
-XDG_CACHE_HOME="$tmp/cache-$name" LANG=C.UTF-8 "$SITU" --stats $* 2>"$tmp/$name.err"
+XDG_CACHE_HOME="$tmp/cache-$name" LANG=C.UTF-8 "$bin" --stats $* 2>"$tmp/$name.err"
 echo EXIT=\$? >"$tmp/$name.rc"
 EOF
     tui_new b 120 40 "sh '$tmp/$name.sh'"
@@ -47,11 +54,13 @@ EOF
         sleep 0.05
     done
     # The children counted are the explorer's own: the pid must be the explorer's.
-    pid=$(tui_pid b) || fail "no process of the pane runs $SITU ($name)"
+    situ=$bin
+    pid=$(tui_pid b) || fail "no process of the pane runs $bin ($name)"
     n=0
     case $want in
-    none) # the start-up simulations end
-        until [ "$(sims)" -eq 0 ]; do
+    none) # the start-up simulations (the configuration's, the crossover's points) all end
+        # (At first nothing runs yet: the first simulation waits for the debounce.)
+        until [ "$(sims)" -eq 0 ] && tui_screen b | grep -q ' 0 running, 0 queued.*last run'; do
             n=$((n + 1))
             [ $n -lt 600 ] || fail "the start-up simulations did not end ($name)"
             sleep 0.05
@@ -100,15 +109,24 @@ import re, sys
 text = open(sys.argv[1]).read()
 k = re.search(r"latency over (\d+) keys: p50 ([\d.]+) ms, p99 ([\d.]+) ms", text)
 r = re.search(r"result over (\d+) runs: p50 (\d+) ms, p99 (\d+) ms", text)
+s = re.search(r"SimGrid result on screen\) over (\d+) keys: p50 (\d+) ms, p99 (\d+) ms", text)
 f = lambda m: m.groups() if m else ("-", "-", "-")
-print("|".join([sys.argv[2], *f(k), *f(r), sys.argv[3], sys.argv[4]]))
+print("|".join([sys.argv[2], *f(k), *f(r), sys.argv[3], sys.argv[4], *f(s)]))
 PY
 }
 
 : >"$tmp/rows"
 phase idle 200 0.025 lh none --iterations 40 --stride 20
 phase loaded 200 0.025 lh busy --fidelity full --nodes 8 --iterations 40000
-phase result 16 0.8 lj any --nodes 1 --iterations 2000 --ratio 1
+result_args="--nodes 1 --iterations 2000 --ratio 1"
+if [ -n "$BASE" ]; then
+    for round in 1 2; do
+        BIN=$BASE phase "base$round" 16 0.8 lj any $result_args
+        phase "result$round" 16 0.8 lj any $result_args
+    done
+else
+    phase result 16 0.8 lj any $result_args
+fi
 # The advisor view open: every key moves the cursor, so the configuration, so the whole map is
 # modelled again before the frame (ratio x nodes, 5 x 24 cells).
 PHASE_PRE=a phase advise 200 0.025 lhkj any --iterations 40 --stride 20
@@ -116,11 +134,21 @@ PHASE_PRE=a phase advise 200 0.025 lhkj any --iterations 40 --stride 20
 python3 - "$tmp/rows" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
-print(f"{'phase':<8} {'keys':>5} {'p50 ms':>8} {'p99 ms':>8} {'results':>8} {'p50 ms':>8} {'p99 ms':>8} {'sims':>5} {'load':>5}")
+print(f"{'':8} {'key-to-frame':>23} {'debounce-to-result':>27} {'':11} {'key-to-result':>23}")
+print(f"{'phase':<8} {'keys':>5} {'p50 ms':>8} {'p99 ms':>8} {'results':>8} {'p50 ms':>8} {'p99 ms':>8} {'sims':>5} {'load':>5} {'keys':>5} {'p50 ms':>8} {'p99 ms':>8}")
 for r in rows:
-    print(f"{r[0]:<8} {r[1]:>5} {r[2]:>8} {r[3]:>8} {r[4]:>8} {r[5]:>8} {r[6]:>8} {r[7]:>5} {r[8]:>5}")
+    print(f"{r[0]:<8} {r[1]:>5} {r[2]:>8} {r[3]:>8} {r[4]:>8} {r[5]:>8} {r[6]:>8} {r[7]:>5} {r[8]:>5} {r[9]:>5} {r[10]:>8} {r[11]:>8}")
 d = {r[0]: r for r in rows}
+res = d.get("result") or d["result2"]
 print(f"tui: key-to-frame p99 {d['loaded'][3]} ms with {d['loaded'][7]} simulations running "
-      f"({d['idle'][3]} ms idle; target 16 ms); debounce-to-result p99 {d['result'][6]} ms "
-      f"(target 300 ms); advisor view open p99 {d['advise'][3]} ms (target 16 ms)")
+      f"({d['idle'][3]} ms idle; target 16 ms); debounce-to-result p99 {res[6]} ms "
+      f"(target 300 ms); key-to-result p50 {res[10]} ms, p99 {res[11]} ms; "
+      f"advisor view open p99 {d['advise'][3]} ms (target 16 ms)")
+if "base1" in d:
+    # Each binary's mean over its two rounds, and their ratio: measured in this one run.
+    for col, what in ((10, "p50"), (11, "p99")):
+        new = [float(d[n][col]) for n in ("result1", "result2")]
+        old = [float(d[n][col]) for n in ("base1", "base2")]
+        print(f"tui: key-to-result {what}: {sum(old)/2:.0f} ms before (BASE), {sum(new)/2:.0f} ms now: "
+              f"ratio now/before {sum(new)/sum(old):.2f}")
 PY

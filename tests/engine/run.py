@@ -56,6 +56,9 @@ CONSERVATION = [
     ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--dtl", "queue"],
     ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--fidelity", "full"],
     ["--iterations", "410", "--stride", "20", "--halo-period", "7"],  # a tail after the last analysis
+    # 496 ranks at full fidelity: thousands of transfers in flight, each kept by its sender until
+    # delivered (sim_dtl.c), every rank's metric copy sent by its node's postman.
+    ["--iterations", "60", "--nodes", "16", "--ratio", "31", "--fidelity", "full"],
 ]
 
 
@@ -165,6 +168,30 @@ def halo_is_exchanged():
     assert net[1] > 3 * net[5] > 3 * net[20], f"bytes between the nodes by period: {net}"
 
 
+def halo_on_node():
+    # On one node every halo message crosses only the fat-pipe loopback: full fidelity keeps
+    # their dates instead of starting SimGrid transfers (sim_halo.c), which must cost what a
+    # transfer would: SimGrid's own said 0.000294254694 s per step at period 20 (within 1.2e-6),
+    # and the model's formula is that transfer's.
+    for period in (1, 7, 20):
+        args = ["--nodes", "1", "--iterations", "100", "--dtl", "queue", "--halo-period", str(period)]
+        r, m = run("--fidelity", "full", *args), model(*args)
+        close(r["halo"], m["halo"], 1e-4, f"halo on one node (period {period})")
+        close(r["makespan"], m["makespan"], 1e-4, f"makespan on one node (period {period})")
+
+
+def states_on_node():
+    # In situ, each state crosses only its node's fat-pipe loopback: full fidelity keeps its
+    # dates (sim_dtl.c, channel_set_local), which must cost what SimGrid's transfer did (R and the
+    # analytics' active time matched it within 1.2e-8) and what the model says.
+    for args in (["--nodes", "1", "--ratio", "1"], ["--nodes", "2", "--ratio", "7"],
+                 ["--nodes", "1", "--ratio", "31", "--data-scaling", "10"]):
+        args = [*args, "--iterations", "100"]
+        r, m = run("--fidelity", "full", *args), model(*args)
+        close(r["stage"]["R"], m["stage"]["R"], 1e-4, "R, " + " ".join(args))
+        close(r["analytics_active"], m["analytics_active"], 1e-4, "analytics_active, " + " ".join(args))
+
+
 def traffic_intransit():
     r = run("--iterations", "400", "--nodes", "2", "--mapping", "intransit", "--ratio", "1")
     links = {l["name"]: l for l in r["links"]}
@@ -269,6 +296,117 @@ def model_vs_full(configs, tol):
     return test
 
 
+# fidelity=smpi: Situ's workflow as an MPI proxy under smpirun, LV08 network: full's numbers.
+# Small configurations (about a second each); tests/engine/smpi_slow.py runs the larger ones.
+SMPI = [
+    ["--iterations", "400", "--nodes", "2"],
+    ["--iterations", "200", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--dtl", "queue"],
+    # one node: a rank's two z neighbours are one rank; halos every 7 iterations; a tail
+    ["--iterations", "90", "--stride", "20", "--halo-period", "7", "--region", "40"],
+    # an allgather among the analytics hosts, halos every iteration
+    ["--analytics", "scatter", "--nodes", "2", "--ratio", "3", "--region", "20",
+     "--compute-scaling", "0.3", "--halo-period", "1", "--iterations", "60"],
+]
+
+
+def smpi_agreement(args):
+    def test():
+        full, smpi = run("--fidelity", "full", *args), run("--fidelity", "smpi", *args)
+        assert smpi["fidelity"] == "smpi" and smpi["config"]["smpi_network"] == "LV08"
+        for k in ("makespan", "sim_active", "analytics_active", "sim_idle"):
+            close(smpi[k], full[k], 0.005, k)
+        for k in ("R", "A"):
+            close(smpi["stage"][k], full["stage"][k], 0.02, "stage " + k)
+        for k in ("W", "C"):  # sub-millisecond waits: the order metrics land in may differ
+            close(smpi["stage"][k], full["stage"][k], 0.1, "stage " + k)
+        assert smpi["conservation"] == full["conservation"], (smpi["conservation"], full["conservation"])
+        for k in ("sim_active", "analytics_active"):
+            assert len(smpi["per_step"][k]) == smpi["steps"] == full["steps"]
+        links = lambda r: {l["name"]: l["bytes"] for l in r["links"]}
+        assert links(smpi).keys() == links(full).keys(), (sorted(links(smpi)), sorted(links(full)))
+        for name, b in links(full).items():
+            close(links(smpi)[name], b, 1e-9, "bytes on " + name)
+        assert smpi["wall_seconds"] > 0
+    return test
+
+
+def smpi_network_model():
+    # SMPI's piecewise model is another network: the same run, other communication times.
+    args = ["--iterations", "200", "--nodes", "3", "--mapping", "intransit", "--ratio", "1"]
+    lv, pw = run("--fidelity", "smpi", *args), run("--fidelity", "smpi", "--smpi-network", "SMPI", *args)
+    assert pw["config"]["smpi_network"] == "SMPI"
+    assert lv["stage"]["R"] != pw["stage"]["R"], "--smpi-network SMPI changed nothing"
+    close(pw["makespan"], lv["makespan"], 0.05, "makespan, SMPI vs LV08 network")
+
+
+STENCIL = os.path.join(os.path.dirname(SITU), "build", "stencil")
+
+
+def stencil(mapping):
+    # The example application (scripts/smpi/stencil.c) computes for real, puts 4 states per rank,
+    # and Situ's analytics get them where the mapping says.
+    def test():
+        # 16 ranks: on one node, analytics on the other; or 8 and 2 analytics on each node
+        cores = ["--ratio", "3", "--cores-per-node", "16"] if mapping == "intransit" else \
+            ["--ratio", "4", "--cores-per-node", "10"]
+        r = run("--smpi-app", STENCIL, "32", "40", "10", "--iterations", "40", "--stride", "10",
+                "--nodes", "2", "--mapping", mapping, *cores)
+        assert r["fidelity"] == "smpi" and r["steps"] == 4, (r["fidelity"], r["steps"])
+        assert r["app"]["command"][1:] == ["32", "40", "10"], r["app"]["command"]
+        ranks = r["sim_cores"]
+        # the sweeps it computed (3 per rank, SMPI samples the rest) and its halos kept the heat
+        want = f"stencil: 32^3 cells, {ranks} ranks, 40 steps, heat left 4096.000000 of 4096"
+        assert want in r["app"]["output"], r["app"]["output"]
+        c = r["conservation"]
+        assert c["puts"] == c["gets"] == c["analyses"] == c["metrics_delivered"] == ranks * 4, c
+        slab = 32 * 32 * (32 // ranks) * 8 * ranks * 4  # every rank's slab, 4 times
+        links = {l["name"]: l["bytes"] for l in r["links"]}
+        if mapping == "intransit":
+            assert r["analytics_nodes"] == 1 and r["sim_nodes"] == 1
+            close(links["dahu_link_2_DOWN"], slab, 0.01, "states into the analytics node")
+        else:
+            assert r["analytics_nodes"] == 2
+            assert sum(b for n, b in links.items() if n.endswith("loopback")) >= slab
+        assert r["makespan"] > 0 and r["analytics_active"] > 0
+    return test
+
+
+def broken_app(tmp):
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "broken.c")
+    top = os.path.dirname(SITU)
+    exe = os.path.join(tmp, "broken")
+    subprocess.run(["smpicc", "-I", os.path.join(top, "smpi"), "-o", exe, src, "-L", top, "-lsitu_dtl"],
+                   check=True, capture_output=True)
+    small = ["--iterations", "40", "--stride", "40", "--nodes", "1", "--cores-per-node", "4", "--ratio", "1"]
+
+    def left_behind():
+        return subprocess.run(["pgrep", "-f", exe], capture_output=True, text=True).stdout.strip()
+
+    def test():
+        p = situ("run", "--smpi-app", exe, "crash", *small, expect=3)
+        assert p.stdout == "" and "Segmentation fault" in p.stderr, p.stderr
+        p = situ("--time-limit", "2", "run", "--smpi-app", exe, "hang", *small, expect=3)
+        assert "ran past --time-limit (2 s)" in p.stderr, p.stderr
+        assert not left_behind(), "left behind: " + left_behind()
+        # situ itself killed: the simulation child, smpirun and smpimain go with it
+        q = subprocess.Popen([SITU, "run", "--smpi-app", exe, "hang", *small],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import time
+        for _ in range(100):
+            if left_behind():
+                break
+            time.sleep(0.05)
+        assert left_behind(), "the hanging application never started"
+        q.kill()
+        q.wait()
+        for _ in range(40):
+            if not left_behind():
+                break
+            time.sleep(0.05)
+        assert not left_behind(), "left behind after situ was killed: " + left_behind()
+    return test
+
+
 def bad(args, code, needle):
     def test():
         p = situ(*args, expect=code)
@@ -300,6 +438,8 @@ def main():
     check("an allgather moves both ways at once (cross-traffic)", exchange_both_ways)
     check("a tail and a partial chunk: SimGrid matches the model", tail_and_partial_chunk)
     check("the halo exchange happens, and costs what the model says", halo_is_exchanged)
+    check("on-node halo messages cost what a loopback transfer costs", halo_on_node)
+    check("in-situ states cost what a loopback transfer costs", states_on_node)
     check("in-transit states cross the analytics node's link", traffic_intransit)
     check("in-situ states stay on the loopback", traffic_insitu)
     check("links above --alert are flagged", link_alerts)
@@ -321,6 +461,21 @@ def main():
     check("hostfile with too few slots: exit 2",
           bad(["run", "--mapping", "hostfile", "--hostfile", few], 2, "too few slots"))
     check("unknown fidelity: exit 2", bad(["run", "--fidelity", "exact"], 2, "fidelity"))
+    for a in SMPI:
+        check("smpi (LV08) agrees with full within 0.5% " + " ".join(a), smpi_agreement(a))
+    check("--smpi-network SMPI is another network model", smpi_network_model)
+    for mapping in ("insitu", "intransit"):
+        check(f"the stencil example runs end to end ({mapping})", stencil(mapping))
+    check("a crashing or hanging application: exit 3, nothing left behind", broken_app(tmp))
+    notelf = os.path.join(tmp, "notelf")
+    open(notelf, "w").write("#!/bin/sh\n")
+    check("unknown network model: exit 2", bad(["run", "--smpi-network", "ib"], 2, "smpi_network"))
+    check("--smpi-app without a program: exit 2", bad(["run", "--smpi-app"], 2, "smpi-app"))
+    check("--smpi-app of a missing file: exit 2",
+          bad(["run", "--smpi-app", os.path.join(tmp, "nope")], 2, "nope"))
+    check("--smpi-app of a script: exit 2", bad(["run", "--smpi-app", notelf], 2, "smpicc"))
+    check("--smpi-app at another fidelity: exit 2",
+          bad(["run", "--smpi-app", STENCIL, "--fidelity", "full"], 2, "fidelity"))
     print(f"engine: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -204,8 +204,9 @@ def explorer_hang(kind, how):
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
-            # a simulation child is "situ run ..." (argv[1]); the helpers are __evaluate, __scenario
-            runs = [k for k in kids if argv1(k) == b"run"]
+            # a simulation child is "situ __simulate ..." (argv[1]); the helpers are __evaluate,
+            # __scenario
+            runs = [k for k in kids if argv1(k) == b"__simulate"]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")

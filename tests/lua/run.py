@@ -319,7 +319,7 @@ c.ratio = 15
 emit{ again = situ.params(c).ratio, defaults = situ.params().ratio }
 '''))
     assert out[0] == {"ratio": 31, "stride": 200, "ds": 10.0, "mapping": "insitu",
-                      "mt": "integer", "n": 18, "iterations": 8000}, out[0]
+                      "mt": "integer", "n": 19, "iterations": 8000}, out[0]
     assert out[1] == {"again": 15, "defaults": 15}, out[1]
     keys = re.findall(r"^  --([a-z-]+) ", ok(situ("--help")).stdout, re.M)
     p = emitted(script(JSON_LUA + 'local k = {} for key in pairs(situ.params()) do '

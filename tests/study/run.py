@@ -469,28 +469,39 @@ def killed_parent_takes_its_children():
         assert not left, f"{args[0]}: children outlived a SIGKILLed parent: {left}"
 
 
-def killed_runner_takes_its_situ_run():
-    """The explorer's runner tells its `situ run` children its pid (SITU_PARENT_PID): SIGKILL
-    to that parent ends the situ run and, through it, the simulation's group."""
+def one_fork_per_simulation():
+    """Issue 15: every simulation child is one fork of the command that waits for it (run, sweep,
+    script's situ.run and situ.sweep), and nothing below it forks again: a second supervisor
+    (a `situ run` that forks its own child) would show as a grandchild."""
+    lua = os.path.join(TMP, "hang1.lua")
+    open(lua, "w").write(HANG_SCRIPT)
+    commands = {"run": (["run", "--iterations", "400"], 1),
+                "sweep": (["sweep", "--ratio", "1,3", "--iterations", "400", "--no-cache",
+                           "--jobs", "2"], 2),
+                "script run": (["script", lua, "run"], 1),
+                "script sweep": (["script", lua, "sweep"], 2)}
     env = dict(os.environ, SITU_TEST_FAULT="hang")
-    sh = subprocess.Popen(["sh", "-c", f'SITU_PARENT_PID=$$ "{SITU}" run --iterations 400 & wait'],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                          start_new_session=True)
-    run = children_of(sh.pid)
-    kids = run + children_of(run[0])
-    time.sleep(0.2)
-    sh.kill()
-    sh.wait(timeout=30)
-    end = time.time() + 5
-    while time.time() < end and any(alive(k) for k in kids):
-        time.sleep(0.05)
-    left = [k for k in kids if alive(k)]
-    for k in left:
-        os.kill(k, signal.SIGKILL)
-    assert not left, f"outlived the runner: {left}"
+    for name, (args, want) in commands.items():
+        p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env, start_new_session=True)
+        try:
+            end = time.time() + 10
+            kids = children_of(p.pid)
+            while len(kids) < want and time.time() < end:
+                time.sleep(0.05)
+                kids = children_of(p.pid)
+            time.sleep(0.3)  # a second fork, if there were one, has happened by now
+            grandchildren = {k: subprocess.run(["pgrep", "-P", str(k)], capture_output=True,
+                                               text=True).stdout.split() for k in kids}
+        finally:
+            p.terminate()
+            p.wait(timeout=30)
+        assert len(kids) == want, f"{name}: {len(kids)} simulation children, expected {want}"
+        assert not any(grandchildren.values()), \
+            f"{name}: a simulation child forked again (two supervisors): {grandchildren}"
 
 
-TESTS = [killed_runner_takes_its_situ_run, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+TESTS = [one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]

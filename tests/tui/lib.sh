@@ -87,10 +87,14 @@ tui_children() {
 }
 
 # tui_simulations PID: the pids of PID's simulation children, one a line: the explorer starts
-# them as "situ run --json ..."; its helpers (situ __evaluate, situ __scenario) are not counted.
+# them as "situ __simulate ..." ("situ run --json ..." before issue 15: a bench's older build);
+# its helpers (situ __evaluate, situ __scenario) are not counted.
 tui_simulations() {
     for _tui_k in $(tui_children "$1"); do
-        [ "$(tr '\0' '\n' <"/proc/$_tui_k/cmdline" 2>/dev/null | sed -n 2p)" = run ] && echo "$_tui_k"
+        # Braces: a child gone since the scan is no error message of the shell's.
+        case $({ tr '\0' '\n' <"/proc/$_tui_k/cmdline"; } 2>/dev/null | sed -n 2p) in
+        __simulate | run) echo "$_tui_k" ;;
+        esac
     done
     return 0
 }

@@ -426,6 +426,34 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "a scenario runs in its panel with its argument (keys still work), x prompts, a Lua error shows"
 
+# ---- fidelity smpi: a run that takes a while shows its time, C cancels, the cost shows -------
+start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scaling 50 --dtl queue --halo-period 5
+wait_for "SimGrid ✓" 30 || miss "the fast run never landed"
+keys G l l # G: the last slider, fidelity; its choices: fast, full, smpi
+wait_for " fidelity +smpi" 10 || miss "the fidelity slider did not reach smpi"
+wait_for "SimGrid [0-9]+ s" 30 || miss "the smpi run shows no running time"
+grep -q "smpi: C cancels" "$screen" || miss "no hint that C cancels"
+explorer=$(tui_pid situ)
+[ -n "$explorer" ] || miss "no explorer process"
+# Its simulations: situ run, smpirun, smpimain (the platform's path is in each one's argv).
+simulations() {
+    pids_of "$platform" | grep -vx "$explorer" | wc -l | tr -d ' '
+}
+[ "$(simulations)" -gt 0 ] || miss "no simulation process seen while the smpi run shows its time"
+keys C
+wait_for "SimGrid cancelled" 10 || miss "C did not cancel"
+n=10 # a second: the run itself has seconds left (the runner kills at once)
+while [ "$(simulations)" -gt 0 ] && [ $n -gt 0 ]; do
+    sleep 0.1
+    n=$((n - 1))
+done
+[ "$(simulations)" -eq 0 ] || miss "simulations (smpirun, smpimain) left running after C: $(simulations)"
+keys r
+wait_for "last run took [0-9.]+ m?s \\(smpi\\)" 60 || miss "r did not run smpi again, or its cost is not shown"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "smpi in the explorer: running time, C cancels every child, the level's cost"
+
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1
 start C --preset fig9-intransit

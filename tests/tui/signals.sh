@@ -26,7 +26,7 @@ wait_for() {
     done
     return 1
 }
-children() { pgrep -f -- "run --json .*$platform" | wc -l; }
+children() { pgrep -f -- "__simulate .*$platform" | wc -l; }
 
 for sig in INT HUP TERM; do
     why=""

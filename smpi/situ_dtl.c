@@ -1,0 +1,104 @@
+/* The situ_dtl API (situ_dtl.h) over the engine's rank steps (sim_rank_collect, _put_state,
+ * _poison): an application's rank is a simulation group whose compute and halos are its own. */
+#include "situ_dtl.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <stdlib.h>
+
+#include "runtime.h"
+
+/* Per application rank; one address space for all ranks (runtime.h). */
+struct app_rank {
+    long puts;    /* analysis points so far */
+    bool pending; /* metrics of the last put not yet back */
+    double mark;  /* simulated date of the end of the last call: compute since is active */
+};
+static struct app_rank *ranks;
+
+static struct sim_group *self(struct app_rank **r)
+{
+    struct engine *e = situ_smpi_engine();
+    struct sim_group *g = sg_actor_self_get_data();
+    if (!g)
+        situ_smpi_die("situ_dtl: call situ_dtl_init first, on the ranks it returned 1 to");
+    if (!ranks && !(ranks = calloc(e->nsims, sizeof *ranks)))
+        situ_smpi_die("out of memory");
+    *r = &ranks[g - e->sims];
+    return g;
+}
+
+int situ_dtl_init(MPI_Comm *comm)
+{
+    struct sim_group *g;
+    int rank, role = situ_smpi_join(true, &g);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split(MPI_COMM_WORLD, role == SITU_ROLE_SIM ? 0 : MPI_UNDEFINED, rank, comm);
+    if (role == SITU_ROLE_SIM) {
+        struct app_rank *r;
+        self(&r);
+        r->mark = simgrid_get_clock();
+        return 1;
+    }
+    situ_smpi_play(role);
+    situ_smpi_leave();
+    return 0;
+}
+
+/* Time since the last call was the rank's own work: active in the step it leads to. */
+static void account(struct sim_group *g, struct app_rank *r)
+{
+    double t = simgrid_get_clock();
+    if (r->puts < situ_smpi_engine()->steps)
+        g->active[r->puts] += t - r->mark;
+    else
+        g->tail_active += t - r->mark;
+}
+
+void situ_dtl_put(const void *state, size_t bytes)
+{
+    (void)state; /* simulated: only its size travels */
+    struct app_rank *r;
+    struct sim_group *g = self(&r);
+    struct engine *e = situ_smpi_engine();
+    if (r->puts >= e->steps)
+        situ_smpi_die("situ_dtl_put: more than the %ld analysis points of --iterations %ld / "
+                      "--stride %ld",
+                      e->steps, e->p.iterations, e->p.stride);
+    account(g, r);
+    if (r->pending)
+        sim_rank_collect(g, r->puts);
+    sim_rank_put_state(g, r->puts, (double)bytes);
+    r->puts++;
+    r->pending = true;
+    r->mark = simgrid_get_clock();
+}
+
+void situ_dtl_wait(void)
+{
+    struct app_rank *r;
+    struct sim_group *g = self(&r);
+    if (!r->pending)
+        return;
+    account(g, r);
+    sim_rank_collect(g, r->puts - 1);
+    r->pending = false;
+    r->mark = simgrid_get_clock();
+}
+
+void situ_dtl_finalize(void)
+{
+    struct app_rank *r;
+    struct sim_group *g = self(&r);
+    if (g->done)
+        return;
+    situ_dtl_wait();
+    account(g, r);
+    struct engine *e = situ_smpi_engine();
+    /* Situ's side counts on them (the postmen send every step's metrics): all, or none. */
+    if (r->puts != e->steps)
+        situ_smpi_die("rank %ld put %ld states; --iterations %ld / --stride %ld make %ld",
+                      (long)(g - e->sims), r->puts, e->p.iterations, e->p.stride, e->steps);
+    sim_rank_poison(g);
+    situ_smpi_leave();
+}
