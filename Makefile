@@ -21,8 +21,8 @@ ENGINE   = $(wildcard engine/*.c)
 TUI      = $(wildcard tui/*.c)
 CLI      = $(wildcard cli/*.c)
 PLOT     = $(wildcard plot/*.c)
-LIB_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(ENGINE) $(TUI))
-CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI) $(PLOT))
+LIB_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(ENGINE) $(TUI) $(PLOT)) # tui/export.c draws through plot/
+CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 

@@ -51,4 +51,8 @@ int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
 
+/* --log FILE for a lesson in the explorer: a lesson must be given and FILE writable (outfile's
+ * check). -1 after the one-line error. */
+int cli_check_log(const char *lesson, const char *log);
+
 #endif

@@ -9,15 +9,17 @@
 #include <string.h>
 
 #include "../engine/evaluate.h"
+#include "../engine/flag.h"
 #include "../engine/datadir.h"
 #include "../engine/lesson.h"
 #include "../engine/model.h"
+#include "../engine/outfile.h"
 #include "../tui/tui.h"
 #include "cli.h"
 
 static void usage(void)
 {
-    printf("usage: situ lesson NAME [--PARAM VALUE ...]          (the explorer, on a terminal)\n"
+    printf("usage: situ lesson NAME [--log FILE] [--PARAM VALUE ...]   (the explorer)\n"
            "       situ lesson NAME --headless [--solutions]\n"
            "       situ lesson --list\n\n"
            "A lesson is a Lua file under scripts/lua/lessons/ (or a path): steps with text, a\n"
@@ -67,8 +69,8 @@ static const char *status_name(enum lesson_goal g)
 }
 
 /* Model and goal for p; prints "label: status - message" if loud. -1 on a Lua error. */
-static int check(struct lesson *l, int i, const struct params *p, const char *label, bool loud,
-                 enum lesson_goal *out)
+static int check(struct lesson *l, int i, const struct params *p, const char *answer,
+                 const char *label, bool loud, enum lesson_goal *out)
 {
     struct model_result m;
     char err[1024], msg[1024];
@@ -79,7 +81,7 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
     if (loud)
         printf("  %s: makespan %.4g s, efficiency %.3f, scenario %s\n", label, m.makespan,
                m.efficiency, model_scenario_name(m.scenario));
-    struct lesson_state st = {p, &m, NULL};
+    struct lesson_state st = {p, &m, NULL, answer};
     *out =
         (enum lesson_goal)(lesson_goal_check(l, i, &st, msg, sizeof msg) & ~LESSON_GOAL_READ_SIM);
     if (*out == LESSON_GOAL_ERROR) {
@@ -92,32 +94,65 @@ static int check(struct lesson *l, int i, const struct params *p, const char *la
     return 0;
 }
 
+int cli_check_log(const char *lesson, const char *log)
+{
+    if (!log)
+        return 0;
+    if (!lesson) {
+        cli_error("--log: it records a lesson's goals; give the lesson (--lesson NAME)");
+        return -1;
+    }
+    char err[OUTFILE_ERR_MAX];
+    if (outfile_check(log, err, sizeof err) < 0) {
+        cli_error("--log: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* The explorer with the lesson panel; the other arguments are parameters of the start. */
-static int open_explorer(const char *name, int argc, char **argv)
+static int open_explorer(const char *name, const char *log, int argc, char **argv)
 {
     char *rest[argc + 1];
     int n = 0;
     rest[n++] = argv[0];
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        if (flag_take(argc, argv, &i, "log", &v))
+            continue; /* and its value */
         if (argv[i] != name)
             rest[n++] = argv[i];
+    }
     rest[n] = NULL;
     struct cli_opts o;
-    if (cli_parse(n, rest, 1, &o) < 0)
+    if (cli_parse(n, rest, 1, &o) < 0 || cli_check_log(name, log) < 0)
         return EXIT_BAD_INPUT;
-    struct tui_opts t = {.p = &o.p, .preset = o.preset, .stats = o.stats, .lesson = name};
+    struct tui_opts t = {
+        .p = &o.p, .preset = o.preset, .stats = o.stats, .lesson = name, .lesson_log = log};
     return tui_run(&t);
 }
 
 int cmd_lesson(int argc, char **argv)
 {
-    const char *name = NULL;
+    const char *name = NULL, *log = NULL;
     bool headless = !tui_have_terminal(), solutions = false;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--headless") || !strcmp(argv[i], "--solutions"))
             headless = true; /* before parameters are let through below */
     }
     for (int i = 2; i < argc; i++) {
+        if (flag_take(argc, argv, &i, "log", &log)) {
+            if (headless) {
+                cli_error("lesson: --log records a student's session in the explorer, not "
+                          "--headless");
+                return EXIT_BAD_INPUT;
+            }
+            if (!log || !*log) {
+                cli_error("--log: missing value");
+                return EXIT_BAD_INPUT;
+            }
+            continue;
+        }
         if (!headless && argv[i][0] == '-' && strcmp(argv[i], "--help") && strcmp(argv[i], "-h") &&
             strcmp(argv[i], "--list"))
             continue; /* a parameter for the explorer: cli_parse checks it */
@@ -143,7 +178,7 @@ int cmd_lesson(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     if (!headless)
-        return open_explorer(name, argc, argv);
+        return open_explorer(name, log, argc, argv);
     char err[1024];
     struct lesson *l = lesson_load(name, err, sizeof err);
     if (!l) {
@@ -169,13 +204,32 @@ int cmd_lesson(int argc, char **argv)
         p = here;
         print_config("config", &p);
         enum lesson_goal g, gs;
-        if (check(l, i, &p, "as loaded", true, &g) < 0) {
+        if (check(l, i, &p, NULL, "as loaded", true, &g) < 0) {
             rc = EXIT_BAD_INPUT;
             break;
         }
         int hints = solutions ? lesson_step_hint_count(l, i) : 1;
         for (int k = 0; k < hints && lesson_step_hint_at(l, i, k)[0]; k++)
             printf("  hint%s: %s\n", k ? " (more)" : "", lesson_step_hint_at(l, i, k));
+        /* A quiz: the question always; the lesson's answer (checked either way) only for the
+         * instructor. */
+        const char *q = lesson_step_question(l, i), *answer = lesson_step_answer(l, i);
+        if (q[0])
+            printf("  question: %s\n", q);
+        if (q[0] && answer) {
+            if (solutions)
+                printf("  answer: %s\n", answer);
+            lesson_set_output(l, solutions ? stdout : NULL);
+            int c = check(l, i, &p, answer, "with the answer", solutions, &gs);
+            lesson_set_output(l, stdout);
+            if (c < 0) {
+                rc = EXIT_BAD_INPUT;
+            } else if (gs == LESSON_GOAL_NOT_MET) {
+                if (!solutions)
+                    cli_error("lesson: step %d: its answer misses the goal", i + 1);
+                rc = 1;
+            }
+        }
         int has = lesson_step_solution(l, i, &p, &sol, err, sizeof err);
         if (has < 0) {
             cli_error("%s", err);
@@ -187,7 +241,7 @@ int cmd_lesson(int argc, char **argv)
                 printf("  solution: %s\n", keys);
             /* Checked all the same, quietly without --solutions: a broken lesson still exits 1. */
             lesson_set_output(l, solutions ? stdout : NULL);
-            int c = check(l, i, &sol, "with the solution", solutions, &gs);
+            int c = check(l, i, &sol, NULL, "with the solution", solutions, &gs);
             lesson_set_output(l, stdout);
             if (c < 0)
                 rc = EXIT_BAD_INPUT;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/digest.h"
 #include "../engine/flag.h"
@@ -21,7 +22,7 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME] [--alert U]      the explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--log FILE]] [--alert U]   the explorer\n"
         "            [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
@@ -68,9 +69,9 @@ static int time_limit_flag(int *argc, char **argv)
     return 0;
 }
 
-/* The explorer's own flags (--lesson NAME, --alert U, --script 'FILE [ARG ...]', --unsafe), taken
- * out of argv so that the rest goes to the parameter parser every subcommand shares. -1 after an
- * error message. */
+/* The explorer's own flags (--lesson NAME, --log FILE, --alert U, --script 'FILE [ARG ...]',
+ * --unsafe), taken out of argv so that the rest goes to the parameter parser every subcommand
+ * shares. -1 after an error message. */
 static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
 {
     int out = 1;
@@ -79,12 +80,12 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->unsafe = true;
             continue;
         }
-        static const char *const names[] = {"lesson", "script", "alert"};
+        static const char *const names[] = {"lesson", "script", "alert", "log"};
         const char *v = NULL;
         int which = 0;
-        while (which < 3 && !flag_take(*argc, argv, &i, names[which], &v))
+        while (which < 4 && !flag_take(*argc, argv, &i, names[which], &v))
             which++;
-        if (which == 3) {
+        if (which == 4) {
             argv[out++] = argv[i];
             continue;
         }
@@ -97,6 +98,8 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->lesson = v;
         } else if (which == 1) {
             t->script = v;
+        } else if (which == 3) {
+            t->lesson_log = v;
         } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;
@@ -104,7 +107,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     }
     argv[out] = NULL;
     *argc = out;
-    return 0;
+    return cli_check_log(t->lesson, t->lesson_log);
 }
 
 static int dispatch(int argc, char **argv)
@@ -196,5 +199,7 @@ int main(int argc, char **argv)
         cli_error("%s", err);
         rc = 1;
     }
+    if (tui_must_exit_now())
+        _exit(rc); /* stdout is checked and closed, stderr unbuffered: nothing is lost */
     return rc;
 }

@@ -21,6 +21,8 @@ struct lesson_step {
     int nhints;
     bool has_config, has_goal, has_solution;
     char goal_pos[PATH_MAX + 16]; /* "FILE:LINE" of the goal function */
+    char *question;               /* a quiz: the goal checks state.answer; NULL: none */
+    char *answer;                 /* an answer that meets the goal (the instructor's check) */
 };
 
 struct lesson {
@@ -50,14 +52,15 @@ static const char shape_lua[] =
     "if type(spec.steps) ~= 'table' or #spec.steps == 0 then\n"
     "  fail('steps must be a non-empty list of steps')\n"
     "end\n"
-    "local known = {text = true, config = true, goal = true, hint = true, solution = true}\n"
+    "local known = {text = true, config = true, goal = true, hint = true, solution = true,\n"
+    "  question = true, answer = true}\n"
     "for i, st in ipairs(spec.steps) do\n"
     "  local where = 'step ' .. i .. ': '\n"
     "  if type(st) ~= 'table' then fail(where .. 'expected a table, got a ' .. type(st)) end\n"
     "  for k in pairs(st) do\n"
     "    if not known[k] then\n"
     "      fail(where .. ('unknown field %q (a step has text, config, goal, hint, '\n"
-    "        .. 'solution)'):format(tostring(k)))\n"
+    "        .. 'solution, question, answer)'):format(tostring(k)))\n"
     "    end\n"
     "  end\n"
     "  if type(st.text) ~= 'string' then fail(where .. 'text must be a string') end\n"
@@ -68,6 +71,17 @@ static const char shape_lua[] =
     "  end\n"
     "  if st.goal ~= nil and type(st.goal) ~= 'function' then\n"
     "    fail(where .. 'goal must be a function(state)')\n"
+    "  end\n"
+    "  for _, k in ipairs{'question', 'answer'} do\n"
+    "    if st[k] ~= nil and type(st[k]) ~= 'string' then\n"
+    "      fail(where .. k .. ' must be a string')\n"
+    "    end\n"
+    "  end\n"
+    "  if st.question ~= nil and st.goal == nil then\n"
+    "    fail(where .. 'a question needs a goal(state) that checks state.answer')\n"
+    "  end\n"
+    "  if st.answer ~= nil and st.question == nil then\n"
+    "    fail(where .. 'answer is the answer to the question, and there is none')\n"
     "  end\n"
     "  local h = st.hint\n"
     "  local graded = type(h) == 'table' and #h >= 1 and #h <= 4\n"
@@ -216,6 +230,16 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
         lua_rawgeti(L, -1, i + 1);
         st->text = dup_field(L, -1, "text");
         bool oom = !st->text || load_hints(L, st) < 0;
+        lua_getfield(L, -1, "question");
+        bool has_q = lua_isstring(L, -1);
+        lua_pop(L, 1);
+        if (has_q && !(st->question = dup_field(L, -1, "question")))
+            oom = true;
+        lua_getfield(L, -1, "answer");
+        bool has_a = lua_isstring(L, -1);
+        lua_pop(L, 1);
+        if (has_a && !(st->answer = dup_field(L, -1, "answer")))
+            oom = true;
         const char *keys[] = {"config", "goal", "solution"};
         bool *has[] = {&st->has_config, &st->has_goal, &st->has_solution};
         for (int k = 0; k < 3; k++) {
@@ -301,6 +325,8 @@ void lesson_free(struct lesson *l)
         return;
     for (int i = 0; l->steps && i < l->n; i++) {
         free(l->steps[i].text);
+        free(l->steps[i].question);
+        free(l->steps[i].answer);
         for (int k = 0; k < l->steps[i].nhints; k++)
             free(l->steps[i].hints[k]);
     }
@@ -383,6 +409,16 @@ int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol,
     return n;
 }
 
+const char *lesson_step_question(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n && l->steps[i].question ? l->steps[i].question : "";
+}
+
+const char *lesson_step_answer(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n && l->steps[i].answer ? l->steps[i].answer : NULL;
+}
+
 int lesson_step_has_goal(const struct lesson *l, int i)
 {
     return i >= 0 && i < l->n && l->steps[i].has_goal;
@@ -417,6 +453,10 @@ static int push_state(lua_State *L, const struct lesson_state *st, char *err, si
         return -1;
     }
     lua_setfield(L, -2, "model");
+    if (st->answer) { /* the student's answer to the step's question, as typed */
+        lua_pushstring(L, st->answer);
+        lua_setfield(L, -2, "answer");
+    }
     if (st->sim) {
         /* state.sim is reached through __index, which notes that the goal read it. */
         lua_createtable(L, 0, 1);

@@ -4,7 +4,9 @@
  * This API lets the explorer show a lesson without knowing Lua: the step's text, the
  * configuration it loads, and whether its goal holds for the current state. A goal gets
  * state = { params = {...}, model = {...}, sim = {...} or nil } (the tables situ.params,
- * situ.model and situ.run give scenarios) and returns true or false, and optionally a message. */
+ * situ.model and situ.run give scenarios) and returns true or false, and optionally a message.
+ * A step may ask a question (question = "..."): its goal then finds the typed answer in
+ * state.answer (nil until there is one). */
 #ifndef SITU_LESSON_H
 #define SITU_LESSON_H
 
@@ -35,6 +37,7 @@ struct lesson_state {
     const struct params *params;      /* the current configuration */
     const struct model_result *model; /* its model result; NULL: computed here */
     const struct sim_result *sim;     /* the last simulation of it, or NULL */
+    const char *answer;               /* the answer typed to the step's question, or NULL */
 };
 
 /* Loads NAME (scripts/lua/lessons/NAME.lua in the data directories) or a path; checks every
@@ -57,6 +60,11 @@ const char *lesson_step_hint(const struct lesson *l, int i);
 int lesson_step_hint_count(const struct lesson *l, int i);
 const char *lesson_step_hint_at(const struct lesson *l, int i, int k);
 int lesson_step_has_goal(const struct lesson *l, int i);
+/* A quiz: step i's question ("" if none), which its goal checks through state.answer (a string,
+ * absent until the student answers); and the answer the lesson gives for the instructor's check
+ * (situ lesson --headless), NULL if none. */
+const char *lesson_step_question(const struct lesson *l, int i);
+const char *lesson_step_answer(const struct lesson *l, int i);
 
 /* The configuration step i loads: base with the step's config on top. Returns 1 if the step has
  * one (out set), 0 if not (out = base), -1 with err. The solution (what meets the goal, for

@@ -15,8 +15,8 @@
 HARDEN_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 HARDEN_PKGS     = $(or $(PKGS),simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo)
-HARDEN_LIB_SRC := $(wildcard engine/*.c tui/*.c)
-HARDEN_CLI_SRC := $(wildcard cli/*.c plot/*.c)
+HARDEN_LIB_SRC := $(wildcard engine/*.c tui/*.c plot/*.c)
+HARDEN_CLI_SRC := $(wildcard cli/*.c)
 HARDEN_UNIT_SRC := $(wildcard tests/unit/*.c)
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer ----

@@ -8,10 +8,7 @@
 #include "../engine/layout.h"
 #include "../engine/sim.h"
 
-static void notice(struct app_state *s, bool error, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void notice(struct app_state *s, bool error, const char *fmt, ...)
+void app_notice(struct app_state *s, bool error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -36,7 +33,7 @@ static int load_later(struct app_state *s, const struct params *cand)
     if (!s->pf_loading)
         s->load_platform(s->load_ud, cand);
     s->pf_loading = true;
-    notice(s, false, "SimGrid is reading %.200s", cand->platform);
+    app_notice(s, false, "SimGrid is reading %.200s", cand->platform);
     return 0;
 }
 
@@ -162,7 +159,9 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
 
 void app_xover_sync(struct app_state *s)
 {
-    if (!xover_current(&s->xo))
+    /* A Lua analytics' curves come from its evaluator process (the loop asks): the built-in
+     * source here would give curves of NaN that look current and are never asked for again. */
+    if (!xover_current(&s->xo) && !s->p.analytics[0])
         xover_curves_eval(&s->xo.c, &s->xo.base, s->xo.base_key, &s->pf, profile_source_builtin);
 }
 
@@ -176,7 +175,7 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
 
 void app_scaling_sync(struct app_state *s)
 {
-    if (!scaling_current(&s->sc))
+    if (!scaling_current(&s->sc) && !s->p.analytics[0]) /* as app_xover_sync */
         scaling_eval(&s->sc.c, &s->sc.base, s->sc.base_key, &s->pf, profile_source_builtin);
 }
 
@@ -214,8 +213,8 @@ unsigned app_on_analytics_changed(struct app_state *s)
     s->sc.c.key[0] = 0;
     s->reloading = true;
     char name[PARAMS_PATH_MAX];
-    notice(s, false, "analytics %s changed: evaluating it",
-           analytics_file_name(s, name, sizeof name));
+    app_notice(s, false, "analytics %s changed: evaluating it",
+               analytics_file_name(s, name, sizeof name));
     return APP_DIRTY | APP_CONFIG | APP_RERUN;
 }
 
@@ -233,7 +232,7 @@ unsigned app_on_model(struct app_state *s, long gen, const struct model_result *
     }
     if (reloaded) {
         char name[PARAMS_PATH_MAX];
-        notice(s, false, "analytics %s reloaded", analytics_file_name(s, name, sizeof name));
+        app_notice(s, false, "analytics %s reloaded", analytics_file_name(s, name, sizeof name));
     }
     s->analytics_err[0] = 0;
     s->model = *m;
@@ -263,7 +262,7 @@ unsigned app_platform_loaded(struct app_state *s, const char *err)
         return 0;
     s->pf_loading = false;
     if (err) {
-        notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
+        app_notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
         return APP_DIRTY;
     }
     char why[APP_MSG_MAX];
@@ -278,81 +277,28 @@ unsigned app_platform_loaded(struct app_state *s, const char *err)
     int rc = app_apply(s, &cand, why, sizeof why);
     s->load_platform = hook;
     if (rc < 0) {
-        notice(s, true, "%s", why);
+        app_notice(s, true, "%s", why);
         return APP_DIRTY;
     }
     if (s->pf_pending_preset)
         snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
     s->modified = strcmp(s->key, s->base_key) != 0;
-    notice(s, false, "platform %.200s loaded", s->pf_path);
+    app_notice(s, false, "platform %.200s loaded", s->pf_path);
     return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
 }
 
-/* Applies cand; on success returns the flags of a configuration change, on failure explains. */
-static unsigned try_apply(struct app_state *s, const struct params *cand)
+unsigned app_try_apply(struct app_state *s, const struct params *cand)
 {
     char err[APP_MSG_MAX];
     int rc = app_apply(s, cand, err, sizeof err);
     if (rc < 0) {
-        notice(s, true, "%s", err);
+        app_notice(s, true, "%s", err);
         return APP_DIRTY;
     }
     if (rc == 0)
         return APP_DIRTY;
     s->modified = strcmp(s->key, s->base_key) != 0;
     return APP_DIRTY | APP_CONFIG;
-}
-
-/* A choice moves to the next one this configuration can take, skipping the others. A slider stops
- * at its ends as the numeric ones do (wrap false); m, a toggle, cycles (wrap true). */
-static unsigned step_choice(struct app_state *s, int id, int dir, bool wrap)
-{
-    const struct param_desc *d = &param_table[id];
-    int n = 0;
-    while (d->choices[n])
-        n++;
-    int at = (int)params_get_number(&s->p, id);
-    char first_err[APP_MSG_MAX] = "";
-    for (int k = 1; k < n; k++) {
-        int to = at + k * dir;
-        if (wrap)
-            to = ((to % n) + n) % n;
-        else if (to < 0 || to >= n)
-            break;
-        struct params cand = s->p;
-        char err[APP_MSG_MAX];
-        if (params_set_number(&cand, id, to, NULL) < 0)
-            continue;
-        int rc = app_apply(s, &cand, err, sizeof err);
-        if (rc >= 0) {
-            s->modified = strcmp(s->key, s->base_key) != 0;
-            return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
-        }
-        if (!first_err[0])
-            snprintf(first_err, sizeof first_err, "%s", err);
-    }
-    char now[64];
-    params_format(&s->p, id, now, sizeof now);
-    if (first_err[0])
-        notice(s, true, "%s stays %s: %s", d->key, now, first_err);
-    else
-        notice(s, false, "%s is at its %s choice (%s)", d->key, dir > 0 ? "last" : "first", now);
-    return APP_DIRTY;
-}
-
-static unsigned step(struct app_state *s, int id, int steps, bool coarse)
-{
-    const struct param_desc *d = &param_table[id];
-    struct params cand = s->p;
-    if (d->type == PARAM_CHOICE)
-        return step_choice(s, id, steps > 0 ? 1 : -1, false);
-    if (!params_step(&cand, id, steps, coarse)) {
-        char v[64];
-        params_format(&s->p, id, v, sizeof v);
-        notice(s, false, "%s is at its %s (%s)", d->key, steps > 0 ? "maximum" : "minimum", v);
-        return APP_DIRTY;
-    }
-    return try_apply(s, &cand);
 }
 
 /* ---- slider positions ----------------------------------------------------------------------- */
@@ -419,351 +365,10 @@ unsigned app_click(struct app_state *s, int index, double frac)
     struct params cand = s->p;
     char err[PARAMS_ERR_MAX];
     if (params_set_number(&cand, id, value_at(s, id, frac), err) < 0) {
-        notice(s, true, "%s", err);
+        app_notice(s, true, "%s", err);
         return APP_DIRTY;
     }
-    return try_apply(s, &cand);
-}
-
-/* ---- modes ---------------------------------------------------------------------------------- */
-
-static unsigned edit_begin(struct app_state *s)
-{
-    s->mode = APP_EDIT;
-    s->edit[0] = 0;
-    s->edit_len = 0;
-    s->edit_err[0] = 0;
-    s->notice[0] = 0;
-    return APP_DIRTY;
-}
-
-static unsigned edit_commit(struct app_state *s)
-{
-    int id = app_focused(s);
-    if (s->edit_len == 0) { /* nothing typed: nothing to change */
-        s->mode = APP_MAIN;
-        return APP_DIRTY;
-    }
-    struct params cand = s->p;
-    char err[APP_MSG_MAX];
-    if (params_set(&cand, id, s->edit, err) < 0) {
-        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
-        return APP_DIRTY;
-    }
-    int rc = app_apply(s, &cand, err, sizeof err);
-    if (rc < 0) {
-        snprintf(s->edit_err, sizeof s->edit_err, "%s", err);
-        return APP_DIRTY;
-    }
-    s->mode = APP_MAIN;
-    s->modified = strcmp(s->key, s->base_key) != 0;
-    return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
-}
-
-/* Every prompt's keys: Ctrl-C quits, Esc cancels, Enter commits, the rest edits the line
- * (Backspace, Ctrl-U and printable characters). */
-unsigned app_prompt_key(struct app_state *s, int key, unsigned (*commit)(struct app_state *s))
-{
-    switch (key) {
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_ESC:
-        s->mode = APP_MAIN;
-        return APP_DIRTY;
-    case APP_KEY_ENTER:
-        return commit(s);
-    case APP_KEY_BACKSPACE:
-        if (s->edit_len > 0)
-            s->edit[--s->edit_len] = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
-    case APP_KEY_CTRL_U:
-        s->edit_len = 0;
-        s->edit[0] = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
-    default:
-        if (key >= 0x20 && key < 0x7f && s->edit_len < APP_EDIT_MAX - 1) {
-            s->edit[s->edit_len++] = (char)key;
-            s->edit[s->edit_len] = 0;
-            s->edit_err[0] = 0;
-            return APP_DIRTY;
-        }
-        return 0;
-    }
-}
-
-static unsigned presets_open(struct app_state *s)
-{
-    s->npresets = preset_list(s->presets, APP_PRESETS_MAX);
-    if (s->npresets > APP_PRESETS_MAX)
-        s->npresets = APP_PRESETS_MAX;
-    if (s->npresets == 0) {
-        notice(s, true, "no presets found (presets/*.conf in the data directories)");
-        return APP_DIRTY;
-    }
-    s->preset_sel = 0;
-    for (int i = 0; i < s->npresets; i++) {
-        if (!strcmp(s->presets[i], s->preset))
-            s->preset_sel = i;
-        preset_description(s->presets[i], s->preset_desc[i], sizeof s->preset_desc[i]);
-    }
-    s->mode = APP_PRESETS;
-    return APP_DIRTY;
-}
-
-static unsigned presets_key(struct app_state *s, int key)
-{
-    switch (key) {
-    case 'q':
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_ESC:
-    case 'p':
-        s->mode = APP_MAIN;
-        return APP_DIRTY;
-    case APP_KEY_UP:
-    case 'k':
-        s->preset_sel = s->preset_sel > 0 ? s->preset_sel - 1 : 0;
-        return APP_DIRTY;
-    case APP_KEY_DOWN:
-    case 'j':
-        s->preset_sel = s->preset_sel < s->npresets - 1 ? s->preset_sel + 1 : s->preset_sel;
-        return APP_DIRTY;
-    case APP_KEY_ENTER: {
-        const char *name = s->presets[s->preset_sel];
-        struct params cand;
-        params_defaults(&cand);
-        char err[APP_MSG_MAX + PARAMS_PATH_MAX];
-        s->mode = APP_MAIN;
-        int rc = preset_apply(name, &cand, err, sizeof err);
-        if (rc == 0)
-            rc = app_apply(s, &cand, err, sizeof err);
-        if (rc < 0) {
-            notice(s, true, "%.*s", APP_MSG_MAX - 1, err);
-            return APP_DIRTY;
-        }
-        if (s->pf_loading) { /* its platform is being read: the preset lands with it */
-            s->pf_pending_preset = true;
-            snprintf(s->preset, sizeof s->preset, "%s", name);
-            return APP_DIRTY;
-        }
-        snprintf(s->preset, sizeof s->preset, "%s", name);
-        snprintf(s->base_key, sizeof s->base_key, "%s", s->key);
-        s->modified = false;
-        notice(s, false, "preset %s loaded", name);
-        return APP_DIRTY | (rc > 0 ? APP_CONFIG : 0);
-    }
-    default:
-        return 0;
-    }
-}
-
-static unsigned reset_focused(struct app_state *s)
-{
-    int id = app_focused(s);
-    struct params def, cand = s->p;
-    params_defaults(&def);
-    const struct param_desc *d = &param_table[id];
-    char err[PARAMS_ERR_MAX];
-    if (d->type != PARAM_PATH && params_set_number(&cand, id, d->def, err) < 0) {
-        notice(s, true, "%s", err);
-        return APP_DIRTY;
-    }
-    return try_apply(s, &cand);
-}
-
-/* The block under the sliders: a view's key shows it, the same key goes back to the lesson
- * (if one is open) or the crossover. */
-static unsigned toggle_pane(struct app_state *s, enum app_pane pane)
-{
-    enum app_pane home = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
-    s->pane = s->pane == pane ? home : pane;
-    return APP_DIRTY;
-}
-
-static unsigned main_key(struct app_state *s, int key)
-{
-    s->notice[0] = 0;
-    int id = app_focused(s);
-    unsigned advised = app_advise_key(s, key);
-    if (advised)
-        return advised;
-    if (s->lesson.l) {
-        /* With a lesson open, h is its hint (the arrows still step), n and b move through it. */
-        switch (key) {
-        case 'h':
-            return app_lesson_hint(s);
-        case 'R':
-            return app_lesson_restart(s);
-        case 'n':
-            return app_lesson_goto(s, s->lesson.step + 1);
-        case 'b':
-            return app_lesson_goto(s, s->lesson.step - 1);
-        default:
-            break;
-        }
-    }
-    if (s->script.phase != APP_SCRIPT_OFF) {
-        /* The scenario panel: x or Esc closes it (cancelling its runs), [ ] scroll it. */
-        struct app_script *sp = &s->script;
-        switch (key) {
-        case 'x':
-        case APP_KEY_ESC:
-            return app_script_close(s);
-        case '[':
-            sp->scroll = sp->scroll < sp->nlines - 1 ? sp->scroll + 1 : sp->scroll;
-            return APP_DIRTY;
-        case ']':
-            sp->scroll = sp->scroll > 0 ? sp->scroll - 1 : 0;
-            return APP_DIRTY;
-        default:
-            break;
-        }
-    }
-    if (s->pane == APP_PANE_LINKS && (key == '[' || key == ']')) {
-        /* The link view scrolls by [ ] as the scenario panel does; the view clamps the end. */
-        int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
-        s->links_scroll += key == ']' ? 1 : -1;
-        s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;
-        return APP_DIRTY;
-    }
-    switch (key) {
-    case 'x':
-        s->mode = APP_SCRIPT_PATH;
-        s->edit[0] = 0;
-        s->edit_len = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
-    case 'u':
-        return toggle_pane(s, APP_PANE_LINKS);
-    case 's':
-        return toggle_pane(s, APP_PANE_SCALING);
-    case 'a':
-        return app_advise_open(s);
-    case 'c': /* with a lesson open, c toggles between the plot and the lesson */
-        return toggle_pane(s, APP_PANE_XOVER);
-    case 'q':
-    case APP_KEY_CTRL_C:
-        return APP_QUIT;
-    case APP_KEY_UP:
-    case 'k':
-    case APP_KEY_BTAB:
-        s->focus = s->focus > 0 ? s->focus - 1 : 0;
-        return APP_DIRTY;
-    case APP_KEY_DOWN:
-    case 'j':
-    case APP_KEY_TAB:
-        s->focus = s->focus < s->nsliders - 1 ? s->focus + 1 : s->focus;
-        return APP_DIRTY;
-    case APP_KEY_HOME:
-    case 'g':
-        s->focus = 0;
-        return APP_DIRTY;
-    case APP_KEY_END:
-    case 'G':
-        s->focus = s->nsliders - 1;
-        return APP_DIRTY;
-    case APP_KEY_LEFT:
-    case 'h':
-    case '-':
-        return step(s, id, -1, false);
-    case APP_KEY_RIGHT:
-    case 'l':
-    case '+':
-        return step(s, id, 1, false);
-    case APP_KEY_PGDN:
-    case 'H':
-        return step(s, id, -1, true);
-    case APP_KEY_PGUP:
-    case 'L':
-        return step(s, id, 1, true);
-    case APP_KEY_ENTER:
-    case 'e':
-        return edit_begin(s);
-    case 'm':
-        return step_choice(s, P_MAPPING, 1, true);
-    case 'd':
-        return reset_focused(s);
-    case 'C':
-        if (s->sim_phase != SIM_WAITING && s->sim_phase != SIM_QUEUED &&
-            s->sim_phase != SIM_RUNNING) {
-            notice(s, false, "no simulation to cancel");
-            return APP_DIRTY;
-        }
-        s->sim_phase = SIM_CANCELLED;
-        notice(s, false, "simulations cancelled: r runs them again");
-        return APP_DIRTY | APP_CANCEL;
-    case 'r':
-        notice(s, false, "simulating this configuration again");
-        s->sim_phase = SIM_WAITING; /* the old result stays on screen until the new one lands */
-        return APP_DIRTY | APP_RERUN;
-    case 'p':
-        return presets_open(s);
-    case 'w': /* write the configuration as a preset: the prompt asks for its name */
-        s->mode = APP_PRESET_SAVE;
-        s->edit[0] = 0;
-        s->edit_len = 0;
-        s->edit_err[0] = 0;
-        return APP_DIRTY;
-    case '?':
-        s->mode = APP_HELP;
-        return APP_DIRTY;
-    case '!':
-        if (!app_error(s, &(const char *){NULL})[0]) {
-            notice(s, false, "no error to show");
-            return APP_DIRTY;
-        }
-        s->mode = APP_ERROR;
-        return APP_DIRTY;
-    case '/':
-        notice(s, false, "no search here: %s select a parameter, ? lists every key",
-               "up/down (k j)");
-        return APP_DIRTY;
-    case APP_KEY_ESC: /* closes a view (back to the lesson or the plot), clears the notice */
-        if (s->pane == APP_PANE_LINKS || s->pane == APP_PANE_SCALING)
-            s->pane = s->lesson.l ? APP_PANE_LESSON : APP_PANE_XOVER;
-        return APP_DIRTY;
-    default:
-        if (key > 0x20 && key < 0x7f) { /* never silent: say the key does nothing here */
-            notice(s, false, "%c does nothing here: ? lists the keys", key);
-            return APP_DIRTY;
-        }
-        return 0;
-    }
-}
-
-unsigned app_key(struct app_state *s, int key)
-{
-    switch (s->mode) {
-    case APP_EDIT:
-        return app_prompt_key(s, key, edit_commit);
-    case APP_PRESETS:
-        return presets_key(s, key);
-    case APP_SCRIPT_PATH:
-        return app_prompt_key(s, key, app_script_path_commit);
-    case APP_PRESET_SAVE:
-        return app_prompt_key(s, key, app_preset_save_commit);
-    case APP_ERROR:
-        if (key == 'q' || key == APP_KEY_CTRL_C)
-            return APP_QUIT;
-        if (key == '!' || key == APP_KEY_ESC || key == APP_KEY_ENTER) {
-            s->mode = APP_MAIN;
-            return APP_DIRTY;
-        }
-        return 0;
-    case APP_HELP:
-        if (key == 'q' || key == APP_KEY_CTRL_C)
-            return APP_QUIT;
-        if (key == '?' || key == APP_KEY_ESC) {
-            s->mode = APP_MAIN;
-            return APP_DIRTY;
-        }
-        return 0;
-    case APP_MAIN:
-        break;
-    }
-    return main_key(s, key);
+    return app_try_apply(s, &cand);
 }
 
 /* ---- results -------------------------------------------------------------------------------- */
@@ -842,9 +447,4 @@ unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_pha
         flags |= APP_DIRTY;
     }
     return flags;
-}
-
-unsigned app_try_apply(struct app_state *s, const struct params *cand)
-{
-    return try_apply(s, cand);
 }

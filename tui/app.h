@@ -60,12 +60,19 @@ enum app_mode {
     APP_PRESETS,
     APP_SCRIPT_PATH,
     APP_ERROR,
-    APP_PRESET_SAVE
+    APP_PRESET_SAVE,
+    APP_ANSWER /* typing the answer to a lesson step's question (a) */
 };
 
 /* What the block under the sliders shows: the crossover, the lesson, the links of the latest
  * simulation, or the static scaling of the model. One at a time: the screen has room for one. */
-enum app_pane { APP_PANE_XOVER, APP_PANE_LESSON, APP_PANE_LINKS, APP_PANE_SCALING };
+enum app_pane {
+    APP_PANE_XOVER,
+    APP_PANE_LESSON,
+    APP_PANE_LINKS,
+    APP_PANE_SCALING,
+    APP_PANE_STAGES /* the per-stage table, model against SimGrid (t) */
+};
 
 /* The simulation of the current configuration. */
 enum sim_phase {
@@ -102,6 +109,8 @@ struct app_lesson {
     unsigned long long met; /* bit i: step i's goal was met */
     double t_start, t_end;  /* seconds on a monotonic clock: opened, finished */
     bool done;              /* n past the last step: the summary shows */
+    bool answered;          /* the step's question has an answer (a) */
+    char answer[128];       /* ... this one, as typed */
 };
 
 /* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
@@ -155,6 +164,7 @@ struct app_state {
     enum app_mode mode;
     char edit[APP_EDIT_MAX]; /* the value being typed */
     int edit_len;
+    bool edit_prefilled;        /* edit holds the last value: typing replaces it, Enter keeps it */
     char edit_err[APP_MSG_MAX]; /* why the typed value was refused; stays until the next key */
     char notice[APP_MSG_MAX];   /* one line under the sliders: a refused step, a loaded preset */
     bool notice_error;
@@ -194,14 +204,74 @@ struct app_state {
     enum app_pane pane;
     int links_scroll; /* links skipped at the top of the link view ([ ]) */
     struct app_lesson lesson;
-    double alert;                     /* link utilisation threshold, 0..1 */
-    bool script_unsafe;               /* scenarios get the whole standard library */
-    char analytics_err[APP_ERR_LONG]; /* why a Lua analytics gives no numbers, whole; "" if it does
-                                       */
-    struct scaling sc;                /* the static scaling view's curves */
-    struct app_script script;         /* the scenario panel */
-    struct advise_map adv;            /* the advisor view (a), in place of the results */
+    double alert;                      /* link utilisation threshold, 0..1 */
+    bool script_unsafe;                /* scenarios get the whole standard library */
+    char analytics_err[APP_ERR_LONG];  /* why a Lua analytics gives no numbers, whole; "" if it does
+                                        */
+    struct scaling sc;                 /* the static scaling view's curves */
+    struct app_script script;          /* the scenario panel */
+    struct advise_map adv;             /* the advisor view (a), in place of the results */
+    bool present;                      /* presentation: a big plot, the focused slider only (P) */
+    int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
+    int text_most;                     /* ... at most (the loop sets it from the last frame) */
+    int help_scroll;                   /* rows of the key help skipped */
+    char last_script[PARAMS_PATH_MAX]; /* the scenario last run: x prefills it */
+    char lesson_log[PARAMS_PATH_MAX];  /* --log FILE: JSON lines of goals met; "" for none */
 };
+
+/* ---- the key table (app_keys.c) ---- */
+
+/* Where a binding applies, within its mode: all the bits set must hold. */
+enum app_keyctx {
+    APP_CTX_LESSON = 1,    /* a lesson is open */
+    APP_CTX_DONE = 2,      /* ... and finished (the summary shows) */
+    APP_CTX_SCRIPT = 4,    /* the scenario panel is open */
+    APP_CTX_LINKS = 8,     /* the link view shows */
+    APP_CTX_TEXT = 16,     /* text that scrolls shows: the lesson or the scenario panel */
+    APP_CTX_NOLESSON = 32, /* no lesson open */
+    APP_CTX_ADVISE = 64,   /* the advisor view is open (a) */
+};
+
+/* One binding: its keys, how the help and the footer name it, and what it does. Each mode has a
+ * table; the first active row holding the key handles it, so the footer, the help (?) and the
+ * dispatch cannot disagree. Adding a key is adding a row. */
+struct app_keydef {
+    unsigned ctx; /* APP_CTX_* that must all hold; 0: anywhere in the mode */
+    int keys[6];  /* key codes (app_keycode or ASCII), 0-terminated */
+    /* The help's key column; "<ud>", "<lr>" and "<enter>" stand for the screen's glyphs. NULL
+     * with help NULL: a row the help does not list (its keys are in another row's line). */
+    const char *names;
+    const char *help;     /* the help line */
+    const char *foot_key; /* the footer's name of the key; NULL: not in the footer */
+    const char *foot;     /* the footer's label */
+    int foot_prio;        /* 1: always in the footer; 2: when there is room */
+    unsigned (*fn)(struct app_state *s, int key, int arg);
+    int arg;
+    unsigned (*act)(struct app_state *s); /* when fn is NULL: an action that needs no key */
+};
+
+struct app_keymap {
+    const struct app_keydef *defs;
+    int n;
+    const char *title; /* of the help box */
+    /* Keys no row holds (a prompt's typing); NULL: they do nothing. */
+    unsigned (*other)(struct app_state *s, int key);
+};
+
+/* The table of mode m. */
+const struct app_keymap *app_keymap(enum app_mode m);
+/* Whether row d applies to the state as it is. */
+bool app_keydef_active(const struct app_state *s, const struct app_keydef *d);
+/* Whether row i's first key (the one the footer names) is taken by an earlier active row now:
+ * the advisor's arrows, say, over the sliders' step. */
+bool app_keydef_shadowed(const struct app_state *s, const struct app_keymap *map, int i);
+
+/* A line under the sliders: a notice, or (error) a refusal. */
+void app_notice(struct app_state *s, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Applies cand as a user's move: the flags of a configuration change, or a notice saying why not.
+ */
+unsigned app_try_apply(struct app_state *s, const struct params *cand);
 
 /* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
 int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
@@ -209,10 +279,6 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
 void app_free(struct app_state *s);
 
 unsigned app_key(struct app_state *s, int key);
-
-/* Keys of every prompt (the value editor, the scenario path): Ctrl-C quits, Esc cancels, Enter
- * calls commit, Backspace, Ctrl-U and printable characters edit s->edit. */
-unsigned app_prompt_key(struct app_state *s, int key, unsigned (*commit)(struct app_state *s));
 
 /* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
 unsigned app_click(struct app_state *s, int index, double frac);
@@ -256,15 +322,16 @@ unsigned app_on_scaling(struct app_state *s, const struct scaling_curves *c);
 /* Computes them here and now (tests). */
 void app_scaling_sync(struct app_state *s);
 
-/* Makes cand the configuration as a slider step does (a refusal becomes the notice). APP_*. */
-unsigned app_try_apply(struct app_state *s, const struct params *cand);
-
-/* ---- the advisor view (app_advise.c) ---- */
+/* ---- the advisor view (app_advise.c); its keys are rows of the key table ---- */
 
 /* a: opens (building the map) or closes the advisor view. */
 unsigned app_advise_open(struct app_state *s);
-/* Its keys while it is open; 0 for a key it leaves to the main screen. */
-unsigned app_advise_key(struct app_state *s, int key);
+/* Moves the cursor (the two sliders of its axes) by dx, dy cells; to the best cell; the next
+ * parameter on axis 'X' or 'Y'; the next objective. */
+unsigned app_advise_move(struct app_state *s, int dx, int dy);
+unsigned app_advise_best(struct app_state *s);
+unsigned app_advise_axis(struct app_state *s, int axis);
+unsigned app_advise_objective(struct app_state *s);
 
 /* ---- lessons (app_lesson.c) ---- */
 
@@ -288,7 +355,16 @@ void app_lesson_check(struct app_state *s);
  * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
  * due (no goal, or the model is not in yet). */
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
-                         const struct sim_result **sim);
+                         const struct sim_result **sim, const char **answer);
+/* The lesson's file changed and its checking child ran it within the limit: the panel reloads
+ * it at the same step (the last, if it has fewer now), the configuration and the goals met
+ * kept. _failed: why it did not (the old lesson stays). */
+unsigned app_lesson_reload(struct app_state *s);
+unsigned app_lesson_reload_failed(struct app_state *s, const char *why);
+/* A: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
+ * records the answer, which the goal then checks (state.answer). */
+unsigned app_lesson_answer_begin(struct app_state *s);
+unsigned app_lesson_answer_commit(struct app_state *s);
 /* The evaluator's answer for check gen (goal: enum lesson_goal; msg its message or error). */
 unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char *msg);
 
@@ -315,6 +391,8 @@ int app_script_request(struct app_state *s, const struct params **p);
  * result is for no request of the current scenario (the loop then feeds nothing). */
 unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct sim_result *r,
                               const char *error);
+/* The scenario's file changed: it runs again, with the same arguments. */
+unsigned app_script_reload(struct app_state *s);
 /* Enter on the scenario prompt (APP_SCRIPT_PATH): opens "FILE [ARG ...]" as typed. */
 unsigned app_script_path_commit(struct app_state *s);
 /* Line k of the output, 0 the oldest of the nlines kept. */
@@ -332,6 +410,11 @@ int app_command_line(const struct app_state *s, char *buf, size_t len);
 /* Enter on the save prompt (APP_PRESET_SAVE): "NAME [description ...]" saves the configuration as
  * preset NAME (preset_save); it becomes the current preset. */
 unsigned app_preset_save_commit(struct app_state *s);
+
+/* E: exports what is on screen into the working directory: the results (model and SimGrid, per
+ * stage) as JSON and CSV, and the plot in view (the crossover, else the bars) as SVG and PNG, each
+ * through outfile (whole or absent). The notice names the files, or says why not (export.c). */
+unsigned app_export(struct app_state *s);
 
 /* The focused parameter id. */
 int app_focused(const struct app_state *s);

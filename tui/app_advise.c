@@ -1,6 +1,7 @@
-/* The advisor view's keys (a opens it): the arrows move the cursor over the heatmap, which is
- * the configuration, so they step the two sliders of its axes; X and Y change the axes, o the
- * objective, * jumps to the best cell; a or Esc closes it. */
+/* The advisor view's actions (a opens it; its keys are rows of app_keys.c's table): the arrows
+ * move the cursor over the heatmap, which is the configuration, so they step the two sliders of
+ * its axes; X and Y change the axes, o the objective, * jumps to the best cell; a or Esc closes
+ * it. */
 #include <stdio.h>
 
 #include "app.h"
@@ -48,43 +49,31 @@ static unsigned move_to(struct app_state *s, int x, int y)
     return app_try_apply(s, &cand);
 }
 
-unsigned app_advise_key(struct app_state *s, int key)
+unsigned app_advise_move(struct app_state *s, int dx, int dy)
+{
+    return move_to(s, s->adv.cx + dx, s->adv.cy + dy);
+}
+
+unsigned app_advise_best(struct app_state *s)
 {
     struct advise_map *m = &s->adv;
-    if (!m->open)
-        return 0;
-    switch (key) {
-    case 'a':
-    case APP_KEY_ESC:
-        m->open = false;
-        return APP_DIRTY;
-    case APP_KEY_LEFT:
-    case 'h':
-        return move_to(s, m->cx - 1, m->cy);
-    case APP_KEY_RIGHT:
-    case 'l':
-        return move_to(s, m->cx + 1, m->cy);
-    case APP_KEY_UP:
-    case 'k':
-        return move_to(s, m->cx, m->cy + 1);
-    case APP_KEY_DOWN:
-    case 'j':
-        return move_to(s, m->cx, m->cy - 1);
-    case '*':
-        return m->bx >= 0 ? move_to(s, m->bx, m->by) : APP_DIRTY;
-    case 'X':
-    case 'Y': {
-        int *axis = key == 'X' ? &m->xid : &m->yid;
-        *axis = advise_map_next_axis(*axis, key == 'X' ? m->yid : m->xid, 1);
-        focus_on(s, *axis);
-        rebuild(s);
-        return APP_DIRTY;
-    }
-    case 'o':
-        m->objective = (m->objective + 1) % ADVISE_OBJECTIVES;
-        rebuild(s);
-        return APP_DIRTY;
-    default:
-        return 0;
-    }
+    return m->bx >= 0 ? move_to(s, m->bx, m->by) : APP_DIRTY;
+}
+
+unsigned app_advise_axis(struct app_state *s, int axis)
+{
+    struct advise_map *m = &s->adv;
+    int *id = axis == 'X' ? &m->xid : &m->yid;
+    *id = advise_map_next_axis(*id, axis == 'X' ? m->yid : m->xid, 1);
+    focus_on(s, *id);
+    rebuild(s);
+    return APP_DIRTY;
+}
+
+unsigned app_advise_objective(struct app_state *s)
+{
+    struct advise_map *m = &s->adv;
+    m->objective = (m->objective + 1) % ADVISE_OBJECTIVES;
+    rebuild(s);
+    return APP_DIRTY;
 }

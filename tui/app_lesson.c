@@ -2,10 +2,13 @@
  * status, re-checked whenever the model or the simulation of the configuration changes. The
  * goal is user code: the evaluator process checks it (the loop asks, app_lesson_goal_due, and
  * hands the answer to app_lesson_on_goal); never this thread. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../engine/outfile.h"
 #include "app.h"
 
 /* The lesson's own clock: how long a student took, not the wall clock (which may jump). */
@@ -14,6 +17,54 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --log FILE: one JSON line per event, for the instructor: a goal met (the first time in this
+ * run of the lesson), the lesson complete, a restart. Appended whole (outfile_append); a failed
+ * write says so on screen and the lesson goes on. */
+static void log_event(struct app_state *s, const char *event, int step, const char *msg)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!s->lesson_log[0] || !ls->l)
+        return;
+    char when[32], cmd[2048];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:f}", "time", when, "event", event, "lesson",
+                          lesson_path(ls->l), "title", lesson_title(ls->l), "seconds",
+                          app_lesson_seconds(s));
+    if (step >= 0)
+        json_object_set_new(o, "step", json_integer(step + 1));
+    if (msg && msg[0])
+        json_object_set_new(o, "message", json_string(msg));
+    if (!strcmp(event, "complete")) {
+        int goals, met = app_lesson_goals_met(s, &goals);
+        json_object_set_new(o, "goals_met", json_integer(met));
+        json_object_set_new(o, "goals", json_integer(goals));
+    }
+    if (app_command_line(s, cmd, sizeof cmd) == 0)
+        json_object_set_new(o, "command", json_string(cmd));
+    char *line = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    char err[OUTFILE_ERR_MAX];
+    if (!line) {
+        snprintf(err, sizeof err, "%s: out of memory", s->lesson_log);
+    } else {
+        size_t n = strlen(line);
+        char *nl = realloc(line, n + 2);
+        if (nl) {
+            line = nl;
+            memcpy(line + n, "\n", 2);
+        }
+        if (nl && outfile_append(s->lesson_log, line, err, sizeof err) == 0)
+            err[0] = 0;
+        else if (!nl)
+            snprintf(err, sizeof err, "%s: out of memory", s->lesson_log);
+        free(line);
+    }
+    if (err[0])
+        app_notice(s, true, "log: %.*s", APP_MSG_MAX - 8, err);
 }
 
 void app_lesson_close(struct app_state *s)
@@ -40,8 +91,9 @@ void app_lesson_check(struct app_state *s)
 }
 
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
-                         const struct sim_result **sim)
+                         const struct sim_result **sim, const char **answer)
 {
+    *answer = s->lesson.answered ? s->lesson.answer : NULL;
     const struct app_lesson *ls = &s->lesson;
     if (!ls->l || !ls->goal_pending || !s->model_valid || s->model_pending)
         return 0; /* a Lua analytics' model first: app_on_model checks again */
@@ -58,10 +110,13 @@ unsigned app_lesson_on_goal(struct app_state *s, long gen, int goal, const char 
         return 0; /* for a step or a configuration already left */
     ls->goal_pending = false;
     ls->goal = (enum lesson_goal)(goal & ~LESSON_GOAL_READ_SIM);
-    if (ls->goal == LESSON_GOAL_MET && ls->step < APP_LESSON_STEPS)
-        ls->met |= 1ULL << ls->step;
     ls->goal_sim = goal & LESSON_GOAL_READ_SIM; /* the goal read the simulated result */
     snprintf(ls->msg, sizeof ls->msg, "%s", msg);
+    if (ls->goal == LESSON_GOAL_MET && ls->step < APP_LESSON_STEPS &&
+        !((ls->met >> ls->step) & 1)) {
+        ls->met |= 1ULL << ls->step;
+        log_event(s, "goal met", ls->step, msg);
+    }
     return APP_DIRTY;
 }
 
@@ -89,6 +144,7 @@ unsigned app_lesson_goto(struct app_state *s, int i)
     if (i >= n && !ls->done) {
         ls->done = true;
         ls->t_end = now();
+        log_event(s, "complete", -1, NULL);
         return APP_DIRTY;
     }
     if (i < 0 || i >= n) {
@@ -108,6 +164,8 @@ unsigned app_lesson_goto(struct app_state *s, int i)
     int from = ls->step;
     ls->step = i;
     ls->hint_level = 0;
+    if (i != from)
+        ls->answered = false, ls->answer[0] = 0; /* another step, another question */
     /* Forward: what the user found in the steps between stays, as in the headless walk. Back:
      * nothing moves; the step's text is read again against the student's own configuration. */
     for (int k = from + 1; k <= i && rc == 0; k++)
@@ -131,6 +189,8 @@ unsigned app_lesson_restart(struct app_state *s)
     int changed = 0;
     ls->step = 0;
     ls->hint_level = 0;
+    ls->answered = false;
+    ls->answer[0] = 0;
     ls->met = 0;
     ls->done = false;
     ls->t_start = now();
@@ -141,6 +201,7 @@ unsigned app_lesson_restart(struct app_state *s)
     } else {
         snprintf(s->notice, sizeof s->notice, "lesson restarted");
         s->notice_error = false;
+        log_event(s, "restart", -1, NULL);
     }
     app_lesson_check(s);
     return APP_DIRTY | (changed ? APP_CONFIG : 0);
@@ -199,4 +260,64 @@ int app_lesson_open(struct app_state *s, const char *name, char *err, size_t err
     }
     app_lesson_check(s);
     return (int)(APP_DIRTY | (changed ? APP_CONFIG : 0));
+}
+
+unsigned app_lesson_answer_begin(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l || ls->done || !lesson_step_question(ls->l, ls->step)[0]) {
+        app_notice(s, false, "this step asks no question (A answers one)");
+        return APP_DIRTY;
+    }
+    s->mode = APP_ANSWER;
+    s->pane = APP_PANE_LESSON;
+    snprintf(s->edit, sizeof s->edit, "%.*s", APP_EDIT_MAX - 1, ls->answer); /* to correct it */
+    s->edit_len = (int)strlen(s->edit);
+    s->edit_prefilled = s->edit_len > 0;
+    s->edit_err[0] = 0;
+    return APP_DIRTY;
+}
+
+unsigned app_lesson_answer_commit(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    s->mode = APP_MAIN;
+    if (!ls->l)
+        return APP_DIRTY;
+    snprintf(ls->answer, sizeof ls->answer, "%s", s->edit);
+    ls->answered = true;
+    app_lesson_check(s); /* the goal reads the answer: the evaluator checks it, never here */
+    return APP_DIRTY;
+}
+
+unsigned app_lesson_reload(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return 0;
+    char path[PARAMS_PATH_MAX], err[APP_MSG_MAX];
+    snprintf(path, sizeof path, "%s", lesson_path(ls->l));
+    struct lesson *l = lesson_load(path, err, sizeof err);
+    if (!l)
+        return app_lesson_reload_failed(s, err);
+    lesson_set_output(l, NULL);
+    lesson_free(ls->l);
+    ls->l = l;
+    int n = lesson_step_count(l);
+    if (ls->step >= n)
+        ls->step = n - 1;
+    if (n < APP_LESSON_STEPS)
+        ls->met &= (1ULL << n) - 1; /* steps that are gone met nothing */
+    ls->hint_level = 0;
+    s->text_scroll = 0;
+    app_notice(s, false, "lesson reloaded: step %d of %d", ls->step + 1, n);
+    app_lesson_check(s); /* the goal may have changed too */
+    return APP_DIRTY;
+}
+
+unsigned app_lesson_reload_failed(struct app_state *s, const char *why)
+{
+    app_notice(s, true, "lesson not reloaded: %s", why);
+    snprintf(s->last_error, sizeof s->last_error, "lesson: %s", why);
+    return APP_DIRTY;
 }

@@ -25,6 +25,12 @@ const char *app_error(const struct app_state *s, const char **what)
         *what = "scenario: ";
         return s->script.err;
     }
+    /* Every panel that shows an error has it in the status bar and behind !: never "no errors"
+     * beside a failing lesson goal. */
+    if (s->lesson.l && !s->lesson.goal_pending && s->lesson.goal == LESSON_GOAL_ERROR) {
+        *what = "lesson goal: ";
+        return s->lesson.msg;
+    }
     *what = "";
     return s->last_error;
 }

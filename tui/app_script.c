@@ -151,6 +151,8 @@ unsigned app_script_open(struct app_state *s, const char *cmdline)
 {
     unsigned flags = app_script_close(s);
     struct app_script *sp = &s->script;
+    /* x prefills it: re-running a scenario is Enter, however it was opened. */
+    snprintf(s->last_script, sizeof s->last_script, "%s", cmdline);
     sp->gen++;
     sp->phase = APP_SCRIPT_RUNNING;
     char buf[2 * PARAMS_PATH_MAX], *words[APP_SCRIPT_ARGS + 1];
@@ -253,6 +255,17 @@ unsigned app_script_on_result(struct app_state *s, int gen, int i, const struct 
     if (--sp->pending == 0)
         sp->phase = APP_SCRIPT_RUNNING; /* it resumes by itself once fed */
     return APP_DIRTY;
+}
+
+unsigned app_script_reload(struct app_state *s)
+{
+    if (s->script.phase == APP_SCRIPT_OFF || !s->last_script[0])
+        return 0;
+    char line[sizeof s->last_script];
+    snprintf(line, sizeof line, "%s", s->last_script);
+    unsigned flags = app_script_open(s, line);
+    app_notice(s, false, "scenario changed: running it again");
+    return flags | APP_DIRTY;
 }
 
 unsigned app_script_path_commit(struct app_state *s)

@@ -32,6 +32,8 @@ struct evaluator_goal {
     struct model_result sim;
     double sim_wall;
     char sim_fidelity[16];
+    bool has_answer;
+    char answer[128]; /* the student's answer to the step's question (state.answer) */
 };
 
 struct evaluator_request {

@@ -90,7 +90,10 @@ static void eval_goal(const struct evaluator_request *q, double limit, struct ev
     if (lesson) {
         struct sim_result sim = {.m = g->sim, .wall_seconds = g->sim_wall};
         snprintf(sim.fidelity, sizeof sim.fidelity, "%s", g->sim_fidelity);
-        struct lesson_state state = {&q->p, &g->model, g->has_sim ? &sim : NULL};
+        char answer[sizeof g->answer];
+        snprintf(answer, sizeof answer, "%s", g->answer);
+        struct lesson_state state = {&q->p, &g->model, g->has_sim ? &sim : NULL,
+                                     g->has_answer ? answer : NULL};
         r->u.goal = lesson_goal_check(lesson, g->step, &state, r->err, sizeof r->err);
     } else {
         r->u.goal = LESSON_GOAL_ERROR;

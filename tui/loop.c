@@ -178,59 +178,11 @@ void loop_start_curves(struct tui *t)
     t->curves_busy = true;
 }
 
-/* ---- the analytics file ---------------------------------------------------------------------- */
-
-static void on_reload(uv_timer_t *h)
-{
-    struct tui *t = h->data;
-    loop_act(t, app_on_analytics_changed(&t->app));
-}
-
-/* Only enqueues: the reload timer runs when the editor's burst of events is over. */
-static void on_watch(uv_fs_event_t *h, const char *filename, int events, int status)
-{
-    struct tui *t = h->data;
-    (void)events;
-    if (status < 0 || t->quitting)
-        return;
-    if (filename && strcmp(filename, t->watch_base))
-        return;
-    uv_timer_start(&t->reload, on_reload, RELOAD_MS, 0);
-}
-
-/* Watches the directory of the configuration's analytics file (a file watch would be lost when
- * an editor saves by renaming a new file over the old), or nothing for the built-in. */
-static void watch_analytics(struct tui *t)
-{
-    char path[PARAMS_PATH_MAX], err[256], dir[sizeof t->watch_dir], base[sizeof t->watch_base];
-    dir[0] = base[0] = 0;
-    if (t->app.p.analytics[0] &&
-        analytics_resolve(t->app.p.analytics, path, sizeof path, err, sizeof err) == 0) {
-        const char *slash = strrchr(path, '/');
-        if (slash) {
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path), path);
-            snprintf(base, sizeof base, "%s", slash + 1);
-        } else {
-            snprintf(dir, sizeof dir, ".");
-            snprintf(base, sizeof base, "%s", path);
-        }
-    }
-    if (t->watching && !strcmp(dir, t->watch_dir) && !strcmp(base, t->watch_base))
-        return;
-    if (t->watching)
-        uv_fs_event_stop(&t->watch);
-    t->watching = false;
-    snprintf(t->watch_dir, sizeof t->watch_dir, "%s", dir);
-    snprintf(t->watch_base, sizeof t->watch_base, "%s", base);
-    if (dir[0] && uv_fs_event_start(&t->watch, on_watch, dir, 0) == 0)
-        t->watching = true;
-}
-
 /* The configuration changed: show what the cache knows now, simulate the rest after a pause. */
 static void config_changed(struct tui *t)
 {
     if (!t->quitting)
-        watch_analytics(t);
+        watch_sync(t);
     const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
     if (r)
         loop_act(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
@@ -275,8 +227,7 @@ static void begin_quit(struct tui *t, int code)
     uv_close((uv_handle_t *)&t->sig_hup, NULL);
     uv_close((uv_handle_t *)&t->debounce, NULL);
     uv_close((uv_handle_t *)&t->progress, NULL);
-    uv_close((uv_handle_t *)&t->watch, NULL);
-    uv_close((uv_handle_t *)&t->reload, NULL);
+    watch_close(t);
     uv_close((uv_handle_t *)&t->frame, NULL);
     uv_close((uv_handle_t *)&t->frame_io, NULL);
     helpers_close(t);
@@ -319,6 +270,7 @@ void loop_act(struct tui *t, unsigned flags)
         t->sim_deferred_force = false;
     }
     helpers_sync(t);
+    watch_sync(t); /* a scenario may have opened or closed, a lesson reloaded */
     if (flags & APP_DIRTY) {
         t->dirty = true;
         loop_start_curves(t); /* a view may have opened that needs its curves */
@@ -330,50 +282,8 @@ void loop_act(struct tui *t, unsigned flags)
 static void resize(struct tui *t)
 {
     screen_resize(&t->scr);
-    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout);
     t->dirty = true;
-}
-
-static int map_key(int ch)
-{
-    switch (ch) {
-    case KEY_UP:
-        return APP_KEY_UP;
-    case KEY_DOWN:
-        return APP_KEY_DOWN;
-    case KEY_LEFT:
-        return APP_KEY_LEFT;
-    case KEY_RIGHT:
-        return APP_KEY_RIGHT;
-    case KEY_PPAGE:
-        return APP_KEY_PGUP;
-    case KEY_NPAGE:
-        return APP_KEY_PGDN;
-    case KEY_HOME:
-        return APP_KEY_HOME;
-    case KEY_END:
-        return APP_KEY_END;
-    case KEY_ENTER:
-    case '\r':
-    case '\n':
-        return APP_KEY_ENTER;
-    case 27:
-        return APP_KEY_ESC;
-    case KEY_BACKSPACE:
-    case 127:
-    case 8:
-        return APP_KEY_BACKSPACE;
-    case '\t':
-        return APP_KEY_TAB;
-    case KEY_BTAB:
-        return APP_KEY_BTAB;
-    case 3:
-        return APP_KEY_CTRL_C;
-    case 21:
-        return APP_KEY_CTRL_U;
-    default:
-        return ch >= 0x20 && ch < 0x7f ? ch : -1;
-    }
 }
 
 static void handle_mouse(struct tui *t)
@@ -405,7 +315,7 @@ static void on_input(uv_poll_t *h, int status, int events)
             handle_mouse(t);
             continue;
         }
-        int key = map_key(ch);
+        int key = screen_map_key(ch);
         if (key < 0)
             continue;
         /* While the screen is too small to show them, keys change nothing but quit. */
@@ -473,12 +383,15 @@ static void draw(struct tui *t)
     loop_act(t, app_set_jobs(&t->app, running, queued, current_phase(t)));
     if (!t->dirty || !t->screen_on)
         return;
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout); /* P or a toggled */
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
     enum app_mode m = t->app.mode;
-    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE)
+    if (m == APP_MAIN || m == APP_SCRIPT_PATH || m == APP_ERROR || m == APP_PRESET_SAVE ||
+        m == APP_ANSWER)
         view_script_draw(&t->scr, &t->layout, &t->app);
     if (m == APP_ERROR) /* over the scenario panel, whose error it often is */
         view_error_draw(&t->scr, &t->layout, &t->app);
+    t->app.text_most = view_lesson_text_most(); /* PgDn stops at the text's end */
     wnoutrefresh(stdscr);
     doupdate();
     t->dirty = false;
@@ -535,10 +448,7 @@ static int start_handles(struct tui *t)
     uv_timer_init(l, &t->progress);
     t->progress.data = t;
     uv_timer_start(&t->progress, on_progress, PROGRESS_MS, PROGRESS_MS);
-    uv_timer_init(l, &t->reload);
-    t->reload.data = t;
-    uv_fs_event_init(l, &t->watch);
-    t->watch.data = t;
+    watch_init(t);
     uv_prepare_init(l, &t->frame);
     t->frame.data = t;
     uv_prepare_start(&t->frame, on_frame);
@@ -569,6 +479,12 @@ static struct runner *make_runner(struct tui *t, char *err, size_t errlen)
 }
 
 static int saved_stderr = -1; /* the user's stderr while the screen is ours */
+static bool left_busy;        /* quit while a curve computation ran (tui_must_exit_now) */
+
+bool tui_must_exit_now(void)
+{
+    return left_busy;
+}
 
 /* The watchdog's hard stop (async-signal-safe): the terminal, the children, and stderr back for
  * its one line. */
@@ -609,6 +525,8 @@ int tui_run(const struct tui_opts *o)
         t->app.alert = o->alert;
     loop_platform_init(t); /* from now on, new platforms are read off this thread */
     t->app.script_unsafe = o->unsafe;
+    if (o->lesson_log)
+        snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
     /* A lesson's top-level code runs here (the panel needs its text and configurations), but
      * first in a child, where a hang is stopped at the time limit. */
     if (o->lesson && o->lesson[0] &&
@@ -646,7 +564,7 @@ int tui_run(const struct tui_opts *o)
         dup2(devnull, STDERR_FILENO);
     if (devnull >= 0)
         close(devnull);
-    view_layout(t->scr.rows, t->scr.cols, &t->layout);
+    view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout);
     t->dirty = true;
     if (helpers_open(t) < 0)
         begin_quit(t, 1);
@@ -668,15 +586,20 @@ out:
     if (t->runner)
         runner_shutdown(t->runner);
     uv_walk(&t->loop, close_any, NULL);
-    uv_run(&t->loop, UV_RUN_DEFAULT);
+    /* A curve computation on the thread pool may take seconds more (a large layout): the user
+     * asked to quit, so it is not waited for; the process's exit ends its thread. */
+    bool busy = t->curves_busy && !t->app.p.analytics[0];
+    left_busy = busy;
+    uv_run(&t->loop, busy ? UV_RUN_NOWAIT : UV_RUN_DEFAULT);
     runner_free(t->runner);
     /* The terminal is back: what reproduces the screen goes to stdout, for the shell's history
      * and for a script that wraps the explorer (q, not a failure). */
     char cmd[4096];
     if (rc == 0 && t->app.p.platform[0] && app_command_line(&t->app, cmd, sizeof cmd) == 0)
         printf("%s\n", cmd);
-    app_free(&t->app);
-    uv_loop_close(&t->loop);
+    app_free(&t->app); /* the worker has its own copies of what it reads */
+    if (!busy)
+        uv_loop_close(&t->loop);
     if (t->want_stats) {
         if (t->latency.n)
             fprintf(stderr, "situ: key-to-frame latency over %zu keys: p50 %.2f ms, p99 %.2f ms\n",

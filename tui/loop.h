@@ -10,6 +10,7 @@
 
 #include "../engine/runner.h"
 #include "app.h"
+#include "proc.h"
 #include "screen.h"
 #include "stats.h"
 #include "view.h"
@@ -25,16 +26,27 @@
 #define PROGRESS_MS    250 /* how often the running simulation's time is looked at */
 #define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
 
+/* A file the explorer follows: its directory is watched (an editor's save replaces the file)
+ * and a change acts once the burst of events has settled. */
+enum watch_kind { WATCH_ANALYTICS, WATCH_LESSON, WATCH_SCENARIO, WATCH_KINDS };
+
+struct watch {
+    uv_fs_event_t ev;
+    uv_timer_t settle;
+    bool on;
+    enum watch_kind kind;
+    struct tui *t;
+    char dir[PARAMS_PATH_MAX + 16], base[PARAMS_PATH_MAX];
+};
+
 struct tui {
     uv_loop_t loop;
     uv_poll_t input;
     uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
     uv_timer_t debounce, grace;
-    uv_fs_event_t watch; /* the analytics file's directory (editors replace files) */
-    uv_timer_t reload;   /* a change seen: re-check the file when the saves settle */
-    bool watching;
-    char watch_dir[PARAMS_PATH_MAX + 16], watch_base[PARAMS_PATH_MAX];
-    uv_prepare_t frame;  /* draws what timers changed before the loop blocks */
+    struct watch watches[WATCH_KINDS]; /* the analytics, lesson and scenario files (loop_watch.c) */
+    struct proc *lesson_check;         /* a changed lesson's top level, run in a child first */
+    uv_prepare_t frame;                /* draws what timers changed before the loop blocks */
     uv_check_t frame_io; /* draws what keys and children changed, before anything else runs */
     struct runner *runner;
     struct app_state app;
@@ -90,6 +102,13 @@ void loop_act(struct tui *t, unsigned flags);
 
 /* Starts the computation of the curves on screen if they are stale and none runs. */
 void loop_start_curves(struct tui *t);
+
+/* ---- loop_watch.c: the files the explorer follows ---- */
+
+void watch_init(struct tui *t);
+/* Watches the files of the state as it is now (the analytics, the open lesson and scenario). */
+void watch_sync(struct tui *t);
+void watch_close(struct tui *t);
 
 /* ---- loop_helpers.c: the helper processes (evaluator.h, scenario_host.h) ---- */
 

@@ -152,11 +152,16 @@ static void sync_goal(struct tui *t)
     const char *lesson;
     int step;
     const struct sim_result *sim;
-    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim);
+    const char *answer;
+    long gen = app_lesson_goal_due(&t->app, &lesson, &step, &sim, &answer);
     if (!gen || gen == t->goal_gen_sent || !t->goal_ev)
         return;
     struct evaluator_goal g = {.step = step, .model = t->app.model, .has_sim = sim != NULL};
     snprintf(g.lesson, sizeof g.lesson, "%s", lesson);
+    if (answer) {
+        g.has_answer = true;
+        snprintf(g.answer, sizeof g.answer, "%s", answer);
+    }
     if (sim) {
         g.sim = sim->m;
         g.sim_wall = sim->wall_seconds;

@@ -1,5 +1,7 @@
 #include "screen.h"
 
+#include "app.h" /* the key codes screen_map_key gives */
+
 #include <curses.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -249,4 +251,46 @@ int screen_cells(const char *s)
     for (; *s; s++)
         n += ((unsigned char)*s & 0xc0) != 0x80;
     return n;
+}
+
+int screen_map_key(int ch)
+{
+    switch (ch) {
+    case KEY_UP:
+        return APP_KEY_UP;
+    case KEY_DOWN:
+        return APP_KEY_DOWN;
+    case KEY_LEFT:
+        return APP_KEY_LEFT;
+    case KEY_RIGHT:
+        return APP_KEY_RIGHT;
+    case KEY_PPAGE:
+        return APP_KEY_PGUP;
+    case KEY_NPAGE:
+        return APP_KEY_PGDN;
+    case KEY_HOME:
+        return APP_KEY_HOME;
+    case KEY_END:
+        return APP_KEY_END;
+    case KEY_ENTER:
+    case '\r':
+    case '\n':
+        return APP_KEY_ENTER;
+    case 27:
+        return APP_KEY_ESC;
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        return APP_KEY_BACKSPACE;
+    case '\t':
+        return APP_KEY_TAB;
+    case KEY_BTAB:
+        return APP_KEY_BTAB;
+    case 3:
+        return APP_KEY_CTRL_C;
+    case 21:
+        return APP_KEY_CTRL_U;
+    default:
+        return ch >= 0x20 && ch < 0x7f ? ch : -1;
+    }
 }

@@ -95,4 +95,8 @@ void screen_emergency_restore(void);
 /* Display cells of a UTF-8 string (every glyph used here is one cell wide). */
 int screen_cells(const char *s);
 
+/* A key as curses reads it, as the app sees it (enum app_keycode, printable ASCII as itself);
+ * -1 for a key the app has no use for. */
+int screen_map_key(int ch);
+
 #endif

@@ -19,6 +19,7 @@ struct tui_opts {
     const char *preset;     /* where p came from ("" if nowhere), for the header */
     bool stats;             /* print key-to-frame latency percentiles on stderr at exit */
     const char *lesson;     /* a lesson to open (name or path), or NULL */
+    const char *lesson_log; /* --log FILE: the lesson's goals met as JSON lines, or NULL */
     double alert;           /* link utilisation alert threshold; <= 0: the default */
     const char *script;     /* a scenario to open at start-up, "FILE [ARG ...]", or NULL */
     bool unsafe;            /* scenarios get the whole standard library (situ script --unsafe) */
@@ -26,5 +27,10 @@ struct tui_opts {
 
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */
 int tui_run(const struct tui_opts *o);
+
+/* After tui_run: whether a curve computation was still running on libuv's thread pool when the
+ * explorer quit. The process must then end with _exit once its output is checked: libuv's exit
+ * handler joins the pool's threads, and would wait seconds for the computation to finish. */
+bool tui_must_exit_now(void);
 
 #endif

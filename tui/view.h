@@ -8,8 +8,9 @@
 #include "app.h"
 #include "screen.h"
 
-#define VIEW_MIN_COLS 80
-#define VIEW_MIN_ROWS 24
+#define VIEW_MIN_COLS  80
+#define VIEW_MIN_ROWS  24
+#define VIEW_FULL_ROWS 30 /* below: the compact top panel, for a plot of 8 rows or more */
 
 struct view_layout {
     int rows, cols;
@@ -22,9 +23,20 @@ struct view_layout {
     int info_y;           /* help of the focused parameter, the edit line, notices */
     int xo_y, xo_h;       /* the crossover block */
     int status_y, keys_y;
+    bool compact, present; /* the short top panel; presentation (big plot, focused slider) */
+    /* Rows of the results panel, from its top (-1: not shown): the scenario's sentence, the
+     * cores, the run's bars and one step's bars. */
+    int r_scen_text, r_cores, r_run, r_step;
 };
 
-void view_layout(int rows, int cols, struct view_layout *l);
+/* The layout of a rows x cols terminal for the state a (NULL: the default one): the presentation
+ * layout (P), the compact one below VIEW_FULL_ROWS, the full top panel for the advisor. */
+void view_layout(int rows, int cols, const struct app_state *a, struct view_layout *l);
+
+/* The first slider shown: the sliders scroll with the focus when they do not all fit. */
+int view_slider_first(const struct view_layout *l, const struct app_state *a);
+void view_results_draw(const struct screen *s, const struct view_layout *l,
+                       const struct app_state *a);
 
 /* Draws the whole frame (erase, then every part) into curses' buffer; the caller refreshes. */
 void view_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a,
@@ -37,7 +49,10 @@ bool view_hit(const struct view_layout *l, const struct app_state *a, int y, int
 /* Parts, one file each. */
 void view_xover_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
-void view_help_draw(const struct screen *s, const struct view_layout *l, int max_jobs);
+void view_help_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a,
+                    int max_jobs);
+/* A key table's name for keys ("<lr>" and the like become the screen's glyphs); a static buffer. */
+const char *view_key_name(const struct screen *s, const char *name);
 void view_presets_draw(const struct screen *s, const struct view_layout *l,
                        const struct app_state *a);
 /* The last error in full, wrapped (!); drawn after view_draw and view_script_draw. */
@@ -45,6 +60,10 @@ void view_error_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
+void view_stages_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a);
+/* Lines the lesson text drawn last could scroll by (0: it fits). */
+int view_lesson_text_most(void);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 /* The advisor's heatmap, in place of the results panel (a). */

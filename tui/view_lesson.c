@@ -8,6 +8,8 @@
 #include "draw.h"
 #include "view.h"
 
+#define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what PgDn can reach */
+
 static void goal_line(const struct screen *s, const struct app_state *a, int y, int w)
 {
     const struct app_lesson *ls = &a->lesson;
@@ -105,6 +107,15 @@ static int hints_draw(const struct screen *s, const struct app_state *a, int top
     return row;
 }
 
+/* How far the text drawn last could scroll: the loop hands it to the app, which clamps PgDn
+ * (the wrapped lines depend on the width, which only the view knows). */
+static int text_most;
+
+int view_lesson_text_most(void)
+{
+    return text_most;
+}
+
 void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
 {
@@ -124,14 +135,35 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     }
     goal_line(s, a, y + 1, w);
     int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
-    char lines[32][256];
+    /* A quiz: the question, then the answer typed so far (the goal checks it). */
+    const char *q = lesson_step_question(ls->l, ls->step);
+    if (q[0] && row < end) {
+        int k = draw_text(s, row, 1, w, COL_KNOB, "question: ");
+        draw_text(s, row++, 1 + k, w - k, COL_VALUE, q);
+    }
+    if (q[0] && row < end) {
+        if (ls->answered) {
+            int k = draw_text(s, row, 1, w, COL_MUTED, "your answer: ");
+            k += draw_text(s, row, 1 + k, w - k, COL_VALUE, ls->answer);
+            draw_text(s, row++, 1 + k, w - k, COL_MUTED, "  (A: change it)");
+        } else {
+            draw_text(s, row++, 1, w, COL_MUTED, "A: type your answer");
+        }
+    }
+    char lines[VIEW_TEXT_LINES][256];
     char text[4096];
     draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);
-    int need = draw_wrap(text, w, lines, 32);
-    for (int i = 0; i < need && i < 32 && row < end; i++, row++) {
-        bool cut = row == end - 1 && i < need - 1;
+    int need = draw_wrap(text, w, lines, VIEW_TEXT_LINES);
+    need = need > VIEW_TEXT_LINES ? VIEW_TEXT_LINES : need;
+    /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
+    int room = end - row, most = need - room > 0 ? need - room : 0;
+    text_most = most;
+    int first = a->text_scroll > most ? most : a->text_scroll;
+    for (int i = first; i < need && row < end; i++, row++) {
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);
-        if (cut)
-            draw_right(s, row, 1, w, COL_MUTED, s->g->ellipsis);
+        if (i == first && first > 0)
+            draw_right(s, row, 1, w, COL_MUTED, " PgUp: more above");
+        else if (row == end - 1 && i < need - 1)
+            draw_right(s, row, 1, w, COL_MUTED, " PgDn: more below");
     }
 }

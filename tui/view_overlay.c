@@ -29,49 +29,75 @@ static void box_at(const struct screen *s, const struct view_layout *l, int w, i
     *ix = x + 2;
 }
 
-void view_help_draw(const struct screen *s, const struct view_layout *l, int max_jobs)
+const char *view_key_name(const struct screen *s, const char *name)
 {
-    const struct glyphs *g = s->g;
-    char ud[32], lr[32], enter[32];
-    snprintf(ud, sizeof ud, "%s  k j  Tab", g->arrows_ud);
-    snprintf(lr, sizeof lr, "%s  h l  - +", g->arrows_lr);
-    snprintf(enter, sizeof enter, "%s  e", g->enter);
-    const char *rows[][2] = {
-        {ud, "select a parameter"},
-        {lr, "step it (ratios: realisable values only)"},
-        {"PgUp PgDn  L H", "coarse step"},
-        {"Home End  g G", "first / last parameter"},
-        {enter, "type an exact value (Esc cancels)"},
-        {"d", "reset the parameter to its default"},
-        {"m", "switch the mapping (in situ, in transit)"},
-        {"r", "simulate the current configuration again"},
-        {"C", "cancel the simulations in progress (r runs them again)"},
-        {"p  w", "presets: load one; save this configuration as one"},
-        {"u  [ ]", "link utilisation; scroll it (Esc closes)"},
-        {"s", "static scaling: rate against time (Esc closes)"},
-        {"a  X Y o *", "advisor heatmap: arrows move; axes, objective, best"},
-        {"c", "crossover plot (again: back to the lesson)"},
-        {"n b h R", "lesson: next, back, hint (more), restart"},
-        {"x  [ ]", "a Lua scenario in a panel; scroll (x/Esc close)"},
-        {"!", "the last error in full"},
-        {"mouse", "click a name to select, a track to set"},
-        {"?  Esc", "close this help"},
-        {"q  Ctrl-C", "quit"},
-    };
-    int n = sizeof rows / sizeof rows[0];
-    /* 80x24 is the documented minimum: the box and every line in it fit there. */
-    int w = l->cols - 4 < 74 ? l->cols - 4 : 74, h = n + 5, iy, ix;
-    if (h > l->rows)
-        h = l->rows;
-    box_at(s, l, w, h, "Keys", &iy, &ix);
-    for (int i = 0; i < n && iy + i < iy + h - 2; i++) {
-        draw_text(s, iy + i, ix, 15, COL_VALUE, rows[i][0]);
-        draw_text(s, iy + i, ix + 16, w - 19, COL_TEXT, rows[i][1]);
+    /* The table's names are ASCII; the glyphs are the screen's (arrows, or words in ASCII). */
+    static char buf[64];
+    const char *tokens[][2] = {
+        {"<ud>", s->g->arrows_ud}, {"<lr>", s->g->arrows_lr}, {"<enter>", s->g->enter}};
+    size_t used = 0;
+    buf[0] = 0;
+    for (const char *p = name; *p && used < sizeof buf - 1;) {
+        bool hit = false;
+        for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
+            size_t tl = strlen(tokens[k][0]);
+            if (!strncmp(p, tokens[k][0], tl)) {
+                used += (size_t)snprintf(buf + used, sizeof buf - used, "%s", tokens[k][1]);
+                p += tl;
+                hit = true;
+                break;
+            }
+        }
+        if (!hit)
+            buf[used++] = *p++, buf[used] = 0;
+        if (used >= sizeof buf)
+            used = sizeof buf - 1;
     }
-    draw_fmt(s, iy + n, ix, w - 4, COL_MUTED,
+    return buf;
+}
+
+/* The help: the main screen's key table, one line per row that names its keys (rows whose keys
+ * another row's line names are skipped), then how the explorer works; scrolls when the terminal
+ * is too short for all of it. */
+void view_help_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a,
+                    int max_jobs)
+{
+    const struct app_keymap *map = app_keymap(APP_MAIN);
+    const struct app_keydef *rows[64];
+    int n = 0;
+    /* The keys that work everywhere first, then those of a lesson, a panel or a view. */
+    const unsigned where =
+        APP_CTX_LESSON | APP_CTX_SCRIPT | APP_CTX_LINKS | APP_CTX_TEXT | APP_CTX_ADVISE;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < map->n && n < 64; i++)
+            if (map->defs[i].help && !(map->defs[i].ctx & where) == !pass)
+                rows[n++] = &map->defs[i];
+    char foot[2][128];
+    snprintf(foot[0], sizeof foot[0],
              "Sliders update the model at once; %.0f ms later SimGrid simulates", 150.0);
-    draw_fmt(s, iy + n + 1, ix, w - 4, COL_MUTED,
+    snprintf(foot[1], sizeof foot[1],
              "in a child process (at most %d at once, cached), crossover behind.", max_jobs);
+    int lines = n + 3; /* the keys, a blank, the two footnotes */
+    /* 80x24 is the documented minimum: the box fits there and scrolls (arrows) if it must. */
+    int w = l->cols - 4 < 76 ? l->cols - 4 : 76, h = lines + 2, iy, ix;
+    if (h > l->rows - 1) /* a modal box: the whole height but the footer, if it needs it */
+        h = l->rows - 1;
+    int shown = h - 2, most = lines - shown > 0 ? lines - shown : 0;
+    int first = a->help_scroll > most ? most : a->help_scroll;
+    box_at(s, l, w, h, map->title, &iy, &ix);
+    for (int k = 0; k < shown; k++) {
+        int i = first + k, y = iy + k;
+        if (i < n) {
+            draw_text(s, y, ix, 15, COL_VALUE, view_key_name(s, rows[i]->names));
+            draw_text(s, y, ix + 16, w - 19, COL_TEXT, rows[i]->help);
+        } else if (i > n) {
+            draw_text(s, y, ix, w - 4, COL_MUTED, foot[i - n - 1]);
+        }
+    }
+    if (first > 0)
+        draw_right(s, iy - 1, ix, w - 4, COL_MUTED, " more above ");
+    if (first < most)
+        draw_fmt(s, iy + shown, ix + w - 20, 16, COL_MUTED, " %s more below ", s->g->arrows_ud);
 }
 
 void view_error_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)

@@ -21,12 +21,16 @@ static void prompt_draw(const struct screen *s, const struct view_layout *l,
     int y = l->xo_y, w = l->cols - 2;
     draw_text(s, y, 1, w, COL_HEADING, "RUN A SCENARIO");
     int n = draw_text(s, y + 1, 1, w, COL_TEXT, "Lua file [args]: ");
-    n += draw_text(s, y + 1, 1 + n, w - n, COL_VALUE, a->edit);
+    n += draw_text(s, y + 1, 1 + n, w - n, a->edit_prefilled ? COL_FOCUS : COL_VALUE, a->edit);
     draw_text(s, y + 1, 1 + n, w - n, COL_KNOB, "_");
     if (a->edit_err[0])
         draw_text(s, y + 2, 1, w, COL_ERROR, a->edit_err);
     draw_text(s, y + 3, 1, w, COL_MUTED,
               "Enter runs it (its simulations go through the explorer's runner), Esc cancels.");
+    if (a->edit_prefilled)
+        draw_text(
+            s, y + 4, 1, w, COL_MUTED,
+            "The last scenario: Enter runs it again, typing replaces it, Backspace edits it.");
 }
 
 static void status_line(const struct screen *s, const struct app_script *sp, int y, int x, int w)

@@ -719,6 +719,31 @@ def lesson_errors():
     lua_error(situ("lesson", "nosuch", "--headless"), "lesson: no lesson 'nosuch'", "mapping", 2)
 
 
+def lesson_quiz():
+    """A question's goal reads state.answer: headless, the lesson's answer is checked (printed
+    only with --solutions); a wrong one exits 1; the shape is checked."""
+    quiz = ('return { title = "q", steps = {\n  { text = "a", question = "Which side waits?",\n'
+            '    goal = function(s) return s.answer == s.model.scenario, "said " .. '
+            'tostring(s.answer) end,\n    answer = "%s" },\n} }\n')
+    path = write("l_quiz.lua", quiz % "IA")
+    p = ok(situ("lesson", path, "--headless", "--solutions"))
+    assert "  question: Which side waits?\n" in p.stdout, p.stdout
+    assert "  answer: IA\n" in p.stdout, p.stdout
+    assert "goal (with the answer): met - said IA" in p.stdout, p.stdout
+    assert "goal (as loaded): not met - said nil" in p.stdout, p.stdout
+    q = ok(situ("lesson", path, "--headless"))
+    assert "question: Which side waits?" in q.stdout and "answer:" not in q.stdout, q.stdout
+    path = write("l_quiz_wrong.lua", quiz % "IS")
+    p = situ("lesson", path, "--headless")
+    assert p.returncode == 1 and "its answer misses the goal" in p.stderr, p.stderr
+    path = write("l_quiz_nogoal.lua", 'return { title = "q", steps = {\n'
+                 '  { text = "a", question = "Why?" },\n} }\n')
+    lua_error(situ("lesson", path, "--headless"), f"{path}: step 1: a question needs a goal", "",
+              2, False)
+    p = situ("lesson", path, "--headless", "--log", "x.log")
+    assert p.returncode == 2 and "--log records" in p.stderr, p.stderr
+
+
 # --- examples and docs --------------------------------------------------------------------
 
 def examples():
@@ -810,6 +835,7 @@ def main():
         check("lesson --list", lesson_list)
         check("lesson solutions say defaults; help", lesson_solutions_name_defaults)
         check("lesson errors", lesson_errors)
+        check("lesson quiz: the answer checked by the goal", lesson_quiz)
         check("every example script runs", examples)
         check("docs/lua.md: examples, functions, ctx fields", docs)
     finally:

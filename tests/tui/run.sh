@@ -230,12 +230,12 @@ wait_gone "'abc' is not valid" 10 || miss "Esc did not close the editor"
 finish "a bad typed value shows an error and changes nothing"
 
 keys '?'
-wait_for "close this help" 10 || miss "? did not open the help"
+wait_for "close help" 10 || miss "? did not open the help"
 for k in "PgUp" "presets" "mapping" "Ctrl-C"; do
     grep -q "$k" "$screen" || miss "help does not mention $k"
 done
 keys '?'
-wait_gone "close this help" 10 || miss "? did not close the help"
+wait_gone "close help" 10 || miss "? did not close the help"
 finish "? opens the help listing the keys and closes it"
 
 tui_tmux resize-window -t situ -x 40 -y 10

@@ -37,6 +37,25 @@ platform=$tmp/dahu-workshop.xml
 cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
     cp platforms/dahu.xml "$platform" || exit 1
 
+# A lesson whose one step is longer than any panel (each line its own paragraph).
+{
+    echo 'return { title = "A long step", steps = { { text = [['
+    for i in $(seq 1 40); do printf 'line %d of the text\n\n' "$i"; done
+    echo ']] } } }'
+} >"$tmp/long.lua"
+# A quiz: the goal checks the typed answer (and loops on "loop", for the watchdog).
+cat >"$tmp/quiz.lua" <<'EOF'
+return { title = "A quiz", steps = {
+  { text = "Read the scenario row.", question = "Which side waits: IS or IA?",
+    goal = function(state)
+      local a = state.answer
+      if a == "loop" then while true do end end
+      if not a then return false, "answer with A" end
+      return a:upper() == state.model.scenario, ("you said %s"):format(a)
+    end, answer = "IA" },
+  { text = "The end." } } }
+EOF
+
 passed=0
 failed=0
 why=""
@@ -106,12 +125,26 @@ start() {
     shift 2
     [ "$env" = - ] && env=""
     tui_tmux kill-server 2>/dev/null
+    mkdir -p "$tmp/run"
     cat >"$tmp/wrap.sh" <<EOF
 ulimit -c 0
+cd "$tmp/run" || exit 1
 export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8 LC_ALL=C.UTF-8 $env
 exec "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
 EOF
     tui_new situ "${size%x*}" "${size#*x}" "sh $tmp/wrap.sh $*"
+}
+
+# press_until KEY PATTERN TIMES: presses KEY until the (grep -E) pattern shows, TIMES at most.
+press_until() {
+    tries=$3
+    capture
+    while [ $tries -gt 0 ] && ! grep -Eq -- "$2" "$screen"; do
+        keys "$1"
+        tries=$((tries - 1))
+        sleep 0.05
+        capture
+    done
 }
 
 # The explorer exits on q: polls until the pane's process is gone.
@@ -175,9 +208,9 @@ for size in 80x24 120x40; do
 
     # ---- item 4: every series has its own glyph, in colour too -----------------------------
     start $size TERM=xterm-256color
-    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "ONE STEP" || miss "no bars"
     wait_for "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" || miss "the bars' legend shares a glyph"
-    grep -Eq "analytics +▓+░* +[0-9]+%" "$screen" || miss "the analytics bar is not drawn in ▓"
+    grep -Eq "analytics +▓+░* +[0-9.]+ m?s" "$screen" || miss "the analytics bar is not drawn in ▓"
     wait_for "━━● in situ" || miss "no in situ legend with its glyphs"
     grep -q "╍╍◆ in transit" "$screen" || miss "in transit's legend is not dashed with its own point"
     # Okabe-Ito on a 256-colour terminal: the analyse bar in orange (214), in situ in sky (74).
@@ -196,7 +229,7 @@ for size in 80x24 120x40; do
     quit
 
     start $size "NO_COLOR=1 SITU_ASCII=1"
-    wait_for "OVER THE RUN" || miss "no bars"
+    wait_for "ONE STEP" || miss "no bars"
     wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
     wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
     tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"
@@ -208,13 +241,23 @@ for size in 80x24 120x40; do
     start $size -
     wait_for "efficiency η" || miss "no results"
     keys '?'
-    wait_for "close this help" || miss "? did not open the help"
-    grep -q "a Lua scenario in a panel; scroll (x/Esc close) *│" "$screen" ||
+    wait_for "close help" || miss "? did not open the help"
+    grep -q "run a Lua scenario in a panel (prefilled: the last) *│" "$screen" ||
         miss "the help's scenario line is cut"
-    grep -q "q  Ctrl-C *quit" "$screen" || miss "the help's last key is cut"
+    # The help is the key table: the keys added with it are listed, and it scrolls to its end
+    # (the lines that do not fit 80x24 are a Down away, never cut).
+    for k in "t  *per-stage table" "E  *export this view" "P  *presentation"; do
+        grep -Eq "│ $k" "$screen" || miss "the help does not list '$k'"
+    done
+    press_until Down "q  Ctrl-C *quit" 10
+    grep -q "q  Ctrl-C *quit (prints the situ run command line) *│" "$screen" ||
+        miss "the help's quit line is cut"
+    press_until Down "in a child process \\(at most" 40
     grep -q "in a child process (at most" "$screen" || miss "the help's footnote is cut"
+    grep -q "│ PgUp PgDn  *scroll the lesson or scenario text" "$screen" ||
+        miss "the help's last lines do not show the lesson's keys"
     keys Escape
-    wait_gone "close this help" || miss "Esc did not close the help"
+    wait_gone "close help" || miss "Esc did not close the help"
     keys /
     wait_for "no search here" || miss "/ is silent"
     finish "help fits, / answers"
@@ -244,13 +287,7 @@ for size in 80x24 120x40; do
     wait_for " ratio +15 " || miss "Left did not move the ratio back"
     keys p
     wait_for "mine-$size\\* +ratio 31 for the workshop" || miss "the picker lacks it or its description"
-    tries=20
-    while [ $tries -gt 0 ] && ! grep -q "▸ mine-$size" "$screen"; do
-        keys Down
-        tries=$((tries - 1))
-        sleep 0.05
-        capture
-    done
+    press_until Down "▸ mine-$size" 20
     keys Enter
     wait_for "preset mine-$size loaded" || miss "the saved preset did not load"
     wait_for " ratio +31 " || miss "the saved preset did not bring ratio 31 back"
@@ -326,6 +363,189 @@ for size in 80x24 120x40; do
     wait_for "IN SITU vs IN TRANSIT" || miss "Esc did not close the link view"
     finish "the link view scrolls; Esc closes it"
     quit
+
+    # ---- item 2: what fits; the footer is the key table's ----------------------------------
+    # Fig. 9 (a Lua analytics): the crossover has both model curves and 8 plot rows or more.
+    start $size - --preset paper-fig9
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "crossover ≈ ×[0-9]" 30 || miss "no crossover found"
+    wait_for "in situ +[0-9.]+ m?s at ×1" 30 || miss "no in situ model curve (its value at ×1)"
+    grep -Eq "in transit +[0-9.]+ m?s at ×1" "$screen" || miss "no in transit model curve"
+    top=$(grep -n "IN SITU vs IN TRANSIT" "$screen" | head -1 | cut -d: -f1)
+    axis=$(grep -n "└" "$screen" | tail -1 | cut -d: -f1)
+    rows=$((axis - top - 1))
+    [ -n "$top" ] && [ "$rows" -ge 8 ] || miss "the crossover plot is $rows rows high"
+    # Every essential of the top panel: the focused slider, η, makespan and scenario for both
+    # engines, the bars and their legend.
+    grep -Eq "^▸ ratio +15 sim/ana" "$screen" || miss "the focused slider is not shown"
+    grep -Eq "efficiency η +[0-9.]+ +[0-9.]+" "$screen" || miss "no η for both engines"
+    grep -Eq "makespan +[0-9.]+ m?s +[0-9.]+ m?s" "$screen" || miss "no makespan for both"
+    grep -Eq "scenario +I[SA] +I[SA]" "$screen" || miss "no scenario for both"
+    grep -Eq "analytics +▓+" "$screen" || miss "no analytics bar"
+    grep -Eq "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" "$screen" || miss "no bars' legend"
+    foot=$(tail -1 "$screen")
+    for k in "←→ step" "m map" "u links" "s scale" "p preset" "? keys" "q quit"; do
+        case $foot in *"$k"*) ;; *) miss "the footer lacks '$k': $foot" ;; esac
+    done
+    finish "fig9: both curves, a plot of $rows rows, every essential and the footer's keys fit"
+    # Presentation: the plot grows, the focused slider stays; P again brings the sliders back.
+    keys P
+    wait_for "presentation on" || miss "P did not say presentation"
+    capture
+    top=$(grep -n "IN SITU vs IN TRANSIT" "$screen" | head -1 | cut -d: -f1)
+    axis=$(grep -n "└" "$screen" | tail -1 | cut -d: -f1)
+    big=$((axis - top - 1))
+    [ "$big" -gt "$rows" ] || miss "presentation's plot ($big rows) is not bigger than $rows"
+    grep -Eq "^▸ ratio +15 sim/ana" "$screen" || miss "presentation lost the focused slider"
+    grep -q " stride " "$screen" && miss "presentation still shows the other sliders"
+    keys P
+    wait_for " stride " || miss "P did not bring the sliders back"
+    finish "P: presentation, a bigger plot ($big rows) and the focused slider"
+    quit
+
+    # ---- item 1: like for like ---------------------------------------------------------------
+    # Fig. 8: the headline makespan (the model's best) is within 1% of SimGrid's.
+    start $size - --preset paper-fig8
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "makespan +327 s +327 s" 10 || miss "the makespan row is not 327 s / 327 s"
+    d=$(sed -n 's/.*makespan  *327 s  *327 s  *\(Δ \)*\([-+][0-9.]*\)%.*/\2/p' "$screen" | head -1)
+    [ -n "$d" ] && awk -v d="$d" 'BEGIN { exit !(d < 1 && d > -1) }' ||
+        miss "the makespan's Δ is '$d', not within 1%"
+    finish "Fig. 8: the makespan's Δ ($d%) is within 1%"
+    # The per-stage table: model and SimGrid side by side, each stage and the period.
+    keys t
+    wait_for "PER STAGE" || miss "t did not open the per-stage table"
+    for st in S Ing R A W C period makespan; do
+        grep -Eq "^ $st +.* [0-9.]+ [mu]?s +[0-9.]+ [mu]?s" "$screen" ||
+            miss "no model and SimGrid values for $st"
+    done
+    grep -Eq "^ A +.*27.2 s +27.2 s +[-+]0\.[0-9]%$" "$screen" || miss "A is not 27.2 s on both sides"
+    keys t
+    wait_for "IN SITU vs IN TRANSIT" || miss "t again did not go back to the plot"
+    finish "the per-stage table shows both engines; t toggles it"
+
+    # E exports: JSON and CSV of the results, SVG and PNG of the plot, named in the notice.
+    rm -f "$tmp"/run/situ-paper-fig8-*
+    keys E
+    wait_for "exported situ-paper-fig8-1.json" 20 || miss "E did not say what it wrote"
+    for e in json csv svg png; do
+        [ -s "$tmp/run/situ-paper-fig8-1.$e" ] || miss "no situ-paper-fig8-1.$e written"
+    done
+    python3 - "$tmp/run/situ-paper-fig8-1.json" "$tmp/run/situ-paper-fig8-1.csv" <<'PY' ||
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+assert abs(j["model"]["makespan"] - 327.22) < 0.01, j["model"]["makespan"]
+assert abs(j["simgrid"]["makespan"] - j["model"]["makespan"]) < 0.01 * j["model"]["makespan"]
+assert [r["stage"] for r in j["stages"]] == ["S", "Ing", "R", "A", "W", "C", "period", "makespan"]
+assert j["command"].startswith("situ run ") and "--preset" not in j["command"]
+rows = {r["quantity"]: r for r in csv.DictReader(open(sys.argv[2]))}
+assert abs(float(rows["makespan"]["model"]) - 327.22) < 0.01, rows["makespan"]
+assert float(rows["A"]["simgrid"]) > 27, rows["A"]
+PY
+        miss "the exported JSON or CSV does not hold the screen's numbers"
+    head -c 5 "$tmp/run/situ-paper-fig8-1.svg" | grep -q "<" || miss "the SVG is not SVG"
+    head -c 4 "$tmp/run/situ-paper-fig8-1.png" | grep -q "PNG" || miss "the PNG is not PNG"
+    keys E
+    wait_for "exported situ-paper-fig8-2.json" 20 || miss "a second E overwrote the first export"
+    finish "E writes the results (JSON, CSV) and the plot (SVG, PNG), named on screen"
+    quit
+
+    # ---- item 3: the lesson's text scrolls --------------------------------------------------
+    # A step longer than any panel: its text re-flows to the width and scrolls.
+    start $size - --lesson "$tmp/long.lua"
+    wait_for "LESSON A long step" || miss "no lesson panel"
+    wait_for "PgDn: more below" || miss "the long text does not say there is more"
+    grep -q "line 40 of the text" "$screen" && miss "the whole text fits: the test proves nothing"
+    keys PageDown
+    wait_for "PgUp: more above" || miss "PgDn did not scroll the lesson's text"
+    for _ in $(seq 1 20); do keys PageDown; done
+    wait_for "line 40 of the text" || miss "PgDn never reached the end of the text"
+    grep -q "PgDn: more below" "$screen" && miss "the end still says there is more below"
+    for _ in $(seq 1 20); do keys PageUp; done
+    wait_gone "PgUp: more above" || miss "PgUp did not scroll back to the top"
+    wait_for "line 1 of the text" || miss "PgUp did not bring the first line back"
+    finish "lesson text scrolls with PgUp and PgDn"
+    quit
+
+    # ---- item 6: a scenario is re-run from its prefilled path, and when it is saved ---------
+    printf 'print("scenario ran")\n' >"$tmp/scenario.lua"
+    start $size - --script "$tmp/scenario.lua"
+    wait_for "SCENARIO scenario.lua" 20 || miss "no scenario panel"
+    wait_for "scenario ran" 20 || miss "the scenario's output is not shown"
+    # An editor's save: a new file renamed over the old one.
+    printf 'print("scenario saved again")\n' >"$tmp/scenario.new"
+    mv "$tmp/scenario.new" "$tmp/scenario.lua"
+    wait_for "scenario saved again" 20 || miss "saving the scenario did not run it again"
+    keys x
+    wait_gone "SCENARIO scenario.lua" || miss "x did not close the panel"
+    keys x
+    wait_for "Lua file \[args\]: $tmp/scenario.lua" || miss "x did not prefill the last path"
+    # Typing replaces the prefilled path (it is not appended to); Enter runs what is typed.
+    keys -l "$tmp/scenario.lua"
+    wait_for "Lua file \[args\]: $tmp/scenario.lua_" || miss "typing did not replace the path"
+    grep -q "scenario.lua$tmp" "$screen" && miss "the typed path was appended to the old one"
+    keys Enter
+    wait_for "scenario saved again" 20 || miss "Enter did not run the typed path"
+    finish "a saved scenario runs again; x prefills its path, typing replaces it"
+    quit
+
+    # ---- item 3: a typed quiz, checked by the lesson's Lua; --log; the lesson reloads on save
+    cp "$tmp/quiz.lua" "$tmp/quiz-$size.lua"
+    rm -f "$tmp/goals.log"
+    start $size - --lesson "$tmp/quiz-$size.lua" --log "$tmp/goals.log"
+    wait_for "question: Which side waits: IS or IA\?" || miss "no question"
+    wait_for "goal not met yet: answer with A" 20 || miss "the goal did not ask for an answer"
+    keys A
+    wait_for "answer: " || miss "A did not open the answer prompt"
+    keys -l is
+    keys Enter
+    wait_for "goal not met yet: you said is" 20 || miss "a wrong answer was not checked"
+    grep -q "your answer: is" "$screen" || miss "the answer is not shown"
+    keys A C-u
+    keys -l loop
+    keys Enter
+    # The goal loops on this answer: stopped at the limit in the evaluator, the screen alive.
+    wait_for "goal error: .*(stopped|limit)" 30 || miss "a looping goal was not stopped"
+    grep -q "lesson goal: " "$screen" || miss "the status bar does not show the goal's error"
+    keys A C-u
+    keys -l ia
+    keys Enter
+    wait_for "goal met: you said ia" 20 || miss "the right answer did not meet the goal"
+    finish "a quiz: the typed answer is checked by the lesson's Lua; a looping check is stopped"
+    # The lesson file saved with another title: the panel reloads, at the same step.
+    sed 's/title = "A quiz"/title = "A quiz, saved again"/' "$tmp/quiz-$size.lua" >"$tmp/quiz.new"
+    mv "$tmp/quiz.new" "$tmp/quiz-$size.lua"
+    wait_for "LESSON A quiz, saved again" 20 || miss "saving the lesson did not reload it"
+    wait_for "lesson reloaded: step 1 of 2" 20 || miss "no notice of the reload"
+    printf 'return {\n' >"$tmp/quiz-$size.lua"
+    wait_for "lesson not reloaded: .*quiz-$size.lua:2" 20 || miss "a broken save is not reported"
+    grep -q "LESSON A quiz, saved again" "$screen" || miss "a broken save lost the lesson"
+    finish "the lesson reloads on save; a broken save keeps the old one and says why"
+    keys n n
+    wait_for "lesson complete: 1 of 1 goals met" 20 || miss "no completion"
+    quit
+    python3 - "$tmp/goals.log" "$tmp/quiz-$size.lua" <<'PY' || miss "the log is not the goals met"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+events = [l["event"] for l in lines]
+assert events == ["goal met", "complete"], events
+assert lines[0]["step"] == 1 and lines[0]["message"] == "you said ia", lines[0]
+assert lines[0]["lesson"] == sys.argv[2], lines[0]
+assert lines[1]["goals_met"] == 1 and lines[1]["goals"] == 1, lines[1]
+assert all(l["command"].startswith("situ run") for l in lines)
+PY
+    finish "--log appends a JSON line per goal met and one at the end"
+    # A log that cannot be written is refused before the screen is taken, in one line.
+    start $size - --lesson "$tmp/quiz.lua" --log "$tmp/nosuch/goals.log"
+    tries=100
+    while [ $tries -gt 0 ] && alive; do
+        tries=$((tries - 1))
+        sleep 0.05
+    done
+    alive && miss "the explorer started with a log it cannot write"
+    grep -q "^situ: --log: $tmp/nosuch/goals.log: " "$tmp/stderr" ||
+        miss "no one-line error naming the log: $(cat "$tmp/stderr")"
+    finish "an unwritable --log is refused in one line"
 done
 
 echo "workshop: $passed passed, $failed failed"

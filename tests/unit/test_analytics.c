@@ -305,7 +305,7 @@ Test(lesson, api)
     cr_assert_eq(lesson_step_config(l, 0, &base, &p, err, sizeof err), 0);
     cr_assert_eq(lesson_step_config(l, 1, &base, &p, err, sizeof err), 1, "%s", err);
     cr_assert_eq(p.ratio, 7);
-    struct lesson_state st = {&p, NULL, NULL};
+    struct lesson_state st = {&p, NULL, NULL, NULL};
     cr_assert_eq(lesson_goal_check(l, 0, &st, msg, sizeof msg), LESSON_NO_GOAL);
     cr_assert_eq(lesson_goal_check(l, 1, &st, msg, sizeof msg), LESSON_GOAL_NOT_MET, "%s", msg);
     cr_assert_str_eq(msg, "ratio 7");
@@ -325,7 +325,7 @@ Test(lesson, api)
     struct model_result m = {.makespan = 10, .makespan_eq5 = 9, .efficiency = 1};
     struct sim_result r = {.m = m};
     r.m.makespan = 11;
-    struct lesson_state with = {&p, &m, &r}, without = {&p, &m, NULL};
+    struct lesson_state with = {&p, &m, &r, NULL}, without = {&p, &m, NULL, NULL};
     cr_assert_eq(lesson_goal_check(l, 0, &with, msg, sizeof msg), LESSON_GOAL_MET, "%s", msg);
     cr_assert_eq(lesson_goal_check(l, 1, &with, msg, sizeof msg),
                  LESSON_GOAL_MET | LESSON_GOAL_READ_SIM, "%s", msg);

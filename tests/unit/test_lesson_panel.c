@@ -32,10 +32,11 @@ static enum lesson_goal settle(struct app_state *s)
     const char *path;
     int step;
     const struct sim_result *sim;
-    long gen = app_lesson_goal_due(s, &path, &step, &sim);
+    const char *answer;
+    long gen = app_lesson_goal_due(s, &path, &step, &sim, &answer);
     if (gen) {
         char msg[APP_MSG_MAX];
-        struct lesson_state st = {&s->p, &s->model, sim};
+        struct lesson_state st = {&s->p, &s->model, sim, answer};
         int g = lesson_goal_check(s->lesson.l, step, &st, msg, sizeof msg);
         cr_assert(app_lesson_on_goal(s, gen, g, msg) & APP_DIRTY);
         cr_assert_eq(app_lesson_on_goal(s, gen, g, msg), 0u, "answered once");
