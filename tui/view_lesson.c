@@ -10,7 +10,9 @@
 
 #define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what PgDn can reach */
 
-static void goal_line(const struct screen *s, const struct app_state *a, int y, int w)
+/* The goal's state and message, wrapped to the panel's width on at most max rows (a goal's
+ * message is the lesson author's and may be long): the rows it took. */
+static int goal_lines(const struct screen *s, const struct app_state *a, int y, int w, int max)
 {
     const struct app_lesson *ls = &a->lesson;
     const struct glyphs *g = s->g;
@@ -36,14 +38,20 @@ static void goal_line(const struct screen *s, const struct app_state *a, int y, 
         c = COL_ERROR;
         break;
     }
-    int n = draw_text(s, y, 1, w, c, head);
-    if (ls->msg[0] && !ls->goal_pending) {
-        n += draw_text(s, y, 1 + n, w - n, COL_MUTED, ": ");
-        n += draw_text(s, y, 1 + n, w - n, ls->goal == LESSON_GOAL_ERROR ? COL_ERROR : COL_TEXT,
-                       ls->msg);
-    }
-    if (!ls->goal_pending && ls->goal != LESSON_NO_GOAL && ls->goal != LESSON_GOAL_ERROR)
-        draw_text(s, y, 1 + n, w - n, COL_MUTED, ls->goal_sim ? " (model + SimGrid)" : " (model)");
+    bool said = ls->msg[0] && !ls->goal_pending;
+    bool judged = !ls->goal_pending && ls->goal != LESSON_NO_GOAL && ls->goal != LESSON_GOAL_ERROR;
+    char text[sizeof head + sizeof ls->msg + 32], lines[4][256];
+    snprintf(text, sizeof text, "%s%s%s%s", head, said ? ": " : "", said ? ls->msg : "",
+             !judged        ? ""
+             : ls->goal_sim ? " (model + SimGrid)"
+                            : " (model)");
+    int n = draw_wrap(text, w, lines, 4);
+    n = n < max ? n : max;
+    n = n < 4 ? n : 4;
+    for (int i = 0; i < n; i++)
+        draw_text(s, y + i, 1, w, ls->goal == LESSON_GOAL_ERROR ? COL_ERROR : COL_TEXT, lines[i]);
+    draw_text(s, y, 1, w, c, head); /* the state in its colour, over the first row's start */
+    return n > 0 ? n : 1;
 }
 
 /* The end of the lesson: how many goals were met, how long it took, and the way back in. */
@@ -133,8 +141,8 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
         summary_draw(s, a, y + 1, y + h, w);
         return;
     }
-    goal_line(s, a, y + 1, w);
-    int row = y + 2, end = hints_draw(s, a, y + 2, y + h, w);
+    int row = y + 1 + goal_lines(s, a, y + 1, w, h > 6 ? 3 : 1);
+    int end = hints_draw(s, a, row, y + h, w);
     /* A quiz: the question, then the answer typed so far (the goal checks it). */
     const char *q = lesson_step_question(ls->l, ls->step);
     if (q[0] && row < end) {

@@ -447,10 +447,11 @@ wait_for "zz-big" 10 || miss "the picker does not list the user's preset"
 for _ in $(seq 40); do keys j; done
 keys Enter
 wait_for "SimGrid is reading" 5 || miss "no word that the platform is being read"
+keys '?' # the help answers, then closes, while the platform is still being read
+wait_for "first / last parameter" 2 || miss "the explorer did not answer a key while SimGrid read"
 keys '?'
-wait_for "close this help" 2 || miss "the explorer did not answer a key while SimGrid read"
+wait_gone "first / last parameter" 2 || miss "the help did not close while SimGrid read"
 grep -q "32 nodes x 32 cores" "$screen" || miss "the old platform's header did not stay up meanwhile"
-keys '?'
 wait_for "40000 nodes x 32 cores, 2 Gf/s" 60 || miss "the new platform never landed"
 wait_for "efficiency .* [0-9]" 20 || miss "no numbers on the new platform"
 keys q

@@ -43,6 +43,12 @@ cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
     for i in $(seq 1 40); do printf 'line %d of the text\n\n' "$i"; done
     echo ']] } } }'
 } >"$tmp/long.lua"
+# A goal whose message is longer than 80 columns.
+cat >"$tmp/longgoal.lua" <<'EOF'
+return { title = "Long goal", steps = { { text = "Try.", goal = function(state)
+  return false, "keep the ratio where it is and move the stride until both components are " ..
+    "busy, and then some more words: END-OF-GOAL" end } } }
+EOF
 # A quiz: the goal checks the typed answer (and loops on "loop", for the watchdog).
 cat >"$tmp/quiz.lua" <<'EOF'
 return { title = "A quiz", steps = {
@@ -460,11 +466,19 @@ PY
     wait_for "PgUp: more above" || miss "PgDn did not scroll the lesson's text"
     for _ in $(seq 1 20); do keys PageDown; done
     wait_for "line 40 of the text" || miss "PgDn never reached the end of the text"
-    grep -q "PgDn: more below" "$screen" && miss "the end still says there is more below"
+    # The keys may still be landing when line 40 shows (the last line is blank): wait for the end.
+    wait_gone "PgDn: more below" 3 || miss "the end still says there is more below"
     for _ in $(seq 1 20); do keys PageUp; done
     wait_gone "PgUp: more above" || miss "PgUp did not scroll back to the top"
     wait_for "line 1 of the text" || miss "PgUp did not bring the first line back"
     finish "lesson text scrolls with PgUp and PgDn"
+    quit
+
+    # A goal's long message wraps instead of being cut at the panel's edge.
+    start $size - --lesson "$tmp/longgoal.lua"
+    wait_for "LESSON Long goal" || miss "no lesson panel"
+    wait_for "END-OF-GOAL" || miss "the goal's message is cut"
+    finish "a long goal message wraps"
     quit
 
     # ---- item 6: a scenario is re-run from its prefilled path, and when it is saved ---------
