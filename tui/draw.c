@@ -1,6 +1,7 @@
 #include "draw.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,6 +20,13 @@ static int prefix_bytes(const char *text, int cells, int *used)
     }
     *used = n;
     return b;
+}
+
+int draw_width(const char *text)
+{
+    int cells;
+    prefix_bytes(text, INT_MAX, &cells);
+    return cells;
 }
 
 int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text)

@@ -13,6 +13,9 @@ struct bar_seg {
 
 /* Text at (y, x), at most w cells; returns the cells written. */
 int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
+
+/* The display cells of a UTF-8 string (one per character: the glyphs Situ draws are narrow). */
+int draw_width(const char *text);
 int draw_fmt(const struct screen *s, int y, int x, int w, enum colour c, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 /* Right-aligned in [x, x + w). */

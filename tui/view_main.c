@@ -91,9 +91,15 @@ static void draw_header(const struct screen *s, const struct view_layout *l,
     const char *pf_name = slash ? slash + 1 : a->pf_path;
     char text[512], summary[160];
     platform_summary(&a->pf, summary, sizeof summary);
-    snprintf(text, sizeof text, " Situ %s preset %s%s %s %.60s: %s", g->vline,
-             a->preset[0] ? a->preset : "defaults", a->modified ? " (modified)" : "", g->vline,
-             pf_name, summary);
+    for (;;) { /* the summary's last fields go first when the header is too narrow for it */
+        snprintf(text, sizeof text, " Situ %s preset %s%s %s %.60s: %s", g->vline,
+                 a->preset[0] ? a->preset : "defaults", a->modified ? " (modified)" : "", g->vline,
+                 pf_name, summary);
+        char *comma = strrchr(summary, ',');
+        if (draw_width(text) <= l->cols - 9 || !comma)
+            break;
+        *comma = 0;
+    }
     draw_text(s, 0, 0, l->cols - 9, COL_TITLE, text);
     draw_right(s, 0, l->cols - 9, 8, COL_TITLE, "? help");
 }

@@ -389,6 +389,9 @@ for size in 80x24 120x40; do
     grep -Eq "scenario +I[SA] +I[SA]" "$screen" || miss "no scenario for both"
     grep -Eq "analytics +▓+" "$screen" || miss "no analytics bar"
     grep -Eq "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" "$screen" || miss "no bars' legend"
+    # The header's platform summary drops whole fields to fit, never cuts one ("10 Gb/").
+    head -1 "$screen" | grep -Eq "(cores|Gf/s|Gb/s) +\? help" ||
+        miss "the header cuts the platform's summary: $(head -1 "$screen")"
     foot=$(tail -1 "$screen")
     for k in "←→ step" "m map" "u links" "s scale" "p preset" "? keys" "q quit"; do
         case $foot in *"$k"*) ;; *) miss "the footer lacks '$k': $foot" ;; esac
