@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "sim.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -165,4 +167,40 @@ void report_csv_field(FILE *f, const char *text)
         fputc(*c, f);
     }
     fputc('"', f);
+}
+
+/* A simulation's JSON: the model's keys, then what only a simulation measures. */
+json_t *report_sim_json(const struct params *p, const struct sim_measure *r, double alert)
+{
+    json_t *o = report_result_json(p, &r->m);
+    json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
+    json_object_set_new(o, "activities", json_integer(r->activities));
+    json_object_set_new(o, "fidelity", json_string(param_table[P_FIDELITY].choices[r->fidelity]));
+    if (r->warning[0])
+        json_object_set_new(o, "warning", json_string(r->warning));
+    json_t *steps = json_object();
+    const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
+    double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};
+    for (int k = 0; k < 4; k++) {
+        json_t *a = json_array();
+        for (long i = 0; i < r->steps; i++)
+            json_array_append_new(a, json_real(arrays[k][i]));
+        json_object_set_new(steps, keys[k], a);
+    }
+    json_object_set_new(o, "per_step", steps);
+    json_t *links = json_array();
+    for (int i = 0; i < r->nlinks; i++)
+        json_array_append_new(
+            links, json_pack("{s:s,s:s,s:f,s:f,s:f,s:b}", "name", r->links[i].name, "place",
+                             r->links[i].place, "bytes", r->links[i].bytes, "bandwidth",
+                             r->links[i].bandwidth, "utilisation", r->links[i].utilisation, "alert",
+                             r->links[i].utilisation > alert));
+    json_object_set_new(o, "links", links);
+    json_object_set_new(o, "alert_threshold", json_real(alert));
+    json_object_set_new(o, "conservation",
+                        json_pack("{s:I,s:I,s:I,s:I}", "puts", (json_int_t)r->puts, "gets",
+                                  (json_int_t)r->gets, "metrics_delivered",
+                                  (json_int_t)r->metrics_delivered, "analyses",
+                                  (json_int_t)r->analyses));
+    return o;
 }

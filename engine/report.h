@@ -31,4 +31,11 @@ void report_csv_field(FILE *out, const char *text);
  * with its errno (a flush here would leave only the error flag). */
 int report_print_json(FILE *out, json_t *v);
 
+struct sim_measure;
+
+/* A simulation's result as `situ run --json` prints it: report_result_json's keys, then the
+ * wall time, per-step arrays, links (flagged above `alert` utilisation) and conservation counts.
+ * Rendering lives here, not in the simulation (sim.c only measures). */
+json_t *report_sim_json(const struct params *p, const struct sim_measure *r, double alert);
+
 #endif

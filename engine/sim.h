@@ -80,8 +80,6 @@ extern double sim_link_alert;
 /* Reads an --alert value: a utilisation in (0, 1]. -1 with a one-line reason in err. */
 int sim_alert_parse(const char *text, double *out, char *err, size_t errlen);
 
-json_t *sim_result_json(const struct params *p, const struct sim_measure *r);
-
 void sim_result_free(struct sim_measure *r);
 
 #endif

@@ -104,7 +104,7 @@ _Noreturn void sim_child_main(const struct params *p)
         fflush(stderr);
         _exit(3);
     }
-    json_t *j = sim_result_json(p, &r);
+    json_t *j = report_sim_json(p, &r, sim_link_alert);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
