@@ -1,6 +1,11 @@
-/* The explorer's event loop, shared by its two files: loop.c (the terminal, signals, frames,
- * simulations, curves) and loop_helpers.c (the helper processes where user Lua runs). One
- * explorer per process, like the terminal it owns. */
+/* The explorer's shared state, one struct for the files of its event loop, each one concern:
+ * loop.c owns the libuv loop (the terminal, signals, frames, quitting) and is the only file that
+ * acts on a handler's flags; loop_jobs.c submits the simulations to the runner and receives
+ * them; loop_curves.c computes the crossover and scaling curves; loop_watch.c follows the files
+ * on disk; loop_helpers.c runs the helper processes where user Lua runs; loop_platform.c reads
+ * new platforms. Their callbacks turn an event into an app call and post the flags it returns
+ * (loop_post): loop.c acts on them before the next frame, so the arrows run one way, from
+ * loop.c to the others. One explorer per process, like the terminal it owns. */
 #ifndef SITU_TUI_LOOP_H
 #define SITU_TUI_LOOP_H
 
@@ -22,6 +27,7 @@
 #define TAG_XOVER_BASE 100
 #define PRIO_SCRIPT    5 /* a scenario's runs: asked for, but behind the configuration on screen */
 #define PENDING_MAX    64
+#define POSTED_MAX     256 /* flags waiting for loop.c; a fuller queue merges into its last */
 #define QUIT_GRACE_MS  2000
 #define PROGRESS_MS    250 /* how often the running simulation's time is looked at */
 #define RELOAD_MS      100 /* an editor's save is several events: act once they settle */
@@ -40,68 +46,110 @@ struct watch {
 };
 
 struct tui {
+    /* loop.c: the loop, the terminal, the frames */
     uv_loop_t loop;
     uv_poll_t input;
     uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
-    uv_timer_t debounce, grace;
-    struct watch watches[WATCH_KINDS]; /* the analytics, lesson and scenario files (loop_watch.c) */
-    struct proc *lesson_check;         /* a changed lesson's top level, run in a child first */
-    uv_prepare_t frame;                /* draws what timers changed before the loop blocks */
+    uv_timer_t grace;
+    uv_prepare_t frame;  /* draws what timers changed before the loop blocks */
     uv_check_t frame_io; /* draws what keys and children changed, before anything else runs */
-    struct runner *runner;
     struct app_state app;
     struct screen scr;
     struct view_layout layout;
     bool dirty, quitting, screen_on;
+    int idle_polls; /* readable without a key: the terminal may be gone */
+    int exit_code;
+    /* The flags callbacks posted (loop_post), first in, first acted on. */
+    unsigned posted[POSTED_MAX];
+    int posted_head, nposted;
+
+    /* loop_jobs.c: the runner, the simulation on screen and the crossover's points */
+    struct runner *runner;
+    uv_timer_t debounce;
     int max_jobs;
-    long current_id;             /* the submission for the configuration on screen */
-    int xo_tag;                  /* tag of the crossover points' submissions */
-    int xo_gen;                  /* one tag per crossover base */
-    char xo_key[RUNNER_KEY_MAX]; /* crossover base they were submitted for */
-    int idle_polls;              /* readable without a key: the terminal may be gone */
-    bool curves_busy;            /* a model computation (crossover, scaling) is on its way */
-    /* A Lua analytics is evaluated in child processes (evaluator.h): one for the model of the
-     * configuration on screen, one for the curves, so that neither waits for the other. */
-    struct evaluator *model_ev, *curves_ev, *goal_ev; /* goal_ev: the lesson's goals */
+    long current_id;                       /* the submission for the configuration on screen */
+    int xo_tag;                            /* tag of the crossover points' submissions */
+    int xo_gen;                            /* one tag per crossover base */
+    char xo_key[RUNNER_KEY_MAX];           /* crossover base they were submitted for */
+    bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
+    uv_timer_t progress;                   /* while it runs: how long, every second on screen */
+    uint64_t running_since;                /* when it started running (0: not running) */
+
+    /* loop_curves.c: one curve computation at a time, on the thread pool or, for a Lua
+     * analytics, in the curves' evaluator process */
+    bool curves_busy;
+    struct evaluator *curves_ev;
+    long curves_seq;
+
+    /* loop_watch.c: the analytics, lesson and scenario files */
+    struct watch watches[WATCH_KINDS];
+    struct proc *lesson_check; /* a changed lesson's top level, run in a child first */
+
+    /* loop_helpers.c: a Lua analytics' model and a lesson's goals are evaluated in child
+     * processes (evaluator.h), so that neither waits for the other or for the curves. */
+    struct evaluator *model_ev, *goal_ev;
     long goal_seq, goal_gen_sent;
     struct scenario_host *scenario; /* the scenario panel's process (scenario_host.h), or NULL */
     long model_seq;                 /* the latest model request; older replies are dropped */
     long model_gen_sent;            /* app.model_gen it was made for */
-    long curves_seq;
-    bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
-    uint64_t model_keys[PENDING_MAX];      /* keys whose Lua model is not on screen yet */
+    int script_tag;    /* tag of the scenario's submissions: -gen (never a current/xover tag) */
+    bool script_busy;  /* script_pump is on the stack (a cache hit calls back inside submit) */
+    bool script_again; /* ...and a result asked it to go round once more */
+
+    /* The latency statistics (--stats): set where the events happen, taken by the frame. */
+    bool want_stats;
+    struct stats latency;
+    uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
+    int npending;
+    uint64_t model_keys[PENDING_MAX]; /* keys whose Lua model is not on screen yet */
     int nmodel_keys;
     bool model_landed;          /* the model came in: the next frame shows it */
     struct stats model_latency; /* key to the frame showing its Lua model (or a later key's) */
-    bool want_stats;
-    struct stats latency;
-    struct stats sim_latency; /* debounce (submission) to the simulated result on screen */
-    uint64_t submitted_at;    /* when the current configuration's child was asked for */
-    uint64_t result_at;       /* submission time of a result waiting for its frame */
-    uv_timer_t progress;      /* while it runs: how long, every second on screen */
-    uint64_t running_since;   /* when it started running (0: not running) */
+    struct stats sim_latency;   /* debounce (submission) to the simulated result on screen */
+    uint64_t submitted_at;      /* when the current configuration's child was asked for */
+    uint64_t result_at;         /* submission time of a result waiting for its frame */
     /* Key-to-result: the key that last changed the configuration, the one the current
      * submission was made for, and the one whose simulated result waits for its frame. */
     uint64_t config_key_at, submitted_key_at, result_key_at;
     struct stats key_result_latency;
-    uint64_t pending[PENDING_MAX]; /* when the keys not yet on screen were read */
-    int npending;
-    int exit_code;
-    int script_tag;    /* tag of the scenario's submissions: -gen (never a current/xover tag) */
-    bool script_busy;  /* script_pump is on the stack (a cache hit calls back inside submit) */
-    bool script_again; /* ...and a result asked it to go round once more */
 };
 
-/* The explorer of this process. */
-struct tui *loop_tui(void);
+/* What a callback's app call returned (APP_*), for loop.c to act on once the callback is over:
+ * callbacks only enqueue. Flags are acted on in the order posted. */
+static inline void loop_post(struct tui *t, unsigned flags)
+{
+    if (t->nposted == POSTED_MAX) { /* never lost: merged into the newest */
+        t->posted[(t->posted_head + POSTED_MAX - 1) % POSTED_MAX] |= flags;
+        return;
+    }
+    t->posted[(t->posted_head + t->nposted++) % POSTED_MAX] = flags;
+}
 
-/* Acts on the flags a handler returned (APP_*): the one way state changes reach the loop. */
-/* Lets the app read new platforms on the thread pool (loop_platform.c). */
-void loop_platform_init(struct tui *t);
-void loop_act(struct tui *t, unsigned flags);
+/* ---- loop_jobs.c: the simulations, through the runner ---- */
 
+/* The runner (its children are this binary exec'd) and the jobs' timers; -1 with a reason in
+ * err if the runner cannot start. */
+int jobs_open(struct tui *t, char *err, size_t errlen);
+/* The configuration changed: the cache's answers now (posted), a simulation after a pause. */
+void jobs_config_changed(struct tui *t);
+/* Simulates the configuration on screen again, now, ignoring the cache (r). */
+void jobs_rerun(struct tui *t);
+/* Drops the simulation of the configuration on screen and its curve's points (C). */
+void jobs_cancel(struct tui *t);
+/* A Lua analytics' model landed: a simulation deferred for it starts. */
+void jobs_evaluated(struct tui *t);
+/* Quitting: the timers close, the children die (the loop reaps them); safe to call twice. */
+void jobs_close(struct tui *t);
+/* Once the loop has drained. */
+void jobs_free(struct tui *t);
+
+/* ---- loop_curves.c: the crossover and scaling curves ---- */
+
+/* The curves' evaluator, for a Lua analytics; -1 if out of memory. */
+int curves_open(struct tui *t);
 /* Starts the computation of the curves on screen if they are stale and none runs. */
-void loop_start_curves(struct tui *t);
+void curves_start(struct tui *t);
+void curves_close(struct tui *t);
 
 /* ---- loop_watch.c: the files the explorer follows ---- */
 
@@ -118,11 +166,14 @@ int helpers_open(struct tui *t);
 void helpers_close(struct tui *t);
 /* Asks for what the app waits for: a Lua analytics' model, a lesson goal's check. */
 void helpers_sync(struct tui *t);
-/* The curves of a Lua analytics (scaling or crossover), from the curves' evaluator. */
-void helpers_curves(struct tui *t, bool scaling);
 /* Starts the scenario the app opened and submits what it waits for. */
 void helpers_script_pump(struct tui *t);
 /* The scenario panel closed: its process and its runs go. */
 void helpers_script_close(struct tui *t);
+
+/* ---- loop_platform.c ---- */
+
+/* Lets the app read new platforms on the thread pool. */
+void loop_platform_init(struct tui *t);
 
 #endif

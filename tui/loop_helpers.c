@@ -1,7 +1,7 @@
 /* The explorer's helper processes, where its user Lua runs (never on the loop's thread): an
- * evaluator for the model of a Lua analytics, one for its curves (behind, at a lower priority),
- * one for a lesson's goals, and the scenario panel's host. Their answers become app calls, as
- * every other event does. */
+ * evaluator for the model of a Lua analytics, one for a lesson's goals, and the scenario panel's
+ * host (the curves' evaluator is loop_curves.c's). Their answers become app calls, as every
+ * other event does, whose flags are posted to loop.c. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +14,16 @@
 /* ---- a scenario: in its own process; its requests go to the runner, its results back to it ---
  */
 
+static struct tui *scenario_tui; /* the explorer whose scenario it is: one per process */
+
 static void on_script_result(void *ud, const struct runner_done *d)
 {
-    struct tui *t = loop_tui();
+    struct tui *t = scenario_tui;
     int i = (int)(intptr_t)ud;
     unsigned flags = app_script_on_result(&t->app, -d->tag, i, d->result, d->error);
     if (flags)
         scenario_host_feed(t->scenario, i, d->params, d->result, d->error ? d->error : "no result");
-    loop_act(t, flags);
+    loop_post(t, flags);
 }
 
 /* What the scenario's process says. Never closes it: that waits for a key (x, or a new one). */
@@ -30,16 +32,16 @@ static void on_scenario(void *ud, const struct scenario_event *e)
     struct tui *t = ud;
     switch (e->kind) {
     case SCENARIO_OUTPUT:
-        loop_act(t, app_script_on_output(&t->app, e->text, e->len));
+        loop_post(t, app_script_on_output(&t->app, e->text, e->len));
         break;
     case SCENARIO_WAITING:
-        loop_act(t, app_script_on_request(&t->app, e->configs, e->n));
+        loop_post(t, app_script_on_request(&t->app, e->configs, e->n));
         break;
     case SCENARIO_DONE:
-        loop_act(t, app_script_on_end(&t->app, NULL));
+        loop_post(t, app_script_on_end(&t->app, NULL));
         break;
     case SCENARIO_FAILED:
-        loop_act(t, app_script_on_end(&t->app, e->text));
+        loop_post(t, app_script_on_end(&t->app, e->text));
         break;
     }
 }
@@ -62,7 +64,7 @@ void helpers_script_pump(struct tui *t)
             t->scenario = scenario_host_start(&t->loop, nw, words, t->app.script_unsafe,
                                               script_time_limit(), on_scenario, t, err, sizeof err);
             if (!t->scenario)
-                loop_act(t, app_script_on_end(&t->app, err));
+                loop_post(t, app_script_on_end(&t->app, err));
         }
         const struct params *ps;
         int n = app_script_request(&t->app, &ps);
@@ -75,43 +77,6 @@ void helpers_script_pump(struct tui *t)
     t->script_busy = false;
 }
 
-/* Curves from the evaluator process. A failure (the analytics timed out) installs curves with no
- * model points for that key, which say why, rather than asking again for ever. */
-static void on_curves_reply(void *ud, const struct evaluator_reply *r)
-{
-    struct tui *t = ud;
-    if (r->seq != t->curves_seq)
-        return;
-    t->curves_busy = false;
-    if (r->kind == EVAL_XOVER) {
-        struct xover_curves *c = malloc(sizeof *c);
-        if (c) {
-            *c = r->u.xo;
-            if (!r->ok) {
-                memset(c, 0, sizeof *c);
-                snprintf(c->key, sizeof c->key, "%s", t->app.xo.base_key);
-                for (int m = 0; m < XO_MAPPINGS; m++)
-                    snprintf(c->err[m], sizeof c->err[m], "%.*s", (int)sizeof c->err[m] - 1,
-                             r->err);
-            }
-            loop_act(t, app_on_curves(&t->app, c));
-            free(c);
-        }
-    } else {
-        struct scaling_curves *c = malloc(sizeof *c);
-        if (c) {
-            *c = r->u.sc;
-            if (!r->ok) {
-                memset(c, 0, sizeof *c);
-                snprintf(c->key, sizeof c->key, "%s", t->app.sc.base_key);
-            }
-            loop_act(t, app_on_scaling(&t->app, c));
-            free(c);
-        }
-    }
-    loop_start_curves(t); /* the configuration may have moved on while this ran */
-}
-
 /* ---- the model of a Lua analytics, from the evaluator process ---------------------------------
  */
 
@@ -121,7 +86,7 @@ static void on_model_reply(void *ud, const struct evaluator_reply *r)
     if (r->seq != t->model_seq)
         return; /* superseded: a newer request is on its way */
     t->model_landed = true;
-    loop_act(
+    loop_post(
         t, app_on_model(&t->app, t->model_gen_sent, r->ok ? &r->u.m : NULL, r->ok ? NULL : r->err));
 }
 
@@ -143,8 +108,8 @@ static void on_goal_reply(void *ud, const struct evaluator_reply *r)
     if (r->seq != t->goal_seq)
         return;
     /* A dead or timed-out evaluator is the goal's error, as a failing goal is. */
-    loop_act(t, app_lesson_on_goal(&t->app, t->goal_gen_sent, r->ok ? r->u.goal : LESSON_GOAL_ERROR,
-                                   r->err));
+    loop_post(t, app_lesson_on_goal(&t->app, t->goal_gen_sent,
+                                    r->ok ? r->u.goal : LESSON_GOAL_ERROR, r->err));
 }
 
 static void sync_goal(struct tui *t)
@@ -177,22 +142,13 @@ void helpers_sync(struct tui *t)
     sync_goal(t);
 }
 
-void helpers_curves(struct tui *t, bool scaling)
-{
-    const struct params *base = scaling ? &t->app.sc.base : &t->app.xo.base;
-    const char *key = scaling ? t->app.sc.base_key : t->app.xo.base_key;
-    t->curves_seq = evaluator_submit(t->curves_ev, scaling ? EVAL_SCALING : EVAL_XOVER, base, key);
-    t->curves_busy = t->curves_seq > 0;
-}
-
 int helpers_open(struct tui *t)
 {
     double limit = script_time_limit();
+    scenario_tui = t;
     t->model_ev = evaluator_new(&t->loop, limit, 0, on_model_reply, t);
-    /* The curves are background work: behind the model and the simulations on screen. */
-    t->curves_ev = evaluator_new(&t->loop, limit, 10, on_curves_reply, t);
     t->goal_ev = evaluator_new(&t->loop, limit, 0, on_goal_reply, t);
-    if (!t->model_ev || !t->curves_ev || !t->goal_ev)
+    if (!t->model_ev || !t->goal_ev)
         return -1;
     helpers_sync(t);
     return 0;
@@ -210,9 +166,8 @@ void helpers_script_close(struct tui *t)
 void helpers_close(struct tui *t)
 {
     evaluator_close(t->model_ev);
-    evaluator_close(t->curves_ev);
     evaluator_close(t->goal_ev);
-    t->model_ev = t->curves_ev = t->goal_ev = NULL;
+    t->model_ev = t->goal_ev = NULL;
     scenario_host_close(t->scenario);
     t->scenario = NULL;
 }

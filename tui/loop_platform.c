@@ -36,7 +36,7 @@ static void platform_done(uv_work_t *req, int status)
 {
     struct platform_work *w = req->data;
     if (status == 0)
-        loop_act(w->t, app_platform_loaded(&w->t->app, w->ok ? NULL : w->err));
+        loop_post(w->t, app_platform_loaded(&w->t->app, w->ok ? NULL : w->err));
     free(w);
 }
 
@@ -51,7 +51,7 @@ static void platform_start(void *ud, const struct params *cand)
     }
     if (!w || uv_queue_work(&t->loop, &w->req, platform_run, platform_done) < 0) {
         free(w);
-        loop_act(t, app_platform_loaded(&t->app, "cannot read the platform: out of memory"));
+        loop_post(t, app_platform_loaded(&t->app, "cannot read the platform: out of memory"));
     }
 }
 

@@ -30,12 +30,12 @@ static void on_lesson_checked(void *ud, int status, const char *err_tail)
     if (t->quitting)
         return;
     if (status == 0) {
-        loop_act(t, app_lesson_reload(&t->app));
+        loop_post(t, app_lesson_reload(&t->app));
         return;
     }
     char why[APP_MSG_MAX];
     proc_last_line(err_tail, why, sizeof why);
-    loop_act(t, app_lesson_reload_failed(&t->app, why[0] ? why : "its check failed"));
+    loop_post(t, app_lesson_reload_failed(&t->app, why[0] ? why : "its check failed"));
 }
 
 static void on_lesson_out(void *ud, const char *buf, size_t n)
@@ -57,7 +57,7 @@ static void lesson_changed(struct tui *t)
     struct proc_cbs cbs = {.on_out = on_lesson_out, .on_exit = on_lesson_checked, .ud = t};
     t->lesson_check = proc_start(&t->loop, args, &cbs, why, sizeof why);
     if (!t->lesson_check)
-        loop_act(t, app_lesson_reload_failed(&t->app, why));
+        loop_post(t, app_lesson_reload_failed(&t->app, why));
 }
 
 static void on_settled(uv_timer_t *h)
@@ -66,13 +66,13 @@ static void on_settled(uv_timer_t *h)
     struct tui *t = w->t;
     switch (w->kind) {
     case WATCH_ANALYTICS:
-        loop_act(t, app_on_analytics_changed(&t->app));
+        loop_post(t, app_on_analytics_changed(&t->app));
         break;
     case WATCH_LESSON:
         lesson_changed(t);
         break;
     default:
-        loop_act(t, app_script_reload(&t->app));
+        loop_post(t, app_script_reload(&t->app));
     }
 }
 

@@ -62,8 +62,10 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
 void view_stages_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a);
-/* Lines the lesson text drawn last could scroll by (0: it fits). */
-int view_lesson_text_most(void);
+/* Lines the lesson's text could scroll by in this layout (0: it fits): measured as
+ * view_lesson_draw lays it out (the wrap depends on the width), without drawing. */
+int view_lesson_text_most(const struct screen *s, const struct view_layout *l,
+                          const struct app_state *a);
 void view_links_draw(const struct screen *s, const struct view_layout *l,
                      const struct app_state *a);
 /* The advisor's heatmap, in place of the results panel (a). */

@@ -11,8 +11,9 @@
 #define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what PgDn can reach */
 
 /* The goal's state and message, wrapped to the panel's width on at most max rows (a goal's
- * message is the lesson author's and may be long): the rows it took. */
-static int goal_lines(const struct screen *s, const struct app_state *a, int y, int w, int max)
+ * message is the lesson author's and may be long): the rows it takes, drawn if paint. */
+static int goal_lines(const struct screen *s, const struct app_state *a, int y, int w, int max,
+                      bool paint)
 {
     const struct app_lesson *ls = &a->lesson;
     const struct glyphs *g = s->g;
@@ -48,9 +49,10 @@ static int goal_lines(const struct screen *s, const struct app_state *a, int y, 
     int n = draw_wrap(text, w, lines, 4);
     n = n < max ? n : max;
     n = n < 4 ? n : 4;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && paint; i++)
         draw_text(s, y + i, 1, w, ls->goal == LESSON_GOAL_ERROR ? COL_ERROR : COL_TEXT, lines[i]);
-    draw_text(s, y, 1, w, c, head); /* the state in its colour, over the first row's start */
+    if (paint) /* the state in its colour, over the first row's start */
+        draw_text(s, y, 1, w, c, head);
     return n > 0 ? n : 1;
 }
 
@@ -80,9 +82,10 @@ static void summary_draw(const struct screen *s, const struct app_state *a, int 
         draw_text(s, y, 1, w, COL_MUTED, "R restarts the lesson, b goes back to its last step");
 }
 
-/* The hint's levels shown so far, wrapped, from the bottom of the block up; returns the first
- * row they use (end if none). */
-static int hints_draw(const struct screen *s, const struct app_state *a, int top, int end, int w)
+/* The hint's levels shown so far, wrapped, from the bottom of the block up, drawn if paint;
+ * returns the first row they use (end if none). */
+static int hints_lines(const struct screen *s, const struct app_state *a, int top, int end, int w,
+                       bool paint)
 {
     const struct app_lesson *ls = &a->lesson;
     if (ls->hint_level <= 0)
@@ -106,7 +109,7 @@ static int hints_draw(const struct screen *s, const struct app_state *a, int top
     }
     n = n > 16 ? 16 : n;
     int row = end - n < top + 1 ? top + 1 : end - n; /* the step's first line stays */
-    for (int i = 0; i < n && row + i < end; i++) {
+    for (int i = 0; i < n && row + i < end && paint; i++) {
         draw_text(s, row + i, 1, w, i == 0 || !strncmp(lines[i], "more:", 5) ? COL_KNOB : COL_TEXT,
                   lines[i]);
         if (row + i == end - 1 && i < n - 1) /* cut: say so rather than end mid-sentence */
@@ -115,48 +118,48 @@ static int hints_draw(const struct screen *s, const struct app_state *a, int top
     return row;
 }
 
-/* How far the text drawn last could scroll: the loop hands it to the app, which clamps PgDn
- * (the wrapped lines depend on the width, which only the view knows). */
-static int text_most;
-
-int view_lesson_text_most(void)
-{
-    return text_most;
-}
-
-void view_lesson_draw(const struct screen *s, const struct view_layout *l,
-                      const struct app_state *a)
+/* The panel, laid out and, if paint, drawn: the same rows either way, so that PgDn's limit and
+ * the frame agree. Returns how many lines the step's text can scroll by (0: it fits). */
+static int lesson_panel(const struct screen *s, const struct view_layout *l,
+                        const struct app_state *a, bool paint)
 {
     const struct app_lesson *ls = &a->lesson;
     int y = l->xo_y, w = l->cols - 2, h = l->xo_h;
     if (!ls->l || h < 2)
-        return;
-    int steps = lesson_step_count(ls->l);
-    int n = draw_text(s, y, 1, w, COL_HEADING, "LESSON ");
-    n += draw_fmt(s, y, 1 + n, w - n, COL_VALUE, "%s", lesson_title(ls->l));
-    char where[48];
-    snprintf(where, sizeof where, ls->done ? "  done" : "  step %d/%d", ls->step + 1, steps);
-    draw_right(s, y, 1 + n, w - n, COL_HEADING, where);
-    if (ls->done) {
-        summary_draw(s, a, y + 1, y + h, w);
-        return;
+        return 0;
+    if (paint) {
+        int steps = lesson_step_count(ls->l);
+        int n = draw_text(s, y, 1, w, COL_HEADING, "LESSON ");
+        n += draw_fmt(s, y, 1 + n, w - n, COL_VALUE, "%s", lesson_title(ls->l));
+        char where[48];
+        snprintf(where, sizeof where, ls->done ? "  done" : "  step %d/%d", ls->step + 1, steps);
+        draw_right(s, y, 1 + n, w - n, COL_HEADING, where);
     }
-    int row = y + 1 + goal_lines(s, a, y + 1, w, h > 6 ? 3 : 1);
-    int end = hints_draw(s, a, row, y + h, w);
+    if (ls->done) {
+        if (paint)
+            summary_draw(s, a, y + 1, y + h, w);
+        return 0;
+    }
+    int row = y + 1 + goal_lines(s, a, y + 1, w, h > 6 ? 3 : 1, paint);
+    int end = hints_lines(s, a, row, y + h, w, paint);
     /* A quiz: the question, then the answer typed so far (the goal checks it). */
     const char *q = lesson_step_question(ls->l, ls->step);
     if (q[0] && row < end) {
-        int k = draw_text(s, row, 1, w, COL_KNOB, "question: ");
-        draw_text(s, row++, 1 + k, w - k, COL_VALUE, q);
+        if (paint) {
+            int k = draw_text(s, row, 1, w, COL_KNOB, "question: ");
+            draw_text(s, row, 1 + k, w - k, COL_VALUE, q);
+        }
+        row++;
     }
     if (q[0] && row < end) {
-        if (ls->answered) {
+        if (paint && ls->answered) {
             int k = draw_text(s, row, 1, w, COL_MUTED, "your answer: ");
             k += draw_text(s, row, 1 + k, w - k, COL_VALUE, ls->answer);
-            draw_text(s, row++, 1 + k, w - k, COL_MUTED, "  (A: change it)");
-        } else {
-            draw_text(s, row++, 1, w, COL_MUTED, "A: type your answer");
+            draw_text(s, row, 1 + k, w - k, COL_MUTED, "  (A: change it)");
+        } else if (paint) {
+            draw_text(s, row, 1, w, COL_MUTED, "A: type your answer");
         }
+        row++;
     }
     char lines[VIEW_TEXT_LINES][256];
     char text[4096];
@@ -165,13 +168,25 @@ void view_lesson_draw(const struct screen *s, const struct view_layout *l,
     need = need > VIEW_TEXT_LINES ? VIEW_TEXT_LINES : need;
     /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
     int room = end - row, most = need - room > 0 ? need - room : 0;
-    text_most = most;
     int first = a->text_scroll > most ? most : a->text_scroll;
-    for (int i = first; i < need && row < end; i++, row++) {
+    for (int i = first; i < need && row < end && paint; i++, row++) {
         draw_text(s, row, 1, w, COL_TEXT, lines[i]);
         if (i == first && first > 0)
             draw_right(s, row, 1, w, COL_MUTED, " PgUp: more above");
         else if (row == end - 1 && i < need - 1)
             draw_right(s, row, 1, w, COL_MUTED, " PgDn: more below");
     }
+    return most;
+}
+
+void view_lesson_draw(const struct screen *s, const struct view_layout *l,
+                      const struct app_state *a)
+{
+    lesson_panel(s, l, a, true);
+}
+
+int view_lesson_text_most(const struct screen *s, const struct view_layout *l,
+                          const struct app_state *a)
+{
+    return lesson_panel(s, l, a, false);
 }

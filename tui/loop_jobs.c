@@ -1,0 +1,210 @@
+/* The explorer's simulations: the glue between the app and the runner (engine/runner.h). A
+ * configuration change shows what the cache knows at once and submits the rest after the
+ * debounce pause, the configuration on screen first and its crossover points behind it; the
+ * results, the job counts and the running time come back as app calls whose flags are posted to
+ * loop.c. Nothing here draws or acts on flags. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/cache.h"
+#include "loop.h"
+
+static enum sim_phase current_phase(struct tui *t)
+{
+    switch (t->current_id ? runner_job_state(t->runner, t->current_id) : RUNNER_JOB_NONE) {
+    case RUNNER_JOB_QUEUED:
+        return SIM_QUEUED;
+    case RUNNER_JOB_RUNNING:
+        return SIM_RUNNING;
+    default:
+        return SIM_NONE;
+    }
+}
+
+/* The job counts and the phase of the simulation on screen, into the state whenever the runner
+ * or the submission on screen changes (the runner says so: on_runner_change). */
+static void sync_counts(struct tui *t)
+{
+    int running, queued;
+    runner_counts(t->runner, &running, &queued);
+    unsigned flags = app_set_jobs(&t->app, running, queued, current_phase(t));
+    if (flags)
+        loop_post(t, flags);
+}
+
+static void on_runner_change(void *ud)
+{
+    sync_counts(ud);
+}
+
+static void on_sim_done(void *ud, const struct runner_done *d)
+{
+    struct tui *t = ud;
+    if (d->id && d->id == t->current_id) {
+        t->current_id = 0;
+        if (d->status == RUNNER_OK) {
+            t->result_at = t->submitted_at;
+            t->result_key_at = t->submitted_key_at;
+        }
+    }
+    loop_post(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
+}
+
+/* Submits the current configuration, then the crossover points behind it; a submission made
+ * stale is cancelled only after its replacement is queued, so an identical job survives. */
+static void submit(struct tui *t, bool force)
+{
+    if (!app_sim_allowed(&t->app)) {
+        /* No simulation of an analytics that is still being evaluated, or that failed: the
+         * model's answer decides (jobs_evaluated). */
+        t->sim_deferred = true;
+        t->sim_deferred_force = t->sim_deferred_force || force;
+        return;
+    }
+    t->sim_deferred = false;
+    long old = t->current_id;
+    t->current_id = 0;
+    long id = runner_submit(t->runner, &t->app.p, PRIO_CURRENT, TAG_CURRENT,
+                            force ? RUNNER_FORCE : 0, on_sim_done, t);
+    if (id > 0) {
+        t->current_id = id;
+        t->submitted_at = uv_hrtime();
+        t->submitted_key_at = t->config_key_at;
+    }
+    if (old > 0 && old != id)
+        runner_cancel(t->runner, old);
+    sync_counts(t); /* the runner told before current_id was known */
+
+    struct xover *xo = &t->app.xo;
+    bool new_base = strcmp(t->xo_key, xo->base_key) != 0;
+    if (!new_base && !force)
+        return;
+    int old_tag = t->xo_tag;
+    t->xo_tag = TAG_XOVER_BASE + ++t->xo_gen; /* never TAG_CURRENT: that is another job */
+    for (int m = 0; m < XO_MAPPINGS; m++) {
+        for (int i = 0; i < XO_POINTS; i++) {
+            if (xo->pstate[m][i] == XO_PT_DONE)
+                continue;
+            struct params q;
+            xover_point_params(xo, m, i, &q);
+            runner_submit(t->runner, &q, PRIO_XOVER, t->xo_tag, 0, on_sim_done, t);
+        }
+    }
+    if (old_tag)
+        runner_cancel_tag(t->runner, old_tag);
+    snprintf(t->xo_key, sizeof t->xo_key, "%s", xo->base_key);
+}
+
+static void on_debounce(uv_timer_t *h)
+{
+    submit(h->data, false);
+}
+
+void jobs_config_changed(struct tui *t)
+{
+    const struct sim_result *r = runner_lookup(t->runner, &t->app.p);
+    if (r)
+        loop_post(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
+    struct xover *xo = &t->app.xo;
+    for (int m = 0; m < XO_MAPPINGS; m++) {
+        for (int i = 0; i < XO_POINTS; i++) {
+            if (xo->pstate[m][i] != XO_PT_NONE)
+                continue;
+            struct params q;
+            xover_point_params(xo, m, i, &q);
+            if ((r = runner_lookup(t->runner, &q)) != NULL)
+                loop_post(t, app_on_result(&t->app, &q, r, NULL, true, 0));
+        }
+    }
+    uv_timer_start(&t->debounce, on_debounce, DEBOUNCE_MS, 0);
+}
+
+void jobs_rerun(struct tui *t)
+{
+    uv_timer_stop(&t->debounce);
+    submit(t, true);
+}
+
+void jobs_cancel(struct tui *t)
+{
+    uv_timer_stop(&t->debounce);
+    if (t->current_id > 0) /* the curve's points too: they may share its child */
+        runner_cancel(t->runner, t->current_id);
+    if (t->xo_tag)
+        runner_cancel_tag(t->runner, t->xo_tag);
+    t->current_id = 0;
+    t->xo_key[0] = 0; /* r submits them again */
+    t->sim_deferred = false;
+    sync_counts(t);
+}
+
+void jobs_evaluated(struct tui *t)
+{
+    if (!t->sim_deferred)
+        return;
+    uv_timer_stop(&t->debounce);
+    submit(t, t->sim_deferred_force);
+    t->sim_deferred_force = false;
+}
+
+/* A simulation that takes a while (fidelity full, smpi) shows how long it has run, each second. */
+static void on_progress(uv_timer_t *h)
+{
+    struct tui *t = h->data;
+    uint64_t now = uv_hrtime();
+    bool running = current_phase(t) == SIM_RUNNING;
+    if (!running)
+        t->running_since = 0;
+    else if (!t->running_since)
+        t->running_since = now;
+    unsigned flags =
+        app_set_running_for(&t->app, running ? (double)(now - t->running_since) * 1e-9 : 0);
+    if (flags)
+        loop_post(t, flags);
+}
+
+int jobs_open(struct tui *t, char *err, size_t errlen)
+{
+    const char *limit = getenv("SITU_TIME_LIMIT");
+    double seconds = limit ? atof(limit) : 0;
+    /* The results directory `situ sweep` fills: what any earlier run measured is instant. */
+    char cache_dir[4096];
+    bool disk = cache_default_dir(cache_dir, sizeof cache_dir) == 0;
+    /* The children are this binary exec'd (the runner's default): this process has threads, and
+     * a fork that is not followed by an exec may only make async-signal-safe calls. */
+    struct runner_opts o = {
+        .time_limit = seconds > 0 ? seconds : 60,
+        .on_change = on_runner_change,
+        .on_change_ud = t,
+        .disk_cache = disk ? cache_dir : NULL,
+    };
+    t->max_jobs = (int)uv_available_parallelism();
+    o.max_jobs = t->max_jobs;
+    t->runner = runner_new(&t->loop, &o, err, errlen);
+    if (!t->runner)
+        return -1;
+    uv_timer_init(&t->loop, &t->debounce);
+    t->debounce.data = t;
+    uv_timer_init(&t->loop, &t->progress);
+    t->progress.data = t;
+    uv_timer_start(&t->progress, on_progress, PROGRESS_MS, PROGRESS_MS);
+    return 0;
+}
+
+void jobs_close(struct tui *t)
+{
+    if (!t->runner)
+        return;
+    if (!uv_is_closing((uv_handle_t *)&t->debounce)) {
+        uv_close((uv_handle_t *)&t->debounce, NULL);
+        uv_close((uv_handle_t *)&t->progress, NULL);
+    }
+    runner_shutdown(t->runner); /* children die; the loop reaps them and then returns */
+}
+
+void jobs_free(struct tui *t)
+{
+    runner_free(t->runner);
+    t->runner = NULL;
+}
