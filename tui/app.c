@@ -1,3 +1,7 @@
+/* The core of the explorer's state: a configuration applied (validated, laid out, its model
+ * computed) and what comes back for it (simulated results, a Lua analytics' model, curves,
+ * platforms read off the UI thread). The other app_*.c build on these calls and nothing here
+ * calls them: a change a lesson's goal depends on only marks the goal stale (app_goal_recheck). */
 #include "app.h"
 
 #include <math.h>
@@ -15,6 +19,21 @@ void app_notice(struct app_state *s, bool error, const char *fmt, ...)
     vsnprintf(s->notice, sizeof s->notice, fmt, ap);
     va_end(ap);
     s->notice_error = error;
+}
+
+void app_goal_recheck(struct app_state *s)
+{
+    struct app_lesson *ls = &s->lesson;
+    if (!ls->l)
+        return;
+    if (!lesson_step_has_goal(ls->l, ls->step)) {
+        ls->goal = LESSON_NO_GOAL;
+        ls->msg[0] = 0;
+        ls->goal_pending = false;
+        return;
+    }
+    ls->goal_pending = true;
+    ls->goal_gen++;
 }
 
 int app_focused(const struct app_state *s)
@@ -118,43 +137,8 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     scaling_rebase(&s->sc, &s->p);
     if (s->adv.open) /* the map follows at once: the model is pure and quick (make bench) */
         advise_map_build(&s->adv, &s->p, &s->pf);
-    app_lesson_check(s);
+    app_goal_recheck(s);
     return changed;
-}
-
-int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
-             size_t errlen)
-{
-    memset(s, 0, sizeof *s);
-    advise_map_init(&s->adv);
-    s->alert = SIM_ALERT_DEFAULT;
-    for (int id = 0; id < PARAM_COUNT; id++) {
-        if (!param_table[id].slider)
-            continue;
-        if (id == P_RATIO)
-            s->focus = s->nsliders; /* the paper's first question: how to split the cores */
-        s->sliders[s->nsliders++] = id;
-    }
-    snprintf(s->preset, sizeof s->preset, "%s", preset ? preset : "");
-    if (app_apply(s, p, err, errlen) < 0) {
-        app_free(s);
-        return -1;
-    }
-    /* Flags that moved away from the preset (or the defaults) show as a modification, as a
-     * slider would. */
-    struct params def;
-    char perr[PARAMS_ERR_MAX + PARAMS_PATH_MAX];
-    params_defaults(&def);
-    if (s->preset[0])
-        preset_apply(s->preset, &def, perr, sizeof perr);
-    snprintf(def.platform, sizeof def.platform, "%s", p->platform);
-    char a[RUNNER_KEY_MAX], b[RUNNER_KEY_MAX];
-    params_canonical(&def, a, sizeof a);
-    params_canonical(p, b, sizeof b);
-    snprintf(s->base_key, sizeof s->base_key, "%s", a);
-    s->modified = strcmp(a, b) != 0;
-    app_xover_sync(s);
-    return 0;
 }
 
 void app_xover_sync(struct app_state *s)
@@ -237,23 +221,13 @@ unsigned app_on_model(struct app_state *s, long gen, const struct model_result *
     s->analytics_err[0] = 0;
     s->model = *m;
     s->model_valid = true;
-    app_lesson_check(s); /* against the new model */
+    app_goal_recheck(s); /* against the new model */
     return APP_DIRTY | APP_EVALUATED;
 }
 
 bool app_sim_allowed(const struct app_state *s)
 {
     return !s->model_pending && s->model_valid;
-}
-
-void app_free(struct app_state *s)
-{
-    app_lesson_close(s);
-    app_script_close(s);
-    result_free(&s->sim);
-    if (s->pf_loaded)
-        platform_free(&s->pf);
-    s->pf_loaded = false;
 }
 
 unsigned app_platform_loaded(struct app_state *s, const char *err)
@@ -400,7 +374,7 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
             s->sim_phase = SIM_FAILED;
             snprintf(s->sim_err, sizeof s->sim_err, "%s", error ? error : "out of memory");
         }
-        app_lesson_check(s); /* a goal may read the simulation */
+        app_goal_recheck(s); /* a goal may read the simulation */
         flags |= APP_DIRTY;
     }
     advise_map_seen(&s->adv, p, r);

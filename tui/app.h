@@ -213,7 +213,7 @@ struct app_state {
     struct advise_map adv;             /* the advisor view (a), in place of the results */
     bool present;                      /* presentation: a big plot, the focused slider only (P) */
     int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
-    int text_most;                     /* ... at most (the loop sets it from the last frame) */
+    int text_most;                     /* ... at most (the loop measures it before each key) */
     int help_scroll;                   /* rows of the key help skipped */
     char last_script[PARAMS_PATH_MAX]; /* the scenario last run: x prefills it */
     char lesson_log[PARAMS_PATH_MAX];  /* --log FILE: JSON lines of goals met; "" for none */
@@ -269,11 +269,15 @@ bool app_keydef_shadowed(const struct app_state *s, const struct app_keymap *map
 /* A line under the sliders: a notice, or (error) a refusal. */
 void app_notice(struct app_state *s, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The configuration, its model, its simulation or the lesson's step changed: the step's goal is
+ * due to be checked again (the loop asks the evaluator process: app_lesson_goal_due). */
+void app_goal_recheck(struct app_state *s);
 /* Applies cand as a user's move: the flags of a configuration change, or a notice saying why not.
  */
 unsigned app_try_apply(struct app_state *s, const struct params *cand);
 
-/* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p. */
+/* Starts from p (validated by the caller's parser). -1 with err if the model cannot evaluate p.
+ * app_life.c, as app_free. */
 int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
              size_t errlen);
 void app_free(struct app_state *s);
@@ -283,11 +287,11 @@ unsigned app_key(struct app_state *s, int key);
 /* A click on slider `index` at `frac` (0..1) along its track, or on its name when frac < 0. */
 unsigned app_click(struct app_state *s, int index, double frac);
 
-/* Makes cand the configuration if it is valid and the model evaluates it; -1 with err if not
- * (nothing changes). */
 /* The background read of pf_pending's platform ended (err NULL: its digest is cached): applies
  * pf_pending, or says why the platform was refused. Returns APP_* flags. */
 unsigned app_platform_loaded(struct app_state *s, const char *err);
+/* Makes cand the configuration if it is valid and the model evaluates it; -1 with err if not
+ * (nothing changes). */
 int app_apply(struct app_state *s, const struct params *cand, char *err, size_t errlen);
 
 /* A simulation finished (or came from the cache): p is its configuration; exactly one of r and
@@ -349,8 +353,6 @@ int app_lesson_goals_met(const struct app_state *s, int *goals);
 double app_lesson_seconds(const struct app_state *s);
 /* h: one more level of the step's hint; past the last, hides it. */
 unsigned app_lesson_hint(struct app_state *s);
-/* Re-evaluates the current step's goal against the configuration, model and simulation. */
-void app_lesson_check(struct app_state *s);
 /* The goal check the loop must have the evaluator process make (the goal is user code, never run
  * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
  * due (no goal, or the model is not in yet). */

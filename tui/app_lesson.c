@@ -75,21 +75,6 @@ void app_lesson_close(struct app_state *s)
         s->pane = APP_PANE_XOVER;
 }
 
-void app_lesson_check(struct app_state *s)
-{
-    struct app_lesson *ls = &s->lesson;
-    if (!ls->l)
-        return;
-    if (!lesson_step_has_goal(ls->l, ls->step)) {
-        ls->goal = LESSON_NO_GOAL;
-        ls->msg[0] = 0;
-        ls->goal_pending = false;
-        return;
-    }
-    ls->goal_pending = true;
-    ls->goal_gen++;
-}
-
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
                          const struct sim_result **sim, const char **answer)
 {
@@ -176,7 +161,7 @@ unsigned app_lesson_goto(struct app_state *s, int i)
     }
     if (changed)
         s->modified = strcmp(s->key, s->base_key) != 0;
-    app_lesson_check(s); /* the step changed even if the configuration did not */
+    app_goal_recheck(s); /* the step changed even if the configuration did not */
     return APP_DIRTY | (changed ? APP_CONFIG : 0);
 }
 
@@ -203,7 +188,7 @@ unsigned app_lesson_restart(struct app_state *s)
         s->notice_error = false;
         log_event(s, "restart", -1, NULL);
     }
-    app_lesson_check(s);
+    app_goal_recheck(s);
     return APP_DIRTY | (changed ? APP_CONFIG : 0);
 }
 
@@ -258,7 +243,7 @@ int app_lesson_open(struct app_state *s, const char *name, char *err, size_t err
         app_lesson_close(s);
         return -1;
     }
-    app_lesson_check(s);
+    app_goal_recheck(s);
     return (int)(APP_DIRTY | (changed ? APP_CONFIG : 0));
 }
 
@@ -286,7 +271,7 @@ unsigned app_lesson_answer_commit(struct app_state *s)
         return APP_DIRTY;
     snprintf(ls->answer, sizeof ls->answer, "%s", s->edit);
     ls->answered = true;
-    app_lesson_check(s); /* the goal reads the answer: the evaluator checks it, never here */
+    app_goal_recheck(s); /* the goal reads the answer: the evaluator checks it, never here */
     return APP_DIRTY;
 }
 
@@ -311,7 +296,7 @@ unsigned app_lesson_reload(struct app_state *s)
     ls->hint_level = 0;
     s->text_scroll = 0;
     app_notice(s, false, "lesson reloaded: step %d of %d", ls->step + 1, n);
-    app_lesson_check(s); /* the goal may have changed too */
+    app_goal_recheck(s); /* the goal may have changed too */
     return APP_DIRTY;
 }
 

@@ -92,7 +92,7 @@ Test(lesson_panel, next_back_and_goal)
     /* This goal reads only the model: it is never said to check SimGrid, even with a
      * simulated result on screen; an answer that read state.sim is. */
     cr_assert_not(s->lesson.goal_sim);
-    app_lesson_check(s);
+    app_goal_recheck(s);
     cr_assert(
         app_lesson_on_goal(s, s->lesson.goal_gen, LESSON_GOAL_MET | LESSON_GOAL_READ_SIM, "") &
         APP_DIRTY);
