@@ -66,7 +66,7 @@ class Pane:
         try:
             with open(f"/proc/{self.pid}/stat") as f:
                 return f.read().split(")")[-1].split()[0] != "Z"
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # reaped before the open, or after it
             return False
 
     def quit_time(self, how):
