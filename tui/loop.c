@@ -29,8 +29,6 @@ bool tui_have_terminal(void)
     return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 }
 
-static void act(struct tui *t, unsigned flags);
-
 /* The configuration changed: show what the cache knows now, simulate the rest after a pause. */
 static void config_changed(struct tui *t)
 {
@@ -115,6 +113,14 @@ static void drain(struct tui *t)
     }
 }
 
+/* An event of this file's own (a key, a click): acted on now, after whatever was posted before
+ * it, so that flags are always acted on in the order their events came. */
+static void act_now(struct tui *t, unsigned flags)
+{
+    loop_post(t, flags);
+    drain(t);
+}
+
 /* ---- input, signals, frames ----------------------------------------------------------------- */
 
 static void resize(struct tui *t)
@@ -130,7 +136,7 @@ static void handle_mouse(struct tui *t)
     int index;
     double frac;
     if (getmouse(&ev) == OK && view_hit(&t->layout, &t->app, ev.y, ev.x, &index, &frac))
-        act(t, app_click(&t->app, index, frac));
+        act_now(t, app_click(&t->app, index, frac));
 }
 
 static void on_input(uv_poll_t *h, int status, int events)
@@ -167,7 +173,7 @@ static void on_input(uv_poll_t *h, int status, int events)
         unsigned flags = app_key(&t->app, key);
         if (flags & APP_CONFIG)
             t->config_key_at = at;
-        act(t, flags);
+        act_now(t, flags);
         if ((flags & APP_DIRTY) && t->npending < PENDING_MAX)
             t->pending[t->npending++] = at;
         if (t->app.model_pending && t->nmodel_keys < PENDING_MAX)
@@ -390,7 +396,7 @@ int tui_run(const struct tui_opts *o)
     else
         config_changed(t);
     if (o->script && o->script[0])
-        act(t, app_script_open(&t->app, o->script));
+        act_now(t, app_script_open(&t->app, o->script));
     uv_run(&t->loop, UV_RUN_DEFAULT);
     rc = t->exit_code;
     if (saved_err >= 0) {
