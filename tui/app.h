@@ -304,7 +304,7 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
 void app_xover_sync(struct app_state *s);
 unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 
-/* The loop reports the runner's counts and where the current simulation stands. */
+/* The runner's counts and the current simulation's phase, whenever they change (loop_jobs.c). */
 unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
 
 /* How long the current configuration's simulation has run (0: it is not running). */

@@ -97,6 +97,13 @@ static void ask_evaluator(struct tui *t, bool scaling)
     t->curves_busy = t->curves_seq > 0;
 }
 
+/* No memory for the background: computed here, on this thread, rather than never. */
+static void compute_here(struct tui *t, bool scaling)
+{
+    scaling ? app_scaling_sync(&t->app) : app_xover_sync(&t->app);
+    t->dirty = true;
+}
+
 void curves_start(struct tui *t)
 {
     if (t->curves_busy || t->quitting)
@@ -112,8 +119,7 @@ void curves_start(struct tui *t)
     struct curves_work *w = calloc(1, sizeof *w);
     if (!w || xover_platform_copy(&w->pf, &t->app.pf) < 0) {
         free(w);
-        scaling ? app_scaling_sync(&t->app) : app_xover_sync(&t->app); /* no memory: here */
-        t->dirty = true;
+        compute_here(t, scaling);
         return;
     }
     w->t = t;
@@ -124,8 +130,7 @@ void curves_start(struct tui *t)
     if (uv_queue_work(&t->loop, &w->req, curves_run, curves_done) < 0) {
         platform_free(&w->pf);
         free(w);
-        scaling ? app_scaling_sync(&t->app) : app_xover_sync(&t->app);
-        t->dirty = true;
+        compute_here(t, scaling);
         return;
     }
     t->curves_busy = true;
