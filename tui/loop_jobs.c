@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/cache.h"
+#include "../engine/cache_dir.h"
 #include "loop.h"
 
 static enum sim_phase current_phase(struct tui *t)
