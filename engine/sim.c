@@ -548,8 +548,9 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
     if (sim_load(e, p, err, errlen) < 0)
         return -1;
 
-    int argc = 3;
-    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
+    int argc = 4;
+    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64",
+                    SIM_NETWORK_OPTIM, NULL};
     xbt_log_control_set("root.thresh:error");
     simgrid_init(&argc, argv);
     simgrid_load_platform(p->platform);

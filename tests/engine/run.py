@@ -240,6 +240,10 @@ AGREEMENT = [  # fidelity fast vs full: makespan and each component's active tim
     ["--iterations", "400", "--nodes", "4", "--mapping", "intransit", "--ratio", "1", "--region", "30",
      "--analytics", "scatter"],
     ["--iterations", "400", "--nodes", "2", "--analytics", "scatter"],
+    # 6 nodes send to 2 analytics nodes at once: SimGrid's lazy network update gave one of them
+    # twice its link (fast 30% short, full 11%); the engine uses the full update (SIM_NETWORK_OPTIM).
+    ["--iterations", "400", "--nodes", "8", "--mapping", "intransit", "--ratio", "3", "--region", "40",
+     "--data-scaling", "10"],
 ]
 
 
@@ -250,6 +254,18 @@ def agreement(args):
         for k in ("makespan", "sim_active", "analytics_active"):
             close(fast[k], full[k], 0.01, k)
     return test
+
+
+def link_never_overfull():
+    # The same 6-to-2 traffic at full fidelity: each analytics node's link carries 96 states a
+    # step, 3 per actor in rounds of 32, so an actor's retrieval is the link's time for them all,
+    # as the model says. SimGrid's lazy update let the flows to one node take twice its link
+    # (analytics active 11% short of the model, smpi as wrong).
+    args = ["--iterations", "400", "--nodes", "8", "--mapping", "intransit", "--ratio", "3",
+            "--region", "40", "--data-scaling", "10"]
+    r, m = run("--fidelity", "full", *args), model(*args)
+    close(r["stage"]["R"], m["stage"]["R"], 0.01, "R")
+    close(r["analytics_active"], m["analytics_active"], 0.01, "analytics_active")
 
 
 def hostfile_mapping():
@@ -454,6 +470,7 @@ def main():
     check("links above --alert are flagged", link_alerts)
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
+    check("no link carries more than it holds (SimGrid's full network update)", link_never_overfull)
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
     check("model's makespan within 1% of full on the Fig. 8 grid", model_vs_full(FIG8, 0.01))
     check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
