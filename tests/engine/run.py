@@ -268,6 +268,23 @@ def link_never_overfull():
     close(r["analytics_active"], m["analytics_active"], 0.01, "analytics_active")
 
 
+def network_bound_intransit():
+    # Issue 15's network-bound case: 96 states a step through one analytics node's link, 32
+    # actors taking 3 each. Makespan and simulation time agree within 1%. Analytics active time
+    # does not yet: full fidelity's ranks leave their halo exchanges up to 2.3 ms apart (a node's
+    # ranks differ in their neighbours), so their states, and the actors' rounds, spread, and
+    # fewer transfers share the link at once; fast mode keeps a node's ranks in step, so every
+    # round shares the link 32 ways: an upper bound, 6.1% above full here (known gap, see
+    # docs/model.md). It must stay an upper bound, and no further off.
+    args = ["--nodes", "4", "--ratio", "15", "--stride", "20", "--mapping", "intransit",
+            "--dtl", "mailbox", "--iterations", "400"]
+    fast, full = run(*args), run("--fidelity", "full", *args)
+    close(fast["makespan"], full["makespan"], 0.01, "makespan")
+    close(fast["sim_active"], full["sim_active"], 0.01, "sim_active")
+    gap = fast["analytics_active"] / full["analytics_active"] - 1
+    assert 0 <= gap <= 0.07, f"analytics_active: fast {100 * gap:+.2f}% of full, expected 0 to +7%"
+
+
 def hostfile_mapping():
     with tempfile.TemporaryDirectory() as d:
         hf = os.path.join(d, "hosts")
@@ -471,6 +488,7 @@ def main():
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
     check("no link carries more than it holds (SimGrid's full network update)", link_never_overfull)
+    check("network-bound in transit: fast within 1% on makespan and simulation time", network_bound_intransit)
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
     check("model's makespan within 1% of full on the Fig. 8 grid", model_vs_full(FIG8, 0.01))
     check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
