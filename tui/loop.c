@@ -105,12 +105,9 @@ static void act(struct tui *t, unsigned flags)
  * inside a submission). */
 static void drain(struct tui *t)
 {
-    while (t->nposted > 0) {
-        unsigned flags = t->posted[t->posted_head];
-        t->posted_head = (t->posted_head + 1) % POSTED_MAX;
-        t->nposted--;
+    unsigned flags;
+    while (loop_take(t, &flags))
         act(t, flags);
-    }
 }
 
 /* An event of this file's own (a key, a click): acted on now, after whatever was posted before

@@ -125,6 +125,17 @@ static inline void loop_post(struct tui *t, unsigned flags)
     t->posted[(t->posted_head + t->nposted++) % POSTED_MAX] = flags;
 }
 
+/* The oldest flags posted (loop.c's drain); false when none wait. */
+static inline bool loop_take(struct tui *t, unsigned *flags)
+{
+    if (t->nposted == 0)
+        return false;
+    *flags = t->posted[t->posted_head];
+    t->posted_head = (t->posted_head + 1) % POSTED_MAX;
+    t->nposted--;
+    return true;
+}
+
 /* ---- loop_jobs.c: the simulations, through the runner ---- */
 
 /* The runner (its children are this binary exec'd) and the jobs' timers; -1 with a reason in
