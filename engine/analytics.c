@@ -13,6 +13,7 @@
 #include "datadir.h"
 #include "model.h"
 #include "script.h"
+#include "embedded/analytics_spec_lua.h" /* scripts/lua/internal/analytics_spec.lua, compiled in */
 
 #define CACHE_SLOTS 8
 
@@ -40,58 +41,6 @@ static bool print_out_set;
 static struct loaded *current; /* the entry being evaluated, for ctx's __index */
 static double time_limit = ANALYTICS_TIME_LIMIT;
 static long current_step;
-
-/* Checks what the file returned and fills in the defaults, which are the built-in's formulas,
- * written in Lua as wrk writes its defaults. */
-static const char spec_lua[] =
-    "local spec, path = ...\n"
-    "local function fail(msg) error(path .. ': ' .. msg, 0) end\n"
-    "if type(spec) ~= 'table' then\n"
-    "  fail('an analytics file returns a table {name = ..., cost = function(ctx) ... end, '\n"
-    "    .. '...}; this one returned ' .. (spec == nil and 'nothing' or 'a ' .. type(spec)))\n"
-    "end\n"
-    "local known = {name = true, description = true, cost = true, bytes = true,\n"
-    "               exchange = true}\n"
-    "for k in pairs(spec) do\n"
-    "  if not known[k] then\n"
-    "    fail(('unknown field %q (an analytics has name, description, cost, bytes, '\n"
-    "      .. 'exchange)'):format(tostring(k)))\n"
-    "  end\n"
-    "end\n"
-    "if type(spec.name) ~= 'string' or spec.name == '' then\n"
-    "  fail('name must be a non-empty string')\n"
-    "end\n"
-    "if spec.description ~= nil and type(spec.description) ~= 'string' then\n"
-    "  fail('description must be a string')\n"
-    "end\n"
-    "local defaults = {\n"
-    "  cost = function(ctx)\n"
-    "    return ctx.particles * ctx.analytics_cost * ctx.compute_scaling\n"
-    "  end,\n"
-    "  bytes = function(ctx) return ctx.particles * ctx.data_size * ctx.data_scaling end,\n"
-    "  exchange = function(ctx) return {pattern = 'none', bytes = 0} end,\n"
-    "}\n"
-    "local out = {name = spec.name, description = spec.description or ''}\n"
-    "for _, k in ipairs{'cost', 'bytes', 'exchange'} do\n"
-    "  local f = spec[k]\n"
-    "  if f == nil then\n"
-    "    f = defaults[k]\n"
-    "  elseif type(f) == 'number' and k ~= 'exchange' then\n"
-    "    if f ~= f or f < 0 or f == math.huge then\n"
-    "      fail(k .. ' must be a finite number >= 0, not ' .. tostring(f))\n"
-    "    end\n"
-    "    local c = f\n"
-    "    f = function() return c end\n"
-    "  elseif type(f) == 'table' and k == 'exchange' then\n"
-    "    local t = f\n"
-    "    f = function() return t end\n"
-    "  elseif type(f) ~= 'function' then\n"
-    "    fail(('%s must be a function(ctx)%s, not a %s'):format(k,\n"
-    "      k == 'exchange' and ' or a table' or ' or a number', type(f)))\n"
-    "  end\n"
-    "  out[k] = f\n"
-    "end\n"
-    "return out\n";
 
 void analytics_set_time_limit(double seconds)
 {
@@ -200,7 +149,8 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
     if (script_redirect_io(a->s, o.out) < 0 || script_load(a->s, path) < 0 ||
         script_pcall(a->s, 0, 1, false) < 0)
         goto fail;
-    if (luaL_loadbuffer(L, spec_lua, sizeof spec_lua - 1, "=analytics") != LUA_OK) {
+    if (luaL_loadbuffer(L, (const char *)analytics_spec_lua, sizeof analytics_spec_lua - 1,
+                        "=analytics") != LUA_OK) {
         if (snprintf(a->s->err, sizeof a->s->err, "%s: %s", path, lua_tostring(L, -1)) < 0)
             a->s->err[0] = 0;
         goto fail;

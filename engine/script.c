@@ -15,6 +15,7 @@
 
 #include "script_internal.h"
 #include "watchdog.h"
+#include "embedded/sandbox_lua.h" /* scripts/lua/internal/sandbox.lua, compiled in */
 
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
 
@@ -435,72 +436,6 @@ static int l_print(lua_State *L)
     return 0;
 }
 
-/* The sandbox, written in Lua: what would let a script run programs, load native code, touch
- * the debug machinery or write outside the current directory is replaced by a function that
- * says so. Reading files stays allowed. */
-static const char sandbox_lua[] =
-    "local open_write, self_contained = ...\n"
-    "local function denied(name)\n"
-    "  return function() error(name .. ' is not available in the sandbox '\n"
-    "    .. '(--unsafe lifts it)', 2) end\n"
-    "end\n"
-    "for _, f in ipairs{'execute', 'exit', 'remove', 'rename', 'tmpname', 'getenv',\n"
-    "                   'setlocale'} do\n"
-    "  os[f] = denied('os.' .. f)\n"
-    "end\n"
-    "io.popen = denied('io.popen')\n"
-    "io.tmpfile = denied('io.tmpfile')\n"
-    "package.loadlib = denied('package.loadlib')\n"
-    "package.cpath = ''\n"
-    "local searchers = package.searchers\n"
-    "local function no_c_module(name)\n"
-    "  return '\\n\\tno C modules in the sandbox (--unsafe lifts it)'\n"
-    "end\n"
-    "searchers[3], searchers[4] = no_c_module, nil\n"
-    "debug, package.loaded.debug = nil, nil\n"
-    "local open, output, rawload, rawloadfile = io.open, io.output, load, loadfile\n"
-    "function io.open(path, mode)\n"
-    "  if mode ~= nil and type(mode) ~= 'string' then\n"
-    "    error(\"bad argument #2 to 'open' (string expected)\", 2)\n"
-    "  end\n"
-    "  if mode and mode:find('[wa+]') and type(path) == 'string' then\n"
-    "    local f, why, code = open_write(path, mode)\n"
-    "    if f == false then error(why, 2) end\n"
-    "    return f, why, code\n"
-    "  end\n"
-    "  return open(path, mode)\n"
-    "end\n"
-    "function io.output(file)\n"
-    "  if type(file) == 'string' then\n"
-    "    local f, why = open_write(file, 'w')\n"
-    "    if not f then error(why, 2) end\n"
-    "    return output(f)\n"
-    "  end\n"
-    "  return output(file)\n"
-    "end\n"
-    "function load(chunk, name, mode, env)\n"
-    "  if env == nil then return rawload(chunk, name, 't') end\n"
-    "  return rawload(chunk, name, 't', env)\n"
-    "end\n"
-    "function loadfile(name, mode, env)\n"
-    "  if env == nil then return rawloadfile(name, 't') end\n"
-    "  return rawloadfile(name, 't', env)\n"
-    "end\n"
-    "function dofile(name)\n"
-    "  local f = assert(loadfile(name))\n"
-    "  return f()\n"
-    "end\n"
-    "string.dump = denied('string.dump')\n"
-    "if self_contained then\n"
-    "  local why = ' is refused in an analytics file: it must be self-contained, so that '\n"
-    "    .. 'results cached for its content cannot go stale through another file'\n"
-    "  local function refused(name)\n"
-    "    return function() error(name .. why, 2) end\n"
-    "  end\n"
-    "  dofile, loadfile, require = refused('dofile'), refused('loadfile'), refused('require')\n"
-    "  package.loaded._G.dofile = dofile\n"
-    "end\n";
-
 static int open_state(lua_State *L)
 {
     struct script *s = script_of(L);
@@ -509,7 +444,7 @@ static int open_state(lua_State *L)
     lua_setglobal(L, "print");
     if (s->o.unsafe)
         return 0;
-    if (luaL_loadbuffer(L, sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
+    if (luaL_loadbuffer(L, (const char *)sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
         return lua_error(L);
     lua_pushcfunction(L, l_open_write);
     lua_pushboolean(L, s->o.self_contained);
