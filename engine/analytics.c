@@ -13,6 +13,7 @@
 #include "datadir.h"
 #include "model.h"
 #include "script.h"
+#include "script_convert.h"
 #include "embedded/analytics_spec_lua.h" /* scripts/lua/internal/analytics_spec.lua, compiled in */
 
 #define CACHE_SLOTS 8
@@ -118,7 +119,7 @@ int analytics_resolve(const char *name, char *path, size_t len, char *err, size_
 /* "FILE:LINE" where the function was defined, or "FILE" for a default or a constant. */
 static void function_position(struct loaded *a, int fn)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     lua_Debug ar;
     lua_pushvalue(L, -1);
     lua_getinfo(L, ">S", &ar);
@@ -143,18 +144,15 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
         snprintf(err, errlen, "%s: out of memory starting Lua", path);
         return -1;
     }
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     /* io.write too goes where print goes: stdout carries results (situ run --json, the
      * explorer's evaluator's replies). */
     if (script_redirect_io(a->s, o.out) < 0 || script_load(a->s, path) < 0 ||
         script_pcall(a->s, 0, 1, false) < 0)
         goto fail;
-    if (luaL_loadbuffer(L, (const char *)analytics_spec_lua, sizeof analytics_spec_lua - 1,
-                        "=analytics") != LUA_OK) {
-        if (snprintf(a->s->err, sizeof a->s->err, "%s: %s", path, lua_tostring(L, -1)) < 0)
-            a->s->err[0] = 0;
+    if (script_load_chunk(a->s, (const char *)analytics_spec_lua, sizeof analytics_spec_lua - 1,
+                          "=analytics") < 0)
         goto fail;
-    }
     lua_insert(L, -2);
     lua_pushstring(L, path);
     if (script_pcall(a->s, 2, 1, false) < 0)
@@ -296,7 +294,7 @@ static void describe(lua_State *L, int idx, char *out, size_t len)
 static int take_number(struct loaded *a, int fn, const char *what, double *out, char *err,
                        size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     double x = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(x) || x < 0) {
         char got[80];
@@ -314,7 +312,7 @@ static int take_number(struct loaded *a, int fn, const char *what, double *out, 
 static int call(struct loaded *a, int fn, const struct params *p, const struct analytics_ctx *c,
                 char *err, size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, a->spec_ref);
     lua_getfield(L, -1, fn_names[fn]);
     lua_remove(L, -2);
@@ -329,7 +327,7 @@ static int call(struct loaded *a, int fn, const struct params *p, const struct a
 
 static int exchange_value(struct loaded *a, struct analytics_value *v, char *err, size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     int t = lua_gettop(L);
     if (lua_isnil(L, t)) {
         lua_pop(L, 1);

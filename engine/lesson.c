@@ -12,6 +12,8 @@
 #include "datadir.h"
 #include "report.h"
 #include "script.h"
+#include "script_convert.h"
+#include "script_situ.h"
 #include "embedded/lesson_shape_lua.h" /* scripts/lua/internal/lesson_shape.lua, compiled in */
 
 #define LESSON_HINTS_MAX 4
@@ -66,7 +68,7 @@ static int resolve(const char *name, char *path, size_t len, char *err, size_t e
 /* Pushes field `key` of step i (1-based in Lua). */
 static void push_step_field(struct lesson *l, int i, const char *key)
 {
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
     lua_getfield(L, -1, "steps");
     lua_rawgeti(L, -1, i + 1);
@@ -93,7 +95,7 @@ static int step_params(struct lesson *l, int i, const char *key, const struct pa
         return -1;
     }
     push_step_field(l, i, key);
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
         return 0;
@@ -152,7 +154,7 @@ static int load_hints(lua_State *L, struct lesson_step *st)
 
 static int load_steps(struct lesson *l, char *err, size_t errlen)
 {
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
     l->title = dup_field(L, -1, "title");
     lua_getfield(L, -1, "steps");
@@ -226,23 +228,20 @@ struct lesson *lesson_load(const char *name, char *err, size_t errlen)
                             .out = NULL,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
                             .max_memory = ANALYTICS_MAX_MEMORY,
-                            .time_limit = ANALYTICS_TIME_LIMIT};
+                            .time_limit = ANALYTICS_TIME_LIMIT,
+                            .model_only = true};
     if (!(l->s = script_new(&o))) {
         snprintf(err, errlen, "out of memory starting Lua");
         goto fail;
     }
-    l->s->model_only = true;
     script_open_situ(l->s);
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     if (script_redirect_io(l->s, NULL) < 0 || script_load(l->s, l->path) < 0 ||
         script_pcall(l->s, 0, 1, false) < 0)
         goto lua_fail;
-    if (luaL_loadbuffer(L, (const char *)lesson_shape_lua, sizeof lesson_shape_lua - 1,
-                        "=lesson") != LUA_OK) {
-        lua_pop(L, 2);
-        snprintf(err, errlen, "%s: cannot check the lesson", l->path);
-        goto fail;
-    }
+    if (script_load_chunk(l->s, (const char *)lesson_shape_lua, sizeof lesson_shape_lua - 1,
+                          "=lesson") < 0)
+        goto lua_fail;
     lua_insert(L, -2);
     lua_pushstring(L, l->path);
     if (script_pcall(l->s, 2, 1, false) < 0)
@@ -277,8 +276,7 @@ void lesson_free(struct lesson *l)
 
 void lesson_set_output(struct lesson *l, FILE *out)
 {
-    l->s->o.out = out;
-    script_redirect_io(l->s, out); /* io.write as print; a failure keeps the old target */
+    script_redirect_io(l->s, out); /* print moves; io keeps its old target if this fails */
 }
 
 const char *lesson_title(const struct lesson *l)
@@ -325,7 +323,7 @@ int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol,
     if (i < 0 || i >= l->n || !l->steps[i].has_solution)
         return 0;
     push_step_field(l, i, "solution");
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     size_t used = 0;
     int n = 0;
     for (int id = 0; id < PARAM_COUNT; id++) {
@@ -419,7 +417,7 @@ int lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st, ch
     msg[0] = 0;
     if (i < 0 || i >= l->n || !l->steps[i].has_goal)
         return LESSON_NO_GOAL;
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     push_step_field(l, i, "goal");
     if (push_state(L, st, msg, msglen) < 0) {
         lua_pop(L, 1);

@@ -6,9 +6,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <lualib.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +36,32 @@ double script_time_limit(void)
 struct script *script_of(lua_State *L)
 {
     return *(struct script **)lua_getextraspace(L);
+}
+
+lua_State *script_lua(struct script *s)
+{
+    return s->L;
+}
+
+const char *script_error(const struct script *s)
+{
+    return s->err;
+}
+
+int script_fail(lua_State *L, int status, const char *fmt, ...)
+{
+    struct script *s = script_of(L);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->failure, sizeof s->failure, fmt, ap);
+    va_end(ap);
+    s->failure_status = status;
+    return luaL_error(L, "%s", s->failure);
+}
+
+int script_exit_status(const struct script *s, int otherwise)
+{
+    return s->failure[0] && strstr(s->err, s->failure) ? s->failure_status : otherwise;
 }
 
 /* Blocks are counted so that a memory bomb fails inside Lua (an ordinary, catchable error)
@@ -269,6 +297,19 @@ int script_load(struct script *s, const char *path)
     return -1;
 }
 
+int script_load_chunk(struct script *s, const char *code, size_t len, const char *name)
+{
+    s->depth++;
+    int status = luaL_loadbufferx(s->L, code, len, name, "t");
+    s->depth--;
+    if (status == LUA_OK)
+        return 0;
+    snprintf(s->err, sizeof s->err, "%s",
+             lua_tostring(s->L, -1) ? lua_tostring(s->L, -1) : "cannot load");
+    lua_pop(s->L, 1);
+    return -1;
+}
+
 int script_check_write(const char *path, char *err, size_t errlen)
 {
     const char *why = NULL;
@@ -410,6 +451,7 @@ static int redirect_io(lua_State *L)
 
 int script_redirect_io(struct script *s, FILE *out)
 {
+    s->o.out = out;
     lua_pushcfunction(s->L, redirect_io);
     lua_pushlightuserdata(s->L, out);
     return script_pcall(s, 1, 0, false);
@@ -489,7 +531,7 @@ void script_free(struct script *s)
 {
     if (!s)
         return;
-    script_async_clear(s);
+    script_request_clear(s);
     if (s->L) {
         /* Finalizers run at close: under the memory limit and the wall clock too (the count
          * hook is off inside finalizers, so only the watchdog stops an endless one). */
@@ -507,7 +549,39 @@ void script_free(struct script *s)
     free(s);
 }
 
-void script_set_args(struct script *s, const char *path, int argc, char **argv)
+void script_request_clear(struct script *s)
+{
+    struct script_request *r = &s->req;
+    for (int i = 0; i < r->n; i++) {
+        if (r->res)
+            json_decref(r->res[i]);
+        if (r->err)
+            free(r->err[i]);
+    }
+    free(r->p);
+    free(r->res);
+    free(r->err);
+    free(r->fed);
+    memset(r, 0, sizeof *r);
+}
+
+/* Lets `require "x"` find modules beside the script. */
+static int add_script_dir(lua_State *L)
+{
+    const char *path = lua_tostring(L, 1);
+    const char *slash = strrchr(path, '/');
+    lua_getglobal(L, "package");
+    if (slash)
+        lua_pushlstring(L, path, (size_t)(slash - path));
+    else
+        lua_pushliteral(L, ".");
+    lua_getfield(L, -2, "path");
+    lua_pushfstring(L, "%s/?.lua;%s", lua_tostring(L, -2), lua_tostring(L, -1));
+    lua_setfield(L, -4, "path");
+    return 0;
+}
+
+int script_set_args(struct script *s, const char *path, int argc, char **argv)
 {
     lua_State *L = s->L;
     lua_createtable(L, argc, 1);
@@ -518,4 +592,7 @@ void script_set_args(struct script *s, const char *path, int argc, char **argv)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setglobal(L, "arg");
+    lua_pushcfunction(L, add_script_dir);
+    lua_pushstring(L, path);
+    return script_pcall(s, 1, 0, false);
 }
