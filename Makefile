@@ -33,7 +33,7 @@ all: deps situ smpi
 deps:
 	@sh tools/deps.sh
 
-situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok
+situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # Lua that is part of the program (the sandbox, the checks of analytics and lesson files) is
@@ -99,20 +99,28 @@ $(BUILD)/layers.ok: $(LIB_OBJ)
 	@sh tools/check-layers.sh $(BUILD)
 	@touch $@
 
+# No import circle among the modules of engine/, cli/, tui/ and plot/ (a includes b's header and b
+# includes a's, or a longer loop): checked on every build, from the sources, one line per circle.
+CIRCLE_SRC = $(wildcard engine/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
+$(BUILD)/circles.ok: $(CIRCLE_SRC) tools/check-circles.py
+	@mkdir -p $(BUILD)
+	@python3 tools/check-circles.py . engine cli tui plot
+	@touch $@
+
 $(BUILD)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(shell pkg-config --libs criterion)
 
 run: all
 	./situ
 
-unit: deps $(BUILD)/unit $(BUILD)/layers.ok
+unit: deps $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(BUILD)/unit --jobs 2
 
 cli-test: all
 	sh tests/cli/run.sh ./situ
 
 test: deps
-	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok
+	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory fuzz-replay
