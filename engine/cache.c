@@ -15,28 +15,6 @@
 #define SITU_VERSION "dev"
 #endif
 
-int cache_default_dir(char *out, size_t len)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(out, len, "%s/situ", xdg);
-    else if (home && *home)
-        snprintf(out, len, "%s/.cache/situ", home);
-    else
-        return -1;
-    return 0;
-}
-
-uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static uint64_t hash_file(uint64_t h, const char *path)
 {
     if (!path[0])
@@ -56,7 +34,7 @@ static uint64_t hash_file(uint64_t h, const char *path)
 static uint64_t entry_key(const struct params *p, char *canon, size_t len)
 {
     params_canonical(p, canon, len);
-    uint64_t h = cache_fnv1a(14695981039346656037ull, SITU_VERSION, strlen(SITU_VERSION));
+    uint64_t h = cache_fnv1a(CACHE_FNV_SEED, SITU_VERSION, strlen(SITU_VERSION));
     h = cache_fnv1a(h, canon, strlen(canon));
     h = hash_file(h, p->platform);
     h = hash_file(h, p->hostfile);
@@ -97,21 +75,6 @@ int cache_get(const char *dir, const struct params *p, char **json)
     }
     json_decref(entry);
     return rc;
-}
-
-int cache_mkdir_p(const char *dir)
-{
-    char tmp[PARAMS_PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *s = tmp + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-            return -1;
-        *s = '/';
-    }
-    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 int cache_put(const char *dir, const struct params *p, const char *json)

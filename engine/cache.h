@@ -8,17 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache_dir.h" /* the directory callers pass */
 #include "params.h"
-
-/* The default directory: $XDG_CACHE_HOME/situ, else $HOME/.cache/situ. -1 if neither is set. */
-int cache_default_dir(char *out, size_t len);
-
-/* FNV-1a, 64 bits, continuing from h (start from CACHE_FNV_SEED): keys of cache entries. */
-#define CACHE_FNV_SEED 14695981039346656037ull
-uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len);
-
-/* mkdir -p: 0, or -1 with errno. */
-int cache_mkdir_p(const char *dir);
 
 /* The cached JSON line for p (malloc'd into *json), 0 on a hit, -1 on a miss. A corrupt entry
  * (unreadable, wrong configuration, not JSON) counts as a miss and is removed. */

@@ -426,8 +426,8 @@ void params_print_help(FILE *out)
         char flag[64], def[PARAMS_PATH_MAX], range[160];
         describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
         fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
-                def[0] ? "default " : "no default", def, "", range,
-                d->unit[0] ? ", unit " : "", d->unit);
+                def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
+                d->unit);
     }
 }
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "cache_dir.h"
 #include "digest.h"
 #include "layout.h"
 #include "model.h"

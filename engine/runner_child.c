@@ -125,8 +125,7 @@ static int judge(struct job *j, json_t **json, struct sim_result *res, char *err
         stderr_line(j);
     const char *why = j->err_line, *sep = why[0] ? ": " : "";
     if (j->timed_out) {
-        snprintf(error, len, "simulation timed out after %g s (the time limit)",
-                 r->time_limit);
+        snprintf(error, len, "simulation timed out after %g s (the time limit)", r->time_limit);
     } else if (j->overflow) {
         snprintf(error, len, "simulation printed more than %zu bytes (killed)", r->output_max);
     } else if (j->term_signal) {

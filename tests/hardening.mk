@@ -111,7 +111,7 @@ FUZZ_OBJ_platform = $(PLATFORM_OBJ)
 FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/flag engine/outfile
 FUZZ_OBJ_result   = engine/result
 FUZZ_OBJ_sweep    = cli/study engine/grid engine/flag engine/params engine/model engine/layout \
-                    $(PLATFORM_OBJ) engine/datadir engine/cache engine/report engine/profile engine/evaluate \
+                    $(PLATFORM_OBJ) engine/datadir engine/cache engine/cache_dir engine/report engine/profile engine/evaluate \
                     engine/outfile engine/preset cli/options tests/fuzz/stubs \
                     $(basename $(wildcard engine/analytics.c engine/script.c engine/script_async.c \
                                           engine/script_convert.c engine/watchdog.c))

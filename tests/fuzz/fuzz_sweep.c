@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ok = false;
             break;
         }
-        FUZZ_ASSERT(s.grid.naxes == before + 1 && s.grid.naxes <= PARAM_COUNT, "%d axes", s.grid.naxes);
+        FUZZ_ASSERT(s.grid.naxes == before + 1 && s.grid.naxes <= PARAM_COUNT, "%d axes",
+                    s.grid.naxes);
         const struct grid_axis *a = &s.grid.axes[s.grid.naxes - 1];
         FUZZ_ASSERT(a->n >= 1 && a->n <= STUDY_MAX_VALUES, "%d values", a->n);
         FUZZ_ASSERT(a->nids >= 1 && a->nids <= STUDY_MAX_LINKED, "%d keys", a->nids);

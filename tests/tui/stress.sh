@@ -70,6 +70,7 @@ while [ $i -lt 100 ]; do
 done
 start=$(date +%s%N)
 most=0
+waited_ms=0
 b=0
 while [ $b -lt 20 ]; do
     # shellcheck disable=SC2086
@@ -79,9 +80,19 @@ while [ $b -lt 20 ]; do
     sleep 0.3
     c=$(sims)
     [ "$c" -gt "$most" ] && most=$c
+    # On a loaded machine the explorer may still be reading the batch: until one simulation has
+    # been seen, give the debounce up to 3 s more to expire (the storm goes on after).
+    w=0
+    while [ "$most" -eq 0 ] && [ $w -lt 30 ]; do
+        sleep 0.1
+        c=$(sims)
+        [ "$c" -gt "$most" ] && most=$c
+        w=$((w + 1))
+    done
+    waited_ms=$((waited_ms + w * 100))
     b=$((b + 1))
 done
-elapsed_ms=$((($(date +%s%N) - start) / 1000000 - 20 * 300))
+elapsed_ms=$((($(date +%s%N) - start) / 1000000 - 20 * 300 - waited_ms))
 keys=$((20 * 800))
 rate=$((keys * 1000 / (elapsed_ms + 1)))
 echo "   sent $keys keys in $elapsed_ms ms of sending ($rate keys/s); at most $most simulation children at once" >&2
