@@ -125,11 +125,6 @@ bool script_async_can_yield(lua_State *L, const char *fn)
     return true;
 }
 
-void script_async_done(lua_State *L)
-{
-    script_request_clear(script_of(L));
-}
-
 enum script_req_kind script_async_wanted(const struct script *s, const struct params **p, int *n)
 {
     if (p)

@@ -52,15 +52,12 @@ bool script_async_can_yield(struct lua_State *L, const char *fn);
 
 /* Makes a request of kind for n configurations and returns them for the caller to fill
  * (NULL if out of memory); the caller then returns lua_yieldk(L, 0, 0, k), and k, called when
- * the host resumes, pushes the results (script_async_result) and clears the request
- * (script_async_done). */
+ * the host resumes, pushes the results (script_async_result) and frees the request
+ * (script_request_clear, script_internal.h). */
 struct params *script_async_request(struct lua_State *L, enum script_req_kind kind, int n);
 
 /* Pushes slot i of the fed request: the result table, or nil and the error. Returns 1 for a
  * result, 0 for an error (nil pushed and *err set to the reason). */
 int script_async_result(struct lua_State *L, int i, const char **err);
-
-/* Frees the request (the continuations call it once they have pushed the results). */
-void script_async_done(struct lua_State *L);
 
 #endif

@@ -4,7 +4,6 @@
  * stops where it went wrong; a failed simulation inside a sweep is a result with `error` set. */
 #include <lauxlib.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -6,6 +6,7 @@
 
 #include "script.h"
 
+struct params;
 struct sim_job;
 
 /* Registers the global `situ` (and package.loaded.situ). */
@@ -13,7 +14,6 @@ void script_open_situ(struct script *s);
 
 /* Pushes the result table of the model for p (the keys of `situ model --json`), as situ.model
  * does (lesson goals get it too). -1 with err. */
-struct params;
 int script_push_model(struct lua_State *L, const struct params *p, char *err, size_t errlen);
 
 /* --- what the files of the module share --- */
