@@ -126,6 +126,7 @@ test: deps
 	$(MAKE) --no-print-directory fuzz-replay
 	$(MAKE) --no-print-directory valgrind-lua
 	$(BUILD)/unit --jobs 2
+	python3 tests/tools/run.py
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
