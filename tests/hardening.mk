@@ -10,8 +10,9 @@
 #
 # It reads its own source lists, so it works wherever the include line sits, and it does not
 # change the Makefile's default goal; from the Makefile it takes SITU_CFLAGS and the Lua files
-# compiled into the binary (EMBED_H, made in EMBED_DIR before any object of any build). Third-party leaks are suppressed in
-# tests/lsan.supp and tests/valgrind.supp; never add a frame of ours there.
+# compiled into the binary (EMBED_H, made in EMBED_DIR before any object of any build).
+# Third-party leaks are suppressed in tests/lsan.supp and tests/valgrind.supp; never add a frame
+# of ours there.
 
 HARDEN_SAVED_GOAL := $(.DEFAULT_GOAL)
 
