@@ -37,6 +37,17 @@ static double route_latency(const struct platform *pf, int a, int b)
     return lat;
 }
 
+void model_actor_shares(long load, int actors, bool shared, double *retrieval, double *analysis)
+{
+    *retrieval = *analysis = 0;
+    if (load <= 0 || actors <= 0)
+        return;
+    double n = actors, L = (double)load, chunks = ceil(L / n), q = floor(L / n), r = L - q * n;
+    *analysis = L / (n * chunks);
+    /* q full rounds of n states (each actor waits n states' time) and one of r (r actors, r). */
+    *retrieval = shared ? (q * n * n + r * r) / (n * L) : *analysis;
+}
+
 double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
 {
     int n;
@@ -223,7 +234,8 @@ static int inbound_links(const struct platform *pf, const struct layout *l)
 /* The analytics side of one step whose analysis is av: R, A and W of the critical host. */
 struct ana_step {
     double R, A, W, chunks;
-    int inbound; /* most links one host receives remote states over */
+    double active; /* R + A over all the analytics cores, per core: some take fewer states */
+    int inbound;   /* most links one host receives remote states over */
 };
 
 static void analytics_step(const struct params *p, const struct platform *pf,
@@ -260,7 +272,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
             feed[l->dtl_host[r]] = sent[l->rank_host[r]];
-    double worst = -1;
+    double worst = -1, active = 0;
     int inbound = inbound_links(pf, l);
     *out = (struct ana_step){0};
     for (int h = 0; h < l->hosts; h++) {
@@ -302,6 +314,12 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         if (x > 0 && window > 0)
             x = x <= window * rate ? x / rate : x + window * (1 - rate);
         double t = start + x + w;
+        double share_R, share_A; /* one actor of the host does the exchange */
+        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], remote && remote[h] > 0, &share_R,
+                           &share_A);
+        active +=
+            (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
+            l->ana_cores;
         if (t > worst) {
             worst = t;
             *out = (struct ana_step){.R = retrieval,
@@ -311,6 +329,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                                      .inbound = inbound};
         }
     }
+    out->active = active;
     free(remote);
     free(lat);
     model_net_free(&net);
@@ -408,7 +427,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
                        sim_side > 0 ? halo_busy / sim_side : 0, &a);
         double n = (double)prof->classes[k].count;
         period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
-        busy_ana += n * (a.R + a.A);
+        busy_ana += n * a.active;
         R += n * a.R;
         A += n * a.A;
         W += n * a.W;

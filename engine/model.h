@@ -3,6 +3,8 @@
 #ifndef SITU_MODEL_H
 #define SITU_MODEL_H
 
+#include <stdbool.h>
+
 #include "layout.h"
 #include "params.h"
 #include "platform.h"
@@ -73,6 +75,14 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
  * The engine simulates the same messages (sim_actors.c). */
 double model_exchange_time(const struct platform *pf, const struct layout *l,
                            const struct analytics_value *v);
+
+/* How much of its critical actor's retrieval and analysis the `actors` actors of a host spend on
+ * average when `load` states reach the host in a step, each actor taking one state at a time:
+ * the critical one takes ceil(load / actors), all of them `load`. Over a shared link the states
+ * travel in rounds of up to `actors` at once, each as long as its states take together, so an
+ * actor that skips the last round saves that round's time; over an unshared loopback (or none)
+ * each state costs the same alone. Both shares are in [0, 1]; 0 with no load. */
+void model_actor_shares(long load, int actors, bool shared, double *retrieval, double *analysis);
 
 /* Time for one message of `bytes` from host a to host b over the digest's route under the
  * platform's (LV08) model, when `sharers` transfers share each shared link; NAN if the route is

@@ -34,7 +34,8 @@ static int alloc_group_arrays(struct engine *e)
     for (int k = 0; k < e->nanas; k++) {
         struct ana_group *a = &e->anas[k];
         if (!steps_array_ok(&a->active, e->steps) || !steps_array_ok(&a->idle, e->steps) ||
-            !steps_array_ok(&a->R, e->steps) || !steps_array_ok(&a->A, e->steps))
+            !steps_array_ok(&a->R, e->steps) || !steps_array_ok(&a->A, e->steps) ||
+            !steps_array_ok(&a->X, e->steps))
             return -1;
     }
     return 0;
@@ -222,6 +223,9 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             x->bytes = local && e->fast ? per_actor : x->real_bytes;
         }
         int groups = e->fast ? 1 : actors;
+        double share_R = 1, share_A = 1;
+        if (e->fast) /* the group's timings are its critical actor's */
+            model_actor_shares(load, actors, !e->instant && !dtl_local(e, h), &share_R, &share_A);
         for (int n = 0; n < groups; n++) {
             struct ana_group *a = &e->anas[ak++];
             a->host = h;
@@ -233,6 +237,8 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->chunks = e->fast ? per_actor : 1;
             a->extra_latency =
                 e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            a->share_R = share_R;
+            a->share_A = share_A;
             a->xidx = -1;
         }
         /* The first group routed here poisons every analytics actor of the host at the end: one
@@ -451,7 +457,9 @@ static void summarise(struct engine *e, struct sim_measure *out)
         const struct ana_group *a = &e->anas[k];
         double w = (double)a->actors / l->ana_cores, R = 0, A = 0;
         for (long i = 0; i < S; i++) {
-            out->ana_active[i] += w * (a->R[i] + a->A[i]);
+            double analysis = a->A[i] - a->X[i];
+            out->ana_active[i] +=
+                w * (a->share_R * a->R[i] + a->share_A * analysis) + a->X[i] / l->ana_cores;
             out->ana_idle[i] += w * a->idle[i];
             R += a->R[i];
             A += a->A[i];
@@ -540,8 +548,9 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
     if (sim_load(e, p, err, errlen) < 0)
         return -1;
 
-    int argc = 3;
-    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64", NULL};
+    int argc = 4;
+    char *argv[] = {"situ", "--log=root.thresh:error", "--cfg=contexts/stack-size:64",
+                    SIM_NETWORK_OPTIM, NULL};
     xbt_log_control_set("root.thresh:error");
     simgrid_init(&argc, argv);
     simgrid_load_platform(p->platform);

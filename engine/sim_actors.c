@@ -262,8 +262,11 @@ void sim_analytics_actor(int argc, char **argv)
     while (retrieve(a, &step)) {
         double t0 = simgrid_get_clock();
         execute(a->chunks * e->chunk_flops[step]);
-        if (host_step_done(e, a))
+        if (host_step_done(e, a)) {
+            double x0 = simgrid_get_clock();
             exchange(e, a, step);
+            a->X[step] += simgrid_get_clock() - x0;
+        }
         a->A[step] += simgrid_get_clock() - t0;
         e->analyses += a->states;
         channel_put(&e->collector, message_new(MSG_METRIC, step, a->states), METRIC_BYTES,

@@ -67,9 +67,13 @@ struct ana_group {
     int pieces;         /* messages one retrieval takes: full 1, fast one per sending node */
     int states;         /* rank states those messages carry */
     int chunks; /* states one actor analyses per retrieval: full 1, fast ceil(load/actors) */
-    double extra_latency;          /* fast: latencies of the (chunks - 1) retrievals merged away */
+    double extra_latency; /* fast: latencies of the (chunks - 1) retrievals merged away */
+    /* The mean share of R and of the analysis in A that the actors spend (model_actor_shares):
+     * full 1; fast below 1 when some actors take fewer states than the critical one. */
+    double share_R, share_A;
     int xidx;                      /* index among the exchanging hosts, -1 if none */
     double *active, *idle, *R, *A; /* [steps] */
+    double *X; /* [steps] the exchange, part of A: one actor of the host does it */
 };
 
 /* Sends the metric copies to the ranks of one node (sim_postman_actor). */

@@ -21,6 +21,7 @@
 #include "platform.h"
 #include "report.h"
 #include "script.h"
+#include "sim.h"
 
 struct sim_smpi_app sim_smpi_app;
 
@@ -259,6 +260,7 @@ static void exec_smpirun(const struct params *p, const char *dir, const char *pr
                      net,
                      tmp,
                      "--log=root.thresh:error",
+                     SIM_NETWORK_OPTIM,
                      "--cfg=smpi/display-timing:no"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         argv[n++] = fixed[i];

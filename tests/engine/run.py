@@ -231,6 +231,19 @@ AGREEMENT = [  # fidelity fast vs full: makespan and each component's active tim
     ["--stride", "1000", "--compute-scaling", "50", "--nodes", "4", "--ratio", "7"],
     ["--stride", "1000", "--compute-scaling", "50", "--nodes", "4", "--mapping", "intransit", "--ratio", "3"],
     ["--iterations", "2000", "--nodes", "3", "--ratio", "31", "--dtl", "queue"],
+    # Fewer states than actors on a host (16 for 32, or 32, 16 and 16 on three hosts): only some
+    # actors work each step, the others wait (fast once counted them all busy: +100%, +50%).
+    ["--iterations", "400", "--nodes", "3", "--mapping", "intransit", "--ratio", "1"],
+    ["--iterations", "400", "--nodes", "5", "--mapping", "intransit", "--ratio", "1", "--dtl", "queue"],
+    # An exchange among the analytics hosts: one actor of each host does it (fast once counted
+    # it for every actor: +1133% in transit, +7.9% in situ).
+    ["--iterations", "400", "--nodes", "4", "--mapping", "intransit", "--ratio", "1", "--region", "30",
+     "--analytics", "scatter"],
+    ["--iterations", "400", "--nodes", "2", "--analytics", "scatter"],
+    # 6 nodes send to 2 analytics nodes at once: SimGrid's lazy network update gave one of them
+    # twice its link (fast 30% short, full 11%); the engine uses the full update (SIM_NETWORK_OPTIM).
+    ["--iterations", "400", "--nodes", "8", "--mapping", "intransit", "--ratio", "3", "--region", "40",
+     "--data-scaling", "10"],
 ]
 
 
@@ -241,6 +254,35 @@ def agreement(args):
         for k in ("makespan", "sim_active", "analytics_active"):
             close(fast[k], full[k], 0.01, k)
     return test
+
+
+def link_never_overfull():
+    # The same 6-to-2 traffic at full fidelity: each analytics node's link carries 96 states a
+    # step, 3 per actor in rounds of 32, so an actor's retrieval is the link's time for them all,
+    # as the model says. SimGrid's lazy update let the flows to one node take twice its link
+    # (analytics active 11% short of the model, smpi as wrong).
+    args = ["--iterations", "400", "--nodes", "8", "--mapping", "intransit", "--ratio", "3",
+            "--region", "40", "--data-scaling", "10"]
+    r, m = run("--fidelity", "full", *args), model(*args)
+    close(r["stage"]["R"], m["stage"]["R"], 0.01, "R")
+    close(r["analytics_active"], m["analytics_active"], 0.01, "analytics_active")
+
+
+def network_bound_intransit():
+    # Issue 15's network-bound case: 96 states a step through one analytics node's link, 32
+    # actors taking 3 each. Makespan and simulation time agree within 1%. Analytics active time
+    # does not yet: full fidelity's ranks leave their halo exchanges up to 2.3 ms apart (a node's
+    # ranks differ in their neighbours), so their states, and the actors' rounds, spread, and
+    # fewer transfers share the link at once; fast mode keeps a node's ranks in step, so every
+    # round shares the link 32 ways: an upper bound, 6.1% above full here (known gap, see
+    # docs/model.md). It must stay an upper bound, and no further off.
+    args = ["--nodes", "4", "--ratio", "15", "--stride", "20", "--mapping", "intransit",
+            "--dtl", "mailbox", "--iterations", "400"]
+    fast, full = run(*args), run("--fidelity", "full", *args)
+    close(fast["makespan"], full["makespan"], 0.01, "makespan")
+    close(fast["sim_active"], full["sim_active"], 0.01, "sim_active")
+    gap = fast["analytics_active"] / full["analytics_active"] - 1
+    assert 0 <= gap <= 0.07, f"analytics_active: fast {100 * gap:+.2f}% of full, expected 0 to +7%"
 
 
 def hostfile_mapping():
@@ -375,14 +417,14 @@ def broken_app(tmp):
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "broken.c")
     top = os.path.dirname(SITU)
     exe = os.path.join(tmp, "broken")
-    subprocess.run(["smpicc", "-I", os.path.join(top, "smpi"), "-o", exe, src, "-L", top, "-lsitu_dtl"],
-                   check=True, capture_output=True)
     small = ["--iterations", "40", "--stride", "40", "--nodes", "1", "--cores-per-node", "4", "--ratio", "1"]
 
     def left_behind():
         return subprocess.run(["pgrep", "-f", exe], capture_output=True, text=True).stdout.strip()
 
-    def test():
+    def test():  # built here: a run of other checks (SITU_TESTS) needs no smpicc
+        subprocess.run(["smpicc", "-I", os.path.join(top, "smpi"), "-o", exe, src, "-L", top, "-lsitu_dtl"],
+                       check=True, capture_output=True)
         p = situ("run", "--smpi-app", exe, "crash", *small, expect=3)
         assert p.stdout == "" and "Segmentation fault" in p.stderr, p.stderr
         p = situ("--time-limit", "2", "run", "--smpi-app", exe, "hang", *small, expect=3)
@@ -445,6 +487,8 @@ def main():
     check("links above --alert are flagged", link_alerts)
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
+    check("no link carries more than it holds (SimGrid's full network update)", link_never_overfull)
+    check("network-bound in transit: fast within 1% on makespan and simulation time", network_bound_intransit)
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
     check("model's makespan within 1% of full on the Fig. 8 grid", model_vs_full(FIG8, 0.01))
     check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
