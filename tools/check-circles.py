@@ -30,16 +30,20 @@ def graph(root, dirs):
         folder = os.path.join(root, d)
         if not os.path.isdir(folder):
             continue
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith((".c", ".h")):
+        names = []  # the folder's sources, its sub-folders' (engine/'s layers) included
+        for top, subdirs, files in os.walk(folder):
+            subdirs.sort()
+            names += [os.path.relpath(os.path.join(top, f), root) for f in sorted(files)]
+        for rel in names:
+            if not rel.endswith((".c", ".h")):
                 continue
-            rel = os.path.join(d, name)
+            here = os.path.dirname(rel)
             src = module_of(rel)
             edges.setdefault(src, set())
             with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
                 text = f.read()
             for inc in INCLUDE.findall(text):
-                target = os.path.normpath(os.path.join(d, inc))
+                target = os.path.normpath(os.path.join(here, inc))
                 if not os.path.isfile(os.path.join(root, target)):
                     continue  # generated (build/gen) or not ours
                 dst = module_of(target)
