@@ -12,7 +12,7 @@ PKGS     = simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo
 CFLAGS  ?= -O2 -g
 SITU_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MD -MP \
            -DSITU_VERSION='"$(VERSION)"' -DSITU_DATADIR='"$(DATADIR)"' \
-           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           -I$(EMBED_DIR) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
@@ -33,10 +33,25 @@ all: deps situ smpi
 deps:
 	@sh tools/deps.sh
 
-situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok
+situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(BUILD)/flags.stamp
+# Lua that is part of the program (the sandbox, the checks of analytics and lesson files) is
+# written as .lua files in scripts/lua/internal/ and compiled in, as wrk compiles its wrk.lua:
+# each becomes $(EMBED_DIR)/embedded/NAME_lua.h (tools/embed-lua.sh), which the C file loads with
+# its chunk name. Every build (this one, pic, asan, fuzz, tsan) makes them first (order-only) and
+# includes them from here; the compiler's dependency files then rebuild whoever includes one when
+# its .lua changes. Nothing is installed for them: the binary carries them.
+EMBED_DIR = $(BUILD)/gen
+EMBED_LUA = $(wildcard scripts/lua/internal/*.lua)
+EMBED_H   = $(patsubst scripts/lua/internal/%.lua,$(EMBED_DIR)/embedded/%_lua.h,$(EMBED_LUA))
+
+$(EMBED_DIR)/embedded/%_lua.h: scripts/lua/internal/%.lua tools/embed-lua.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-lua.sh $*_lua $< > $@.tmp && mv $@.tmp $@
+.SECONDARY: $(EMBED_H) # made by a pattern rule, yet no intermediate to delete after the build
+
+$(BUILD)/%.o: %.c $(BUILD)/flags.stamp | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -52,7 +67,7 @@ SMPI_LIB_OBJ = $(patsubst %.c,$(BUILD)/pic/%.o,$(ENGINE) smpi/runtime.c smpi/sit
                $(BUILD)/pic/smpi/comm_shim.o
 smpi: libsitu_dtl.so situ-smpi $(BUILD)/stencil
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -DSITU_SMPI -I/usr/include/smpi -c -o $@ $<
 
@@ -84,25 +99,34 @@ $(BUILD)/layers.ok: $(LIB_OBJ)
 	@sh tools/check-layers.sh $(BUILD)
 	@touch $@
 
+# No import circle among the modules of engine/, cli/, tui/ and plot/ (a includes b's header and b
+# includes a's, or a longer loop): checked on every build, from the sources, one line per circle.
+CIRCLE_SRC = $(wildcard engine/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
+$(BUILD)/circles.ok: $(CIRCLE_SRC) tools/check-circles.py
+	@mkdir -p $(BUILD)
+	@python3 tools/check-circles.py . engine cli tui plot
+	@touch $@
+
 $(BUILD)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(shell pkg-config --libs criterion)
 
 run: all
 	./situ
 
-unit: deps $(BUILD)/unit $(BUILD)/layers.ok
+unit: deps $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(BUILD)/unit --jobs 2
 
 cli-test: all
 	sh tests/cli/run.sh ./situ
 
 test: deps
-	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok
+	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory fuzz-replay
 	$(MAKE) --no-print-directory valgrind-lua
 	$(BUILD)/unit --jobs 2
+	python3 tests/tools/run.py
 	sh tests/cli/run.sh ./situ
 	sh tests/tui/run.sh ./situ
 	sh tests/tui/stress.sh ./situ
@@ -150,6 +174,7 @@ install: situ smpi
 	install -m 755 situ-smpi libsitu_dtl.so $(DESTDIR)$(DATADIR)/
 	install -m 644 smpi/situ_dtl.h $(DESTDIR)$(DATADIR)/
 	cp -R platforms presets scripts $(DESTDIR)$(DATADIR)/
+	rm -rf $(DESTDIR)$(DATADIR)/scripts/lua/internal # compiled in (EMBED_H)
 	install -m 644 docs/situ.1 $(DESTDIR)$(PREFIX)/share/man/man1/situ.1
 
 uninstall:

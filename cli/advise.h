@@ -23,10 +23,6 @@ struct advise_view {
     int x, y;
 };
 
-/* "stride:compute_scaling" / "20:1": an axis's name and the value of row r, as typed. */
-void advise_axis_name(const struct grid_axis *ax, char *out, size_t len);
-void advise_axis_value(const struct grid_axis *ax, int r, char *out, size_t len);
-
 /* Writes DIR/advise.csv, DIR/heatmap.{png,svg} and DIR/pareto.{png,svg} (each whole or absent).
  * -1 with "FILE: cannot write: why". */
 int advise_write_dir(const struct advise *a, const struct advise_check *chk, int nchk,

@@ -33,7 +33,7 @@ static void axis_label(const struct advise *a, int k, int r, char *out, size_t l
     if (k < 0)
         snprintf(out, len, "-");
     else
-        advise_axis_value(&a->grid.axes[k], r, out, len);
+        grid_axis_value(&a->grid.axes[k], r, out, len);
 }
 
 /* Each cell holds the best feasible objective over the other axes (NAN: none), the best cell
@@ -48,9 +48,9 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
     bool *checked = calloc((size_t)nx * ny, sizeof *checked);
     char title[640], xn[256] = "-", yn[256] = "-";
     if (d->v.x >= 0)
-        advise_axis_name(&a->grid.axes[d->v.x], xn, sizeof xn);
+        grid_axis_name(&a->grid.axes[d->v.x], xn, sizeof xn);
     if (d->v.y >= 0)
-        advise_axis_name(&a->grid.axes[d->v.y], yn, sizeof yn);
+        grid_axis_name(&a->grid.axes[d->v.y], yn, sizeof yn);
     snprintf(title, sizeof title, "Best %s (%s is better) over %s and %s",
              advise_objective_names[o], advise_maximise(o) ? "higher" : "lower", xn, yn);
     chart_background(cr, w, h, title);

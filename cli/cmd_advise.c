@@ -120,30 +120,13 @@ static int option(struct opts *o, const char *key, const char *value, char *err,
     return study_option(&o->s, key, value, err, errlen);
 }
 
-void advise_axis_name(const struct grid_axis *ax, char *out, size_t len)
-{
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < ax->nids && used < len; i++)
-        used += snprintf(out + used, len - used, "%s%s", i ? ":" : "", param_table[ax->ids[i]].key);
-}
-
-void advise_axis_value(const struct grid_axis *ax, int r, char *out, size_t len)
-{
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < ax->nids && used < len; i++)
-        used +=
-            snprintf(out + used, len - used, "%s%s", i ? ":" : "", ax->values[r * ax->nids + i]);
-}
-
 /* The axis one name of --heatmap means: any of its keys, or all of them joined by ':'. */
 static int find_axis(const struct grid *g, const char *name)
 {
     int id = params_find(name);
     for (int k = 0; k < g->naxes; k++) {
         char full[256];
-        advise_axis_name(&g->axes[k], full, sizeof full);
+        grid_axis_name(&g->axes[k], full, sizeof full);
         if (!strcmp(full, name))
             return k;
         for (int i = 0; i < g->axes[k].nids; i++)
@@ -254,8 +237,8 @@ static void describe(const struct advise *a, long i, char *out, size_t len)
         if (a->grid.axes[k].n < 2)
             continue;
         char name[256], value[256];
-        advise_axis_name(&a->grid.axes[k], name, sizeof name);
-        advise_axis_value(&a->grid.axes[k], grid_row(&a->grid, i, k), value, sizeof value);
+        grid_axis_name(&a->grid.axes[k], name, sizeof name);
+        grid_axis_value(&a->grid.axes[k], grid_row(&a->grid, i, k), value, sizeof value);
         used += snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", name, value);
     }
     if (!out[0])
@@ -283,10 +266,10 @@ static void print_table(const struct opts *o, const struct advise_check *chk, in
     printf("%4s", "#");
     for (int k = 0; k < g->naxes; k++) {
         char name[256], value[256];
-        advise_axis_name(&g->axes[k], name, sizeof name);
+        grid_axis_name(&g->axes[k], name, sizeof name);
         w[k] = (int)strlen(name);
         for (int r = 0; r < g->axes[k].n; r++) {
-            advise_axis_value(&g->axes[k], r, value, sizeof value);
+            grid_axis_value(&g->axes[k], r, value, sizeof value);
             w[k] = w[k] > (int)strlen(value) ? w[k] : (int)strlen(value);
         }
         if (g->axes[k].n > 1)
@@ -302,7 +285,7 @@ static void print_table(const struct opts *o, const struct advise_check *chk, in
         printf("%4ld", j + 1);
         for (int k = 0; k < g->naxes; k++) {
             char value[256];
-            advise_axis_value(&g->axes[k], grid_row(g, i, k), value, sizeof value);
+            grid_axis_value(&g->axes[k], grid_row(g, i, k), value, sizeof value);
             if (g->axes[k].n > 1)
                 printf("  %-*s", w[k], value);
         }

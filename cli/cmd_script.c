@@ -2,7 +2,6 @@
  * global `arg`; any Lua error ends it with "situ: FILE:LINE: message" (and a traceback for
  * runtime errors), exit 2, or 3 when a simulation failed. */
 #include <errno.h>
-#include <lauxlib.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/script.h"
+#include "../engine/script_situ.h"
 #include "cli.h"
 
 /* The documented ranges of the limit options (docs/lua.md): 10^18 instructions is centuries of
@@ -48,20 +48,6 @@ static int limit_option(const char *flag, const char *text, double max, double *
     }
     *out = v;
     return 0;
-}
-
-/* Lets `require "x"` find modules beside the script. */
-static void add_script_dir(struct script *s, const char *path)
-{
-    lua_State *L = s->L;
-    const char *slash = strrchr(path, '/');
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "path");
-    lua_pushfstring(L, "%s/?.lua;%s", dir, lua_tostring(L, -1));
-    lua_setfield(L, -3, "path");
-    lua_pop(L, 2);
 }
 
 int cmd_script(int argc, char **argv)
@@ -106,20 +92,17 @@ int cmd_script(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     script_open_situ(s);
-    script_set_args(s, path, argc - i - 1, argv + i + 1);
-    add_script_dir(s, path);
     int rc = 0;
-    if (script_load(s, path) < 0 || script_pcall(s, 0, 0, true) < 0) {
+    if (script_set_args(s, path, argc - i - 1, argv + i + 1) < 0 || script_load(s, path) < 0 ||
+        script_pcall(s, 0, 0, true) < 0) {
         /* One line "situ: FILE:LINE: message", then the traceback as Lua wrote it. */
-        char *nl = strchr(s->err, '\n');
-        if (nl)
-            *nl = 0;
+        const char *msg = script_error(s), *nl = strchr(msg, '\n');
         fflush(stdout);
-        cli_error("%s", s->err);
+        cli_error("%.*s", nl ? (int)(nl - msg) : (int)strlen(msg), msg);
         if (nl)
             fprintf(stderr, "%s\n", nl + 1);
         /* The status of the error that ended the script: one caught earlier does not count. */
-        rc = s->failure[0] && strstr(s->err, s->failure) ? s->failure_status : EXIT_BAD_INPUT;
+        rc = script_exit_status(s, EXIT_BAD_INPUT);
     }
     script_free(s);
     if (fflush(stdout) != 0 && rc == 0)

@@ -13,6 +13,8 @@
 #include "datadir.h"
 #include "model.h"
 #include "script.h"
+#include "script_convert.h"
+#include "embedded/analytics_spec_lua.h" /* scripts/lua/internal/analytics_spec.lua, compiled in */
 
 #define CACHE_SLOTS 8
 
@@ -40,58 +42,6 @@ static bool print_out_set;
 static struct loaded *current; /* the entry being evaluated, for ctx's __index */
 static double time_limit = ANALYTICS_TIME_LIMIT;
 static long current_step;
-
-/* Checks what the file returned and fills in the defaults, which are the built-in's formulas,
- * written in Lua as wrk writes its defaults. */
-static const char spec_lua[] =
-    "local spec, path = ...\n"
-    "local function fail(msg) error(path .. ': ' .. msg, 0) end\n"
-    "if type(spec) ~= 'table' then\n"
-    "  fail('an analytics file returns a table {name = ..., cost = function(ctx) ... end, '\n"
-    "    .. '...}; this one returned ' .. (spec == nil and 'nothing' or 'a ' .. type(spec)))\n"
-    "end\n"
-    "local known = {name = true, description = true, cost = true, bytes = true,\n"
-    "               exchange = true}\n"
-    "for k in pairs(spec) do\n"
-    "  if not known[k] then\n"
-    "    fail(('unknown field %q (an analytics has name, description, cost, bytes, '\n"
-    "      .. 'exchange)'):format(tostring(k)))\n"
-    "  end\n"
-    "end\n"
-    "if type(spec.name) ~= 'string' or spec.name == '' then\n"
-    "  fail('name must be a non-empty string')\n"
-    "end\n"
-    "if spec.description ~= nil and type(spec.description) ~= 'string' then\n"
-    "  fail('description must be a string')\n"
-    "end\n"
-    "local defaults = {\n"
-    "  cost = function(ctx)\n"
-    "    return ctx.particles * ctx.analytics_cost * ctx.compute_scaling\n"
-    "  end,\n"
-    "  bytes = function(ctx) return ctx.particles * ctx.data_size * ctx.data_scaling end,\n"
-    "  exchange = function(ctx) return {pattern = 'none', bytes = 0} end,\n"
-    "}\n"
-    "local out = {name = spec.name, description = spec.description or ''}\n"
-    "for _, k in ipairs{'cost', 'bytes', 'exchange'} do\n"
-    "  local f = spec[k]\n"
-    "  if f == nil then\n"
-    "    f = defaults[k]\n"
-    "  elseif type(f) == 'number' and k ~= 'exchange' then\n"
-    "    if f ~= f or f < 0 or f == math.huge then\n"
-    "      fail(k .. ' must be a finite number >= 0, not ' .. tostring(f))\n"
-    "    end\n"
-    "    local c = f\n"
-    "    f = function() return c end\n"
-    "  elseif type(f) == 'table' and k == 'exchange' then\n"
-    "    local t = f\n"
-    "    f = function() return t end\n"
-    "  elseif type(f) ~= 'function' then\n"
-    "    fail(('%s must be a function(ctx)%s, not a %s'):format(k,\n"
-    "      k == 'exchange' and ' or a table' or ' or a number', type(f)))\n"
-    "  end\n"
-    "  out[k] = f\n"
-    "end\n"
-    "return out\n";
 
 void analytics_set_time_limit(double seconds)
 {
@@ -169,7 +119,7 @@ int analytics_resolve(const char *name, char *path, size_t len, char *err, size_
 /* "FILE:LINE" where the function was defined, or "FILE" for a default or a constant. */
 static void function_position(struct loaded *a, int fn)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     lua_Debug ar;
     lua_pushvalue(L, -1);
     lua_getinfo(L, ">S", &ar);
@@ -194,17 +144,15 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
         snprintf(err, errlen, "%s: out of memory starting Lua", path);
         return -1;
     }
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     /* io.write too goes where print goes: stdout carries results (situ run --json, the
      * explorer's evaluator's replies). */
     if (script_redirect_io(a->s, o.out) < 0 || script_load(a->s, path) < 0 ||
         script_pcall(a->s, 0, 1, false) < 0)
         goto fail;
-    if (luaL_loadbuffer(L, spec_lua, sizeof spec_lua - 1, "=analytics") != LUA_OK) {
-        if (snprintf(a->s->err, sizeof a->s->err, "%s: %s", path, lua_tostring(L, -1)) < 0)
-            a->s->err[0] = 0;
+    if (script_load_chunk(a->s, (const char *)analytics_spec_lua, sizeof analytics_spec_lua - 1,
+                          "=analytics") < 0)
         goto fail;
-    }
     lua_insert(L, -2);
     lua_pushstring(L, path);
     if (script_pcall(a->s, 2, 1, false) < 0)
@@ -346,7 +294,7 @@ static void describe(lua_State *L, int idx, char *out, size_t len)
 static int take_number(struct loaded *a, int fn, const char *what, double *out, char *err,
                        size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     double x = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(x) || x < 0) {
         char got[80];
@@ -364,7 +312,7 @@ static int take_number(struct loaded *a, int fn, const char *what, double *out, 
 static int call(struct loaded *a, int fn, const struct params *p, const struct analytics_ctx *c,
                 char *err, size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, a->spec_ref);
     lua_getfield(L, -1, fn_names[fn]);
     lua_remove(L, -2);
@@ -379,7 +327,7 @@ static int call(struct loaded *a, int fn, const struct params *p, const struct a
 
 static int exchange_value(struct loaded *a, struct analytics_value *v, char *err, size_t errlen)
 {
-    lua_State *L = a->s->L;
+    lua_State *L = script_lua(a->s);
     int t = lua_gettop(L);
     if (lua_isnil(L, t)) {
         lua_pop(L, 1);

@@ -206,3 +206,20 @@ void grid_describe(const struct grid *g, const struct params *p, char *out, size
                              param_table[id].key, v);
         }
 }
+
+void grid_axis_name(const struct grid_axis *ax, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < ax->nids && used < len; i++)
+        used += snprintf(out + used, len - used, "%s%s", i ? ":" : "", param_table[ax->ids[i]].key);
+}
+
+void grid_axis_value(const struct grid_axis *ax, int r, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < ax->nids && used < len; i++)
+        used +=
+            snprintf(out + used, len - used, "%s%s", i ? ":" : "", ax->values[r * ax->nids + i]);
+}

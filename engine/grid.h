@@ -44,4 +44,8 @@ int grid_row(const struct grid *g, long n, int k);
 /* "ratio=3 nodes=2": the axis values of p, for messages and tables. */
 void grid_describe(const struct grid *g, const struct params *p, char *out, size_t len);
 
+/* "stride:compute_scaling" / "20:1": an axis's name and the value of row r, as typed. */
+void grid_axis_name(const struct grid_axis *ax, char *out, size_t len);
+void grid_axis_value(const struct grid_axis *ax, int r, char *out, size_t len);
+
 #endif

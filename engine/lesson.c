@@ -12,6 +12,9 @@
 #include "datadir.h"
 #include "report.h"
 #include "script.h"
+#include "script_convert.h"
+#include "script_situ.h"
+#include "embedded/lesson_shape_lua.h" /* scripts/lua/internal/lesson_shape.lua, compiled in */
 
 #define LESSON_HINTS_MAX 4
 
@@ -33,69 +36,6 @@ struct lesson {
     int n;
     struct lesson_step *steps;
 };
-
-/* The shape of a lesson, checked in Lua where the error messages are easiest to write. */
-static const char shape_lua[] =
-    "local spec, path = ...\n"
-    "local function fail(msg) error(path .. ': ' .. msg, 0) end\n"
-    "if type(spec) ~= 'table' then\n"
-    "  fail('a lesson returns a table {title = ..., steps = {...}}; this one returned '\n"
-    "    .. (spec == nil and 'nothing' or 'a ' .. type(spec)))\n"
-    "end\n"
-    "for k in pairs(spec) do\n"
-    "  if k ~= 'title' and k ~= 'steps' and k ~= 'description' then\n"
-    "    fail(('unknown field %q (a lesson has title, description, steps)'):format(\n"
-    "      tostring(k)))\n"
-    "  end\n"
-    "end\n"
-    "if type(spec.title) ~= 'string' then fail('title must be a string') end\n"
-    "if type(spec.steps) ~= 'table' or #spec.steps == 0 then\n"
-    "  fail('steps must be a non-empty list of steps')\n"
-    "end\n"
-    "local known = {text = true, config = true, goal = true, hint = true, solution = true,\n"
-    "  question = true, answer = true}\n"
-    "for i, st in ipairs(spec.steps) do\n"
-    "  local where = 'step ' .. i .. ': '\n"
-    "  if type(st) ~= 'table' then fail(where .. 'expected a table, got a ' .. type(st)) end\n"
-    "  for k in pairs(st) do\n"
-    "    if not known[k] then\n"
-    "      fail(where .. ('unknown field %q (a step has text, config, goal, hint, '\n"
-    "        .. 'solution, question, answer)'):format(tostring(k)))\n"
-    "    end\n"
-    "  end\n"
-    "  if type(st.text) ~= 'string' then fail(where .. 'text must be a string') end\n"
-    "  for _, k in ipairs{'config', 'solution'} do\n"
-    "    if st[k] ~= nil and type(st[k]) ~= 'table' then\n"
-    "      fail(where .. k .. ' must be a table of parameters')\n"
-    "    end\n"
-    "  end\n"
-    "  if st.goal ~= nil and type(st.goal) ~= 'function' then\n"
-    "    fail(where .. 'goal must be a function(state)')\n"
-    "  end\n"
-    "  for _, k in ipairs{'question', 'answer'} do\n"
-    "    if st[k] ~= nil and type(st[k]) ~= 'string' then\n"
-    "      fail(where .. k .. ' must be a string')\n"
-    "    end\n"
-    "  end\n"
-    "  if st.question ~= nil and st.goal == nil then\n"
-    "    fail(where .. 'a question needs a goal(state) that checks state.answer')\n"
-    "  end\n"
-    "  if st.answer ~= nil and st.question == nil then\n"
-    "    fail(where .. 'answer is the answer to the question, and there is none')\n"
-    "  end\n"
-    "  local h = st.hint\n"
-    "  local graded = type(h) == 'table' and #h >= 1 and #h <= 4\n"
-    "  if graded then\n"
-    "    for k, v in pairs(h) do\n"
-    "      if math.type(k) ~= 'integer' or type(v) ~= 'string' then graded = false end\n"
-    "    end\n"
-    "  end\n"
-    "  if h ~= nil and type(h) ~= 'string' and not graded then\n"
-    "    fail(where .. 'hint must be a string, or a list of 1 to 4 strings (a nudge first, '\n"
-    "      .. 'then more)')\n"
-    "  end\n"
-    "end\n"
-    "return spec\n";
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -128,7 +68,7 @@ static int resolve(const char *name, char *path, size_t len, char *err, size_t e
 /* Pushes field `key` of step i (1-based in Lua). */
 static void push_step_field(struct lesson *l, int i, const char *key)
 {
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
     lua_getfield(L, -1, "steps");
     lua_rawgeti(L, -1, i + 1);
@@ -155,7 +95,7 @@ static int step_params(struct lesson *l, int i, const char *key, const struct pa
         return -1;
     }
     push_step_field(l, i, key);
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
         return 0;
@@ -214,7 +154,7 @@ static int load_hints(lua_State *L, struct lesson_step *st)
 
 static int load_steps(struct lesson *l, char *err, size_t errlen)
 {
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
     l->title = dup_field(L, -1, "title");
     lua_getfield(L, -1, "steps");
@@ -288,22 +228,20 @@ struct lesson *lesson_load(const char *name, char *err, size_t errlen)
                             .out = NULL,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
                             .max_memory = ANALYTICS_MAX_MEMORY,
-                            .time_limit = ANALYTICS_TIME_LIMIT};
+                            .time_limit = ANALYTICS_TIME_LIMIT,
+                            .model_only = true};
     if (!(l->s = script_new(&o))) {
         snprintf(err, errlen, "out of memory starting Lua");
         goto fail;
     }
-    l->s->model_only = true;
     script_open_situ(l->s);
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     if (script_redirect_io(l->s, NULL) < 0 || script_load(l->s, l->path) < 0 ||
         script_pcall(l->s, 0, 1, false) < 0)
         goto lua_fail;
-    if (luaL_loadbuffer(L, shape_lua, sizeof shape_lua - 1, "=lesson") != LUA_OK) {
-        lua_pop(L, 2);
-        snprintf(err, errlen, "%s: cannot check the lesson", l->path);
-        goto fail;
-    }
+    if (script_load_chunk(l->s, (const char *)lesson_shape_lua, sizeof lesson_shape_lua - 1,
+                          "=lesson") < 0)
+        goto lua_fail;
     lua_insert(L, -2);
     lua_pushstring(L, l->path);
     if (script_pcall(l->s, 2, 1, false) < 0)
@@ -338,8 +276,7 @@ void lesson_free(struct lesson *l)
 
 void lesson_set_output(struct lesson *l, FILE *out)
 {
-    l->s->o.out = out;
-    script_redirect_io(l->s, out); /* io.write as print; a failure keeps the old target */
+    script_redirect_io(l->s, out); /* print moves; io keeps its old target if this fails */
 }
 
 const char *lesson_title(const struct lesson *l)
@@ -386,7 +323,7 @@ int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol,
     if (i < 0 || i >= l->n || !l->steps[i].has_solution)
         return 0;
     push_step_field(l, i, "solution");
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     size_t used = 0;
     int n = 0;
     for (int id = 0; id < PARAM_COUNT; id++) {
@@ -480,7 +417,7 @@ int lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st, ch
     msg[0] = 0;
     if (i < 0 || i >= l->n || !l->steps[i].has_goal)
         return LESSON_NO_GOAL;
-    lua_State *L = l->s->L;
+    lua_State *L = script_lua(l->s);
     push_step_field(l, i, "goal");
     if (push_state(L, st, msg, msglen) < 0) {
         lua_pop(L, 1);

@@ -1,6 +1,7 @@
 #include "report.h"
 
-#include "sim.h"
+#include "result.h"
+#include "sim_measure.h"
 
 #include <math.h>
 #include <string.h>
@@ -169,6 +170,22 @@ void report_csv_field(FILE *f, const char *text)
     fputc('"', f);
 }
 
+/* "per_step": one core of each component's active and idle seconds at every step (a NULL array:
+ * an empty list). */
+static json_t *per_step_json(const double *const arrays[4], long steps)
+{
+    static const char *const keys[] = {"sim_active", "sim_idle", "analytics_active",
+                                       "analytics_idle"};
+    json_t *o = json_object();
+    for (int k = 0; o && k < 4; k++) {
+        json_t *a = json_array();
+        for (long i = 0; a && arrays[k] && i < steps; i++)
+            json_array_append_new(a, json_real(arrays[k][i]));
+        json_object_set_new(o, keys[k], a);
+    }
+    return o;
+}
+
 /* A simulation's JSON: the model's keys, then what only a simulation measures. */
 json_t *report_sim_json(const struct params *p, const struct sim_measure *r, double alert)
 {
@@ -178,16 +195,8 @@ json_t *report_sim_json(const struct params *p, const struct sim_measure *r, dou
     json_object_set_new(o, "fidelity", json_string(param_table[P_FIDELITY].choices[r->fidelity]));
     if (r->warning[0])
         json_object_set_new(o, "warning", json_string(r->warning));
-    json_t *steps = json_object();
-    const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
-    double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};
-    for (int k = 0; k < 4; k++) {
-        json_t *a = json_array();
-        for (long i = 0; i < r->steps; i++)
-            json_array_append_new(a, json_real(arrays[k][i]));
-        json_object_set_new(steps, keys[k], a);
-    }
-    json_object_set_new(o, "per_step", steps);
+    const double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};
+    json_object_set_new(o, "per_step", per_step_json(arrays, r->steps));
     json_t *links = json_array();
     for (int i = 0; i < r->nlinks; i++)
         json_array_append_new(
@@ -202,5 +211,28 @@ json_t *report_sim_json(const struct params *p, const struct sim_measure *r, dou
                                   (json_int_t)r->gets, "metrics_delivered",
                                   (json_int_t)r->metrics_delivered, "analyses",
                                   (json_int_t)r->analyses));
+    return o;
+}
+
+json_t *report_sim_result_json(const struct params *p, const struct sim_result *r)
+{
+    json_t *o = report_result_json(p, &r->m);
+    if (!o)
+        return NULL;
+    if (r->wall_seconds >= 0)
+        json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
+    if (r->activities >= 0)
+        json_object_set_new(o, "activities", json_integer(r->activities));
+    if (r->fidelity[0])
+        json_object_set_new(o, "fidelity", json_string(r->fidelity));
+    const double *arrays[] = {r->step_sim_active, r->step_sim_idle, r->step_ana_active,
+                              r->step_ana_idle};
+    json_object_set_new(o, "per_step", per_step_json(arrays, r->nsteps));
+    json_t *links = json_array();
+    for (int i = 0; links && i < r->nlinks; i++)
+        json_array_append_new(links,
+                              json_pack("{s:s,s:f,s:f}", "name", r->links[i].name, "bytes",
+                                        r->links[i].bytes, "utilisation", r->links[i].utilisation));
+    json_object_set_new(o, "links", links);
     return o;
 }

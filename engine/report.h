@@ -38,4 +38,10 @@ struct sim_measure;
  * Rendering lives here, not in the simulation (sim.c only measures). */
 json_t *report_sim_json(const struct params *p, const struct sim_measure *r, double alert);
 
+struct sim_result;
+
+/* The same from a parsed result (result.h), with the keys struct sim_result carries: what
+ * scenarios get from situ.run in the explorer, as headless. NULL if out of memory. */
+json_t *report_sim_result_json(const struct params *p, const struct sim_result *r);
+
 #endif

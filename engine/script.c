@@ -6,15 +6,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <lauxlib.h>
 #include <limits.h>
 #include <lualib.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "script_internal.h"
 #include "watchdog.h"
+#include "embedded/sandbox_lua.h" /* scripts/lua/internal/sandbox.lua, compiled in */
 
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
 
@@ -33,6 +36,32 @@ double script_time_limit(void)
 struct script *script_of(lua_State *L)
 {
     return *(struct script **)lua_getextraspace(L);
+}
+
+lua_State *script_lua(struct script *s)
+{
+    return s->L;
+}
+
+const char *script_error(const struct script *s)
+{
+    return s->err;
+}
+
+int script_fail(lua_State *L, int status, const char *fmt, ...)
+{
+    struct script *s = script_of(L);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->failure, sizeof s->failure, fmt, ap);
+    va_end(ap);
+    s->failure_status = status;
+    return luaL_error(L, "%s", s->failure);
+}
+
+int script_exit_status(const struct script *s, int otherwise)
+{
+    return s->failure[0] && strstr(s->err, s->failure) ? s->failure_status : otherwise;
 }
 
 /* Blocks are counted so that a memory bomb fails inside Lua (an ordinary, catchable error)
@@ -268,6 +297,19 @@ int script_load(struct script *s, const char *path)
     return -1;
 }
 
+int script_load_chunk(struct script *s, const char *code, size_t len, const char *name)
+{
+    s->depth++;
+    int status = luaL_loadbufferx(s->L, code, len, name, "t");
+    s->depth--;
+    if (status == LUA_OK)
+        return 0;
+    snprintf(s->err, sizeof s->err, "%s",
+             lua_tostring(s->L, -1) ? lua_tostring(s->L, -1) : "cannot load");
+    lua_pop(s->L, 1);
+    return -1;
+}
+
 int script_check_write(const char *path, char *err, size_t errlen)
 {
     const char *why = NULL;
@@ -409,6 +451,7 @@ static int redirect_io(lua_State *L)
 
 int script_redirect_io(struct script *s, FILE *out)
 {
+    s->o.out = out;
     lua_pushcfunction(s->L, redirect_io);
     lua_pushlightuserdata(s->L, out);
     return script_pcall(s, 1, 0, false);
@@ -435,72 +478,6 @@ static int l_print(lua_State *L)
     return 0;
 }
 
-/* The sandbox, written in Lua: what would let a script run programs, load native code, touch
- * the debug machinery or write outside the current directory is replaced by a function that
- * says so. Reading files stays allowed. */
-static const char sandbox_lua[] =
-    "local open_write, self_contained = ...\n"
-    "local function denied(name)\n"
-    "  return function() error(name .. ' is not available in the sandbox '\n"
-    "    .. '(--unsafe lifts it)', 2) end\n"
-    "end\n"
-    "for _, f in ipairs{'execute', 'exit', 'remove', 'rename', 'tmpname', 'getenv',\n"
-    "                   'setlocale'} do\n"
-    "  os[f] = denied('os.' .. f)\n"
-    "end\n"
-    "io.popen = denied('io.popen')\n"
-    "io.tmpfile = denied('io.tmpfile')\n"
-    "package.loadlib = denied('package.loadlib')\n"
-    "package.cpath = ''\n"
-    "local searchers = package.searchers\n"
-    "local function no_c_module(name)\n"
-    "  return '\\n\\tno C modules in the sandbox (--unsafe lifts it)'\n"
-    "end\n"
-    "searchers[3], searchers[4] = no_c_module, nil\n"
-    "debug, package.loaded.debug = nil, nil\n"
-    "local open, output, rawload, rawloadfile = io.open, io.output, load, loadfile\n"
-    "function io.open(path, mode)\n"
-    "  if mode ~= nil and type(mode) ~= 'string' then\n"
-    "    error(\"bad argument #2 to 'open' (string expected)\", 2)\n"
-    "  end\n"
-    "  if mode and mode:find('[wa+]') and type(path) == 'string' then\n"
-    "    local f, why, code = open_write(path, mode)\n"
-    "    if f == false then error(why, 2) end\n"
-    "    return f, why, code\n"
-    "  end\n"
-    "  return open(path, mode)\n"
-    "end\n"
-    "function io.output(file)\n"
-    "  if type(file) == 'string' then\n"
-    "    local f, why = open_write(file, 'w')\n"
-    "    if not f then error(why, 2) end\n"
-    "    return output(f)\n"
-    "  end\n"
-    "  return output(file)\n"
-    "end\n"
-    "function load(chunk, name, mode, env)\n"
-    "  if env == nil then return rawload(chunk, name, 't') end\n"
-    "  return rawload(chunk, name, 't', env)\n"
-    "end\n"
-    "function loadfile(name, mode, env)\n"
-    "  if env == nil then return rawloadfile(name, 't') end\n"
-    "  return rawloadfile(name, 't', env)\n"
-    "end\n"
-    "function dofile(name)\n"
-    "  local f = assert(loadfile(name))\n"
-    "  return f()\n"
-    "end\n"
-    "string.dump = denied('string.dump')\n"
-    "if self_contained then\n"
-    "  local why = ' is refused in an analytics file: it must be self-contained, so that '\n"
-    "    .. 'results cached for its content cannot go stale through another file'\n"
-    "  local function refused(name)\n"
-    "    return function() error(name .. why, 2) end\n"
-    "  end\n"
-    "  dofile, loadfile, require = refused('dofile'), refused('loadfile'), refused('require')\n"
-    "  package.loaded._G.dofile = dofile\n"
-    "end\n";
-
 static int open_state(lua_State *L)
 {
     struct script *s = script_of(L);
@@ -509,7 +486,7 @@ static int open_state(lua_State *L)
     lua_setglobal(L, "print");
     if (s->o.unsafe)
         return 0;
-    if (luaL_loadbuffer(L, sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
+    if (luaL_loadbuffer(L, (const char *)sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
         return lua_error(L);
     lua_pushcfunction(L, l_open_write);
     lua_pushboolean(L, s->o.self_contained);
@@ -554,7 +531,7 @@ void script_free(struct script *s)
 {
     if (!s)
         return;
-    script_async_clear(s);
+    script_request_clear(s);
     if (s->L) {
         /* Finalizers run at close: under the memory limit and the wall clock too (the count
          * hook is off inside finalizers, so only the watchdog stops an endless one). */
@@ -572,7 +549,39 @@ void script_free(struct script *s)
     free(s);
 }
 
-void script_set_args(struct script *s, const char *path, int argc, char **argv)
+void script_request_clear(struct script *s)
+{
+    struct script_request *r = &s->req;
+    for (int i = 0; i < r->n; i++) {
+        if (r->res)
+            json_decref(r->res[i]);
+        if (r->err)
+            free(r->err[i]);
+    }
+    free(r->p);
+    free(r->res);
+    free(r->err);
+    free(r->fed);
+    memset(r, 0, sizeof *r);
+}
+
+/* Lets `require "x"` find modules beside the script. */
+static int add_script_dir(lua_State *L)
+{
+    const char *path = lua_tostring(L, 1);
+    const char *slash = strrchr(path, '/');
+    lua_getglobal(L, "package");
+    if (slash)
+        lua_pushlstring(L, path, (size_t)(slash - path));
+    else
+        lua_pushliteral(L, ".");
+    lua_getfield(L, -2, "path");
+    lua_pushfstring(L, "%s/?.lua;%s", lua_tostring(L, -2), lua_tostring(L, -1));
+    lua_setfield(L, -4, "path");
+    return 0;
+}
+
+int script_set_args(struct script *s, const char *path, int argc, char **argv)
 {
     lua_State *L = s->L;
     lua_createtable(L, argc, 1);
@@ -583,4 +592,7 @@ void script_set_args(struct script *s, const char *path, int argc, char **argv)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setglobal(L, "arg");
+    lua_pushcfunction(L, add_script_dir);
+    lua_pushstring(L, path);
+    return script_pcall(s, 1, 0, false);
 }

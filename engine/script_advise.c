@@ -10,7 +10,10 @@
 
 #include "advise.h"
 #include "analytics.h"
-#include "script.h"
+#include "script_async.h"
+#include "script_convert.h"
+#include "script_internal.h"
+#include "script_situ.h"
 #include "sim.h"
 
 #define ADVISE_TOP 100 /* candidates returned unless top = N says otherwise */
@@ -207,7 +210,7 @@ static int advise_cont(lua_State *L, int status, lua_KContext ctx)
         script_async_result(L, i, &why);
         put_simgrid(L, res, i, why, &s->req.p[i], o, &value[i]);
     }
-    script_async_clear(s);
+    script_request_clear(s);
     rank_simgrid(L, res, k, value, advise_maximise(o));
     free(value);
     return 1;
@@ -246,7 +249,7 @@ int script_advise(lua_State *L)
         return luaL_error(L, "situ.advise: top and jobs: expected integers >= 1");
     if (a.limits.max_makespan < 0 || a.limits.max_nodes < 0 || a.limits.min_efficiency > 1)
         return luaL_error(L, "situ.advise: max_makespan, max_nodes >= 0, min_efficiency <= 1");
-    if (verify > 0 && script_of(L)->model_only)
+    if (verify > 0 && script_of(L)->o.model_only)
         return luaL_error(L, "situ.advise with verify: lessons use the model only (their goals "
                              "run on every change)");
 

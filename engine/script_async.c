@@ -1,28 +1,15 @@
-/* Scenarios in async mode (script.h's protocol): the scenario is a coroutine that yields its
+/* Scenarios in async mode (script_async.h's protocol): the scenario is a coroutine that yields its
  * requests for simulations and is resumed once the host has fed every result; its output goes
  * to a buffer the host reads. The explorer's scenario host process drives it. */
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "script.h"
-#include "script_internal.h"
+#include "script_async.h"
 
-/* Lets `require "x"` find modules beside the script. */
-static int add_script_dir(lua_State *L)
-{
-    const char *path = lua_tostring(L, 1);
-    const char *slash = strrchr(path, '/');
-    lua_getglobal(L, "package");
-    if (slash)
-        lua_pushlstring(L, path, (size_t)(slash - path));
-    else
-        lua_pushliteral(L, ".");
-    lua_getfield(L, -2, "path");
-    lua_pushfstring(L, "%s/?.lua;%s", lua_tostring(L, -2), lua_tostring(L, -1));
-    lua_setfield(L, -4, "path");
-    return 0;
-}
+#include "report.h"
+#include "script_convert.h"
+#include "script_internal.h"
 
 int script_async_start(struct script *s, const char *path, int argc, char **argv)
 {
@@ -31,12 +18,7 @@ int script_async_start(struct script *s, const char *path, int argc, char **argv
         snprintf(s->err, sizeof s->err, "%s: not an async interpreter", path);
         return -1;
     }
-    script_set_args(s, path, argc, argv);
-    if (script_redirect_io(s, s->mem) < 0)
-        return -1;
-    lua_pushcfunction(L, add_script_dir);
-    lua_pushstring(L, path);
-    if (script_pcall(s, 1, 0, false) < 0)
+    if (script_set_args(s, path, argc, argv) < 0 || script_redirect_io(s, s->mem) < 0)
         return -1;
     if (script_load(s, path) < 0) {
         s->status = SCRIPT_FAILED;
@@ -115,7 +97,7 @@ enum script_status script_async_resume(struct script *s)
         co_error(s, status);
         s->status = SCRIPT_FAILED;
     }
-    script_async_clear(s);
+    script_request_clear(s);
     s->mem_hit = false;
     script_clock_start(s); /* finalizers: under the limits */
     s->depth++;
@@ -143,33 +125,26 @@ bool script_async_can_yield(lua_State *L, const char *fn)
     return true;
 }
 
-void script_async_clear(struct script *s)
+enum script_req_kind script_async_wanted(const struct script *s, const struct params **p, int *n)
 {
-    struct script_request *r = &s->req;
-    for (int i = 0; i < r->n; i++) {
-        if (r->res)
-            json_decref(r->res[i]);
-        if (r->err)
-            free(r->err[i]);
-    }
-    free(r->p);
-    free(r->res);
-    free(r->err);
-    free(r->fed);
-    memset(r, 0, sizeof *r);
+    if (p)
+        *p = s->req.p;
+    if (n)
+        *n = s->req.n;
+    return s->req.kind;
 }
 
 struct params *script_async_request(lua_State *L, enum script_req_kind kind, int n)
 {
     struct script *s = script_of(L);
-    script_async_clear(s);
+    script_request_clear(s);
     struct script_request *r = &s->req;
     r->p = calloc((size_t)n, sizeof *r->p);
     r->res = calloc((size_t)n, sizeof *r->res);
     r->err = calloc((size_t)n, sizeof *r->err);
     r->fed = calloc((size_t)n, sizeof *r->fed);
     if (!r->p || !r->res || !r->err || !r->fed) {
-        script_async_clear(s);
+        script_request_clear(s);
         return NULL;
     }
     r->n = n;
@@ -200,7 +175,7 @@ int script_async_feed(struct script *s, int i, const struct sim_result *res, con
     struct script_request *r = &s->req;
     if (i < 0 || i >= r->n || r->fed[i])
         return -1;
-    if (!error && !(r->res[i] = script_result_json(&r->p[i], res)))
+    if (!error && !(r->res[i] = report_sim_result_json(&r->p[i], res)))
         error = "out of memory";
     if (error)
         r->err[i] = strdup(error);

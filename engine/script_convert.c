@@ -1,16 +1,12 @@
-/* Lua tables <-> parameters and JSON results. The parameter keys come from the one parameter
- * table (params.c), the result keys from the one JSON writer (report.c): a script sees exactly
- * what `situ model --json` and `situ run --json` print. */
+/* Lua tables <-> parameters and JSON values. The parameter keys come from the one parameter
+ * table (params.c): a script reads and writes exactly the keys of the CLI, presets and
+ * `situ run --json`. */
 #include <lauxlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "evaluate.h"
-#include "analytics.h"
 #include "datadir.h"
-#include "model.h"
-#include "report.h"
-#include "script.h"
+#include "script_convert.h"
 
 void script_push_params(lua_State *L, const struct params *p)
 {
@@ -145,50 +141,4 @@ void script_push_json(lua_State *L, json_t *v)
         lua_pushboolean(L, json_is_true(v));
     else
         lua_pushnil(L);
-}
-
-int script_push_model(lua_State *L, const struct params *p, char *err, size_t errlen)
-{
-    struct model_result m;
-    if (evaluate_model(p, &m, err, errlen) < 0)
-        return -1;
-    json_t *j = report_result_json(p, &m);
-    if (!j) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    script_push_json(L, j);
-    json_decref(j);
-    return 0;
-}
-
-json_t *script_result_json(const struct params *p, const struct sim_result *r)
-{
-    json_t *o = report_result_json(p, &r->m);
-    if (!o)
-        return NULL;
-    if (r->wall_seconds >= 0)
-        json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
-    if (r->activities >= 0)
-        json_object_set_new(o, "activities", json_integer(r->activities));
-    if (r->fidelity[0])
-        json_object_set_new(o, "fidelity", json_string(r->fidelity));
-    json_t *steps = json_object();
-    const char *keys[] = {"sim_active", "sim_idle", "analytics_active", "analytics_idle"};
-    const double *arrays[] = {r->step_sim_active, r->step_sim_idle, r->step_ana_active,
-                              r->step_ana_idle};
-    for (int k = 0; steps && k < 4; k++) {
-        json_t *a = json_array();
-        for (long i = 0; a && arrays[k] && i < r->nsteps; i++)
-            json_array_append_new(a, json_real(arrays[k][i]));
-        json_object_set_new(steps, keys[k], a);
-    }
-    json_object_set_new(o, "per_step", steps);
-    json_t *links = json_array();
-    for (int i = 0; links && i < r->nlinks; i++)
-        json_array_append_new(links,
-                              json_pack("{s:s,s:f,s:f}", "name", r->links[i].name, "bytes",
-                                        r->links[i].bytes, "utilisation", r->links[i].utilisation));
-    json_object_set_new(o, "links", links);
-    return o;
 }

@@ -8,7 +8,8 @@
 
 #include "outfile.h"
 #include "report.h"
-#include "script.h"
+#include "script_internal.h"
+#include "script_situ.h"
 
 #define MAX_COLS 64
 #define CELL_MAX 96

@@ -4,7 +4,6 @@
  * stops where it went wrong; a failed simulation inside a sweep is a result with `error` set. */
 #include <lauxlib.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +13,10 @@
 #include "crossover.h"
 #include "model.h"
 #include "report.h"
-#include "script.h"
+#include "script_async.h"
+#include "script_convert.h"
+#include "script_internal.h"
+#include "script_situ.h"
 #include "sim.h"
 #include "watchdog.h"
 
@@ -53,16 +55,19 @@ static void get_params(lua_State *L, int idx, struct params *p, const char *fn)
         luaL_error(L, "%s: %s", fn, err);
 }
 
-int script_fail(lua_State *L, int status, const char *fmt, ...)
+int script_push_model(lua_State *L, const struct params *p, char *err, size_t errlen)
 {
-    struct script *s = script_of(L);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->failure, sizeof s->failure, fmt, ap);
-    va_end(ap);
-    s->failure_status = status;
-    s->sim_failed = s->sim_failed || status == 3;
-    return luaL_error(L, "%s", s->failure);
+    struct model_result m;
+    if (evaluate_model(p, &m, err, errlen) < 0)
+        return -1;
+    json_t *j = report_result_json(p, &m);
+    if (!j) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    script_push_json(L, j);
+    json_decref(j);
+    return 0;
 }
 
 static int l_params(lua_State *L)
@@ -88,7 +93,7 @@ static int l_model(lua_State *L)
 
 static void no_simulations(lua_State *L, const char *what)
 {
-    if (script_of(L)->model_only)
+    if (script_of(L)->o.model_only)
         luaL_error(L, "%s: lessons use the model only (their goals run on every change)", what);
 }
 
@@ -112,10 +117,10 @@ static int run_cont(lua_State *L, int status, lua_KContext ctx)
     if (!script_async_result(L, 0, &why)) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", why);
-        script_async_clear(s);
+        script_request_clear(s);
         return script_fail(L, 3, "situ.run: %s", msg);
     }
-    script_async_clear(s);
+    script_request_clear(s);
     return 1;
 }
 
@@ -214,7 +219,7 @@ static int sweep_cont(lua_State *L, int status, lua_KContext ctx)
         }
         lua_rawseti(L, -2, i + 1);
     }
-    script_async_clear(s);
+    script_request_clear(s);
     return 1;
 }
 
@@ -466,12 +471,12 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
         if (!json_is_number(mk)) {
             snprintf(x->err, sizeof x->err, "%s",
                      s->req.err[i] ? s->req.err[i] : "a simulation printed no makespan");
-            script_async_clear(s);
+            script_request_clear(s);
             return script_fail(L, 3, "situ.crossover: %s", x->err);
         }
         ms[i] = json_number_value(mk);
     }
-    script_async_clear(s);
+    script_request_clear(s);
     xo_store(x, ms);
     int nres = xo_advance(L, x);
     return nres ? nres : xo_rounds(L, x);

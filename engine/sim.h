@@ -12,6 +12,7 @@
 
 #include "model.h"
 #include "params.h"
+#include "sim_measure.h"
 
 /* SimGrid 3.32's default lazy update of the network (network/optim:Lazy) lets flows take more than
  * a link holds when hosts send to several receivers at once and each receiver's link is the
@@ -24,31 +25,6 @@
  * CPU time at fast fidelity and up to 800 iterations at full, 20-30% more at paper scale (32
  * nodes, 8000 iterations, full). Every simulation uses it: the engine's and smpirun's. */
 #define SIM_NETWORK_OPTIM "--cfg=network/optim:Full"
-
-struct sim_link {
-    char name[96];
-    char place[12];     /* in the topology: the digest's platform_link.place ("node", "spine"...) */
-    double bytes;       /* counted from the routes of every transfer the engine started */
-    double bandwidth;   /* B/s, nominal */
-    double utilisation; /* bytes / (bandwidth * makespan) */
-};
-
-struct sim_measure {
-    struct model_result m; /* measured: same fields as the model's prediction */
-    double wall_seconds;
-    long activities; /* SimGrid activities simulated: executions, communications, sleeps */
-    int fidelity;
-    long steps;
-    double *sim_active, *sim_idle; /* [steps], one simulation core */
-    double *ana_active, *ana_idle; /* [steps], one analytics core */
-    int nlinks;
-    struct sim_link *links;
-    /* Where the platform breaks an assumption of this fidelity (or ""): printed with the result. */
-    char warning[320];
-    /* Conservation checks, for tests: every state put is retrieved once, every rank gets every
-     * metric, and the analytics ran steps times. */
-    long puts, gets, metrics_delivered, analyses;
-};
 
 /* Runs one simulation in this process. Once per process. -1 with err on failure. */
 int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen);

@@ -10,7 +10,7 @@
 #include <xbt/dynar.h>
 
 #include "platform.h"
-#include "sim.h"
+#include "sim_measure.h"
 
 void sim_links_init(struct sim_links *s)
 {

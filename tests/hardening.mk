@@ -8,9 +8,11 @@
 #   make fuzz-smoke every fuzz target for 10 s, a minute in all (part of `make test-slow`)
 #   make bad        the bad-input corpus (tests/bad/) against ./situ
 #
-# Self-contained: it reads its own source lists, so it works wherever the include line sits, and
-# it does not change the Makefile's default goal. Third-party leaks are suppressed in
-# tests/lsan.supp and tests/valgrind.supp; never add a frame of ours there.
+# It reads its own source lists, so it works wherever the include line sits, and it does not
+# change the Makefile's default goal; from the Makefile it takes SITU_CFLAGS and the Lua files
+# compiled into the binary (EMBED_H, made in EMBED_DIR before any object of any build).
+# Third-party leaks are suppressed in tests/lsan.supp and tests/valgrind.supp; never add a frame
+# of ours there.
 
 HARDEN_SAVED_GOAL := $(.DEFAULT_GOAL)
 
@@ -37,7 +39,7 @@ ASAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0:detect_s
            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(ASAN_REPORTS)/ubsan \
            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
-$(ASAN_DIR)/%.o: %.c
+$(ASAN_DIR)/%.o: %.c | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
 
@@ -97,7 +99,7 @@ FUZZ_DIR     = build-fuzz
 FUZZ_CC      = clang
 FUZZ_SAN     = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DSITU_FUZZ -MMD -MP \
-               -DSITU_VERSION='"fuzz"' -DSITU_DATADIR='"/nonexistent"' -DSITU_SRCDIR='"$(CURDIR)"' \
+               -DSITU_VERSION='"fuzz"' -DSITU_DATADIR='"/nonexistent"' -DSITU_SRCDIR='"$(CURDIR)"' -I$(EMBED_DIR) \
                $(shell pkg-config --cflags jansson libxml-2.0 lua5.4 2>/dev/null) $(FUZZ_SAN)
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
@@ -116,7 +118,7 @@ FUZZ_OBJ_sweep    = cli/study engine/grid engine/flag engine/params engine/model
                                           engine/script_convert.c engine/watchdog.c))
 FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm -lpthread
 
-$(FUZZ_DIR)/%.o: %.c
+$(FUZZ_DIR)/%.o: %.c | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
@@ -155,7 +157,7 @@ TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engin
            tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 
-$(TSAN_DIR)/%.o: %.c
+$(TSAN_DIR)/%.o: %.c | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(TSAN_CFLAGS) -c -o $@ $<
 

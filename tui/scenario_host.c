@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../engine/report.h"
-#include "../engine/script.h"
 #include "proc.h"
 
 #define SCENARIO_LINE_MAX (64u << 20) /* a line longer than this is not the child talking */
@@ -141,7 +140,7 @@ void scenario_host_feed(struct scenario_host *sc, int i, const struct params *p,
 {
     if (!sc || !sc->child)
         return;
-    json_t *result = r ? script_result_json(p, r) : NULL;
+    json_t *result = r ? report_sim_result_json(p, r) : NULL;
     json_t *o = result ? json_pack("{s:i,s:o}", "i", i, "result", result)
                        : json_pack("{s:i,s:s}", "i", i, "error", error ? error : "no result");
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "../engine/report.h"
-#include "../engine/script.h"
+#include "../engine/script_async.h"
+#include "../engine/script_situ.h"
 #include "../engine/watchdog.h"
 #include "scenario_host.h"
 
@@ -35,9 +36,12 @@ static int emit_output(struct script *s)
 
 static int emit_waiting(const struct script *s)
 {
+    const struct params *p;
+    int n;
+    script_async_wanted(s, &p, &n);
     json_t *list = json_array();
-    for (int i = 0; list && i < s->req.n; i++)
-        json_array_append_new(list, report_params_json(&s->req.p[i]));
+    for (int i = 0; list && i < n; i++)
+        json_array_append_new(list, report_params_json(&p[i]));
     return emit(json_pack("{s:o}", "waiting", list));
 }
 
@@ -142,7 +146,7 @@ int scenario_host_main(int argc, char **argv)
             return 1;
     }
     int rc = emit(st == SCRIPT_DONE ? json_pack("{s:b}", "done", 1)
-                                    : json_pack("{s:s}", "failed", s->err));
+                                    : json_pack("{s:s}", "failed", script_error(s)));
     script_free(s);
     return rc < 0 ? 1 : 0;
 }

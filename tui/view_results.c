@@ -333,7 +333,9 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
 
     /* The legend: the bars' own glyphs, each in its own colour. */
     int lx = x;
-    bool wide = l->right_w >= 41; /* the whole legend; at 80 columns a shorter one, all of it */
+    /* Wide: the long labels, two spaces apart. Narrower (80 columns): "sim" and one space, so
+     * that all four entries still fit. */
+    bool wide = l->right_w >= 41;
     const struct {
         enum colour c;
         const char *label;

@@ -230,20 +230,22 @@ Test(script, limits_and_errors)
     struct script *s = script_new(&o);
     cr_assert_not_null(s);
     const char *path = write_file("loop.lua", "local x = 0\nwhile true do x = x + 1 end\n");
-    cr_assert_eq(script_load(s, path), 0, "%s", s->err);
+    cr_assert_eq(script_load(s, path), 0, "%s", script_error(s));
     cr_assert_eq(script_pcall(s, 0, 0, false), -1);
-    cr_assert(strstr(s->err, ":2: stopped after 100000 instructions"), "%s", s->err);
+    cr_assert(strstr(script_error(s), ":2: stopped after 100000 instructions"), "%s",
+              script_error(s));
     script_budget_reset(s);
     path = write_file("bomb.lua", "local t = {}\nfor i = 1, 1e9 do\n"
                                   "  t[i] = string.rep('x', 1e5) .. i\nend\n");
-    cr_assert_eq(script_load(s, path), 0, "%s", s->err);
+    cr_assert_eq(script_load(s, path), 0, "%s", script_error(s));
     cr_assert_eq(script_pcall(s, 0, 0, false), -1);
-    cr_assert(strstr(s->err, "out of memory: over the limit of 8 MiB"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "out of memory: over the limit of 8 MiB"), "%s",
+              script_error(s));
     /* The interpreter is still usable after both. */
     script_budget_reset(s);
-    cr_assert_eq(luaL_loadstring(s->L, "return 6 * 7"), 0);
-    cr_assert_eq(script_pcall(s, 0, 1, false), 0, "%s", s->err);
-    cr_assert_eq(lua_tointeger(s->L, -1), 42);
+    cr_assert_eq(luaL_loadstring(script_lua(s), "return 6 * 7"), 0);
+    cr_assert_eq(script_pcall(s, 0, 1, false), 0, "%s", script_error(s));
+    cr_assert_eq(lua_tointeger(script_lua(s), -1), 42);
     script_free(s);
 }
 
@@ -275,7 +277,8 @@ Test(script, errors_name_a_long_path_whole)
         cr_assert_eq(rc, -1, "case %zu", i);
         char want[PATH_MAX + 64];
         snprintf(want, sizeof want, "%s%s", path, cases[i][1]);
-        cr_assert(!strncmp(s->err, want, strlen(want)), "case %zu: %s", i, s->err);
+        cr_assert(!strncmp(script_error(s), want, strlen(want)), "case %zu: %s", i,
+                  script_error(s));
         script_free(s);
     }
 }

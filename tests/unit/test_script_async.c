@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/script.h"
+#include "../../engine/params.h"
+#include "../../engine/script_async.h"
+#include "../../engine/script_situ.h"
 #include "../../tui/app.h"
 #include "fixtures.h"
 
@@ -23,6 +25,21 @@ static const char *write_lua(const char *name, const char *text)
     return path;
 }
 
+/* The current request's configurations, and how many. */
+static int req_n(const struct script *s)
+{
+    int n;
+    script_async_wanted(s, NULL, &n);
+    return n;
+}
+
+static const struct params *req_p(const struct script *s)
+{
+    const struct params *p;
+    script_async_wanted(s, &p, NULL);
+    return p;
+}
+
 static struct script *start(const char *text)
 {
     struct script_opts o = {.async = true,
@@ -31,7 +48,8 @@ static struct script *start(const char *text)
     struct script *s = script_new(&o);
     cr_assert_not_null(s);
     script_open_situ(s);
-    cr_assert_eq(script_async_start(s, write_lua("scenario.lua", text), 0, NULL), 0, "%s", s->err);
+    cr_assert_eq(script_async_start(s, write_lua("scenario.lua", text), 0, NULL), 0, "%s",
+                 script_error(s));
     return s;
 }
 
@@ -48,7 +66,7 @@ static char *output(struct script *s)
 /* A fake measurement of configuration i: makespan 100 + ratio. */
 static void feed(struct script *s, int i)
 {
-    const struct params *p = &s->req.p[i];
+    const struct params *p = &req_p(s)[i];
     char json[512];
     snprintf(json, sizeof json,
              "{\"makespan\": %g, \"efficiency\": 0.5, \"sim_active\": 1, \"sim_idle\": 0,"
@@ -67,11 +85,11 @@ Test(script_async, sweep_yields_a_request_and_resumes_with_results)
                              "situ.table(rs, {'ratio', 'makespan'})\n");
     cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
     cr_assert_str_eq(output(s), "start\n");
-    cr_assert_eq(s->req.kind, SCRIPT_REQ_SWEEP);
-    cr_assert_eq(s->req.n, 2);
-    cr_assert_eq(s->req.p[0].ratio, 7);
-    cr_assert_eq(s->req.p[1].ratio, 15);
-    cr_assert_eq(s->req.p[0].iterations, 400);
+    cr_assert_eq(script_async_wanted(s, NULL, NULL), SCRIPT_REQ_SWEEP);
+    cr_assert_eq(req_n(s), 2);
+    cr_assert_eq(req_p(s)[0].ratio, 7);
+    cr_assert_eq(req_p(s)[1].ratio, 15);
+    cr_assert_eq(req_p(s)[0].iterations, 400);
     /* Nothing runs until every result is in; results come in any order. */
     feed(s, 1);
     cr_assert_not(script_async_ready(s));
@@ -84,7 +102,7 @@ Test(script_async, sweep_yields_a_request_and_resumes_with_results)
     cr_assert(strstr(out, "got\t2\t107\t15\n"), "%s", out);
     cr_assert(strstr(out, "ratio  makespan\n"), "%s", out);
     cr_assert(strstr(out, "   15       115\n"), "%s", out);
-    cr_assert_eq(s->req.kind, SCRIPT_REQ_NONE);
+    cr_assert_eq(script_async_wanted(s, NULL, NULL), SCRIPT_REQ_NONE);
     script_free(s);
 }
 
@@ -96,10 +114,10 @@ Test(script_async, run_resumes_with_the_result_or_raises_the_failure)
                              "print(ok, e)\n"
                              "situ.run{ratio = 1}\n");
     cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
-    cr_assert_eq(s->req.kind, SCRIPT_REQ_RUN);
+    cr_assert_eq(script_async_wanted(s, NULL, NULL), SCRIPT_REQ_RUN);
     feed(s, 0);
     cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
-    cr_assert_eq(s->req.p[0].ratio, 7);
+    cr_assert_eq(req_p(s)[0].ratio, 7);
     cr_assert_eq(script_async_feed(s, 0, NULL, "exit 3: run: boom"), 0);
     cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
     char *out = output(s);
@@ -108,8 +126,8 @@ Test(script_async, run_resumes_with_the_result_or_raises_the_failure)
     cr_assert(strstr(out, "false\tsitu.run: exit 3: run: boom\n"), "%s", out);
     cr_assert_eq(script_async_feed(s, 0, NULL, "killed"), 0);
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "scenario.lua:5: situ.run: killed"), "%s", s->err);
-    cr_assert(s->sim_failed);
+    cr_assert(strstr(script_error(s), "scenario.lua:5: situ.run: killed"), "%s", script_error(s));
+    cr_assert_eq(script_exit_status(s, 2), 3); /* a failed simulation ended it */
     script_free(s);
 }
 
@@ -125,7 +143,7 @@ Test(script_async, feed_a_parsed_result)
     r.wall_seconds = -1;
     r.activities = -1;
     cr_assert_eq(script_async_feed(s, 0, &r, NULL), 0);
-    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", script_error(s));
     cr_assert_str_eq(output(s), "42.0\t3\t0\n");
     script_free(s);
 }
@@ -142,8 +160,8 @@ Test(script_async, runtime_error_has_file_line_and_traceback)
     char line[512];
     script_error_line(s, line, sizeof line);
     cr_assert(strstr(line, "scenario.lua:3: attempt to index"), "%s", line);
-    cr_assert(strstr(s->err, "stack traceback:"), "%s", s->err);
-    cr_assert(strstr(s->err, "scenario.lua:6: in main chunk"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "stack traceback:"), "%s", script_error(s));
+    cr_assert(strstr(script_error(s), "scenario.lua:6: in main chunk"), "%s", script_error(s));
     cr_assert_str_eq(output(s), "before\n");
     script_free(s);
 }
@@ -155,7 +173,7 @@ Test(script_async, error_after_a_resume_and_from_c)
     cr_assert_eq(script_async_resume(s), SCRIPT_WAITING);
     feed(s, 0);
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "scenario.lua:2: situ.params:"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "scenario.lua:2: situ.params:"), "%s", script_error(s));
     script_free(s);
 }
 
@@ -165,7 +183,7 @@ Test(script_async, syntax_error_at_start)
     struct script *s = script_new(&o);
     script_open_situ(s);
     cr_assert_eq(script_async_start(s, write_lua("bad.lua", "local x = = 1\n"), 0, NULL), -1);
-    cr_assert(strstr(s->err, "bad.lua:1:"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "bad.lua:1:"), "%s", script_error(s));
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
     script_free(s);
 }
@@ -177,7 +195,7 @@ Test(script_async, limits_and_sandbox_apply)
     script_open_situ(s);
     cr_assert_eq(script_async_start(s, write_lua("loop.lua", "while true do end\n"), 0, NULL), 0);
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "loop.lua:1: stopped after"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "loop.lua:1: stopped after"), "%s", script_error(s));
     script_free(s);
 
     o.max_instructions = 0;
@@ -189,12 +207,13 @@ Test(script_async, limits_and_sandbox_apply)
                                     0, NULL),
                  0);
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "out of memory"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "out of memory"), "%s", script_error(s));
     script_free(s);
 
     s = start("os.execute('true')\n");
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "scenario.lua:1: os.execute is not available"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "scenario.lua:1: os.execute is not available"), "%s",
+              script_error(s));
     script_free(s);
 }
 
@@ -203,7 +222,7 @@ Test(script_async, io_goes_to_the_buffer_and_reads_nothing)
     struct script *s = start("io.write('a', 1, '\\n')\n"
                              "io.stdout:write('b\\n')\n"
                              "print(io.read('l'))\n");
-    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", script_error(s));
     cr_assert_str_eq(output(s), "a1\nb\nnil\n");
     script_free(s);
 }
@@ -213,13 +232,14 @@ Test(script_async, what_cannot_wait_says_so)
     struct script *s = start("local co = coroutine.wrap(function() situ.run{} end)\n"
                              "co()\n");
     cr_assert_eq(script_async_resume(s), SCRIPT_FAILED);
-    cr_assert(strstr(s->err, "scenario.lua:1: situ.run: in the explorer"), "%s", s->err);
+    cr_assert(strstr(script_error(s), "scenario.lua:1: situ.run: in the explorer"), "%s",
+              script_error(s));
     script_free(s);
 
     /* The model needs no waiting: a model sweep and a crossover by model run straight on. */
     s = start("local rs = situ.sweep{ratio = {1, 3}, model = true}\n"
               "print(#rs, situ.crossover{base = {nodes = 16}} ~= false)\n");
-    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", s->err);
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", script_error(s));
     cr_assert_str_eq(output(s), "2\ttrue\n");
     script_free(s);
 }
@@ -236,19 +256,19 @@ Test(script_async, crossover_by_run_waits_for_each_round)
     int rounds = 0, evaluations = 0;
     enum script_status st;
     while ((st = script_async_resume(s)) == SCRIPT_WAITING) {
-        cr_assert_eq(s->req.kind, SCRIPT_REQ_SWEEP);
-        cr_assert_eq(s->req.n, rounds ? 4 : 10, "round %d asks for %d", rounds, s->req.n);
-        for (int i = 0; i < s->req.n; i++) {
-            const struct params *p = &s->req.p[i];
+        cr_assert_eq(script_async_wanted(s, NULL, NULL), SCRIPT_REQ_SWEEP);
+        cr_assert_eq(req_n(s), rounds ? 4 : 10, "round %d asks for %d", rounds, req_n(s));
+        for (int i = 0; i < req_n(s); i++) {
+            const struct params *p = &req_p(s)[i];
             char json[256];
             snprintf(json, sizeof json, "{\"makespan\": %.17g}",
                      p->mapping == MAPPING_INSITU ? 10 * p->data_scaling : 100.0);
             cr_assert_eq(script_async_feed_json(s, i, json, NULL), 0);
         }
-        evaluations += s->req.n;
+        evaluations += req_n(s);
         cr_assert_lt(++rounds, 20, "the search does not end");
     }
-    cr_assert_eq(st, SCRIPT_DONE, "%s", s->err);
+    cr_assert_eq(st, SCRIPT_DONE, "%s", script_error(s));
     double x;
     char by[16], below[16];
     int evals;

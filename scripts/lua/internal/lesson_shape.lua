@@ -1,0 +1,63 @@
+-- The shape of a lesson, checked in Lua where the error messages are easiest to write. Compiled
+-- into situ (engine/lesson.c, chunk "lesson"). Arguments: the lesson file's value and its path;
+-- returns the lesson table, checked.
+local spec, path = ...
+local function fail(msg) error(path .. ': ' .. msg, 0) end
+if type(spec) ~= 'table' then
+  fail('a lesson returns a table {title = ..., steps = {...}}; this one returned '
+    .. (spec == nil and 'nothing' or 'a ' .. type(spec)))
+end
+for k in pairs(spec) do
+  if k ~= 'title' and k ~= 'steps' and k ~= 'description' then
+    fail(('unknown field %q (a lesson has title, description, steps)'):format(
+      tostring(k)))
+  end
+end
+if type(spec.title) ~= 'string' then fail('title must be a string') end
+if type(spec.steps) ~= 'table' or #spec.steps == 0 then
+  fail('steps must be a non-empty list of steps')
+end
+local known = {text = true, config = true, goal = true, hint = true, solution = true,
+  question = true, answer = true}
+for i, st in ipairs(spec.steps) do
+  local where = 'step ' .. i .. ': '
+  if type(st) ~= 'table' then fail(where .. 'expected a table, got a ' .. type(st)) end
+  for k in pairs(st) do
+    if not known[k] then
+      fail(where .. ('unknown field %q (a step has text, config, goal, hint, '
+        .. 'solution, question, answer)'):format(tostring(k)))
+    end
+  end
+  if type(st.text) ~= 'string' then fail(where .. 'text must be a string') end
+  for _, k in ipairs{'config', 'solution'} do
+    if st[k] ~= nil and type(st[k]) ~= 'table' then
+      fail(where .. k .. ' must be a table of parameters')
+    end
+  end
+  if st.goal ~= nil and type(st.goal) ~= 'function' then
+    fail(where .. 'goal must be a function(state)')
+  end
+  for _, k in ipairs{'question', 'answer'} do
+    if st[k] ~= nil and type(st[k]) ~= 'string' then
+      fail(where .. k .. ' must be a string')
+    end
+  end
+  if st.question ~= nil and st.goal == nil then
+    fail(where .. 'a question needs a goal(state) that checks state.answer')
+  end
+  if st.answer ~= nil and st.question == nil then
+    fail(where .. 'answer is the answer to the question, and there is none')
+  end
+  local h = st.hint
+  local graded = type(h) == 'table' and #h >= 1 and #h <= 4
+  if graded then
+    for k, v in pairs(h) do
+      if math.type(k) ~= 'integer' or type(v) ~= 'string' then graded = false end
+    end
+  end
+  if h ~= nil and type(h) ~= 'string' and not graded then
+    fail(where .. 'hint must be a string, or a list of 1 to 4 strings (a nudge first, '
+      .. 'then more)')
+  end
+end
+return spec

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The build's own tools: tools/check-circles.py finds import circles (two modules, a longer loop,
+the knot around it) and only those (a private NAME_internal.h, a generated header, a header of
+another folder with the same stem); tools/embed-lua.sh gives the C compiler every byte of a file.
+Ends with 'tools: N passed, M failed'."""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import suite  # noqa: E402
+
+SUITE = suite.Suite("tools")
+check = SUITE.check
+CIRCLES = os.path.join(ROOT, "tools", "check-circles.py")
+
+
+def tree(files):
+    """A scratch source tree: {path: text}."""
+    d = tempfile.mkdtemp(prefix="situ-tools-")
+    for path, text in files.items():
+        os.makedirs(os.path.join(d, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(d, path), "w") as f:
+            f.write(text)
+    return d
+
+
+def circles(files):
+    p = subprocess.run([sys.executable, CIRCLES, tree(files), "engine", "cli", "tui", "plot"],
+                       capture_output=True, text=True)
+    return p.returncode, p.stderr.splitlines()
+
+
+def inc(*names):
+    return "".join(f'#include "{n}"\n' for n in names)
+
+
+def two_modules():
+    rc, lines = circles({"engine/a.c": inc("a.h", "b.h"), "engine/a.h": "",
+                         "engine/b.c": inc("b.h"), "engine/b.h": inc("a.h")})
+    assert rc == 1, f"exit {rc}"
+    assert lines == ["circles: engine/a -> engine/b -> engine/a: an import circle (cut one include)"], lines
+
+
+def longer_loop_and_knot():
+    rc, lines = circles({"engine/a.c": inc("b.h"), "engine/b.c": inc("c.h"), "engine/c.h": inc("a.h"),
+                         "engine/a.h": "", "engine/b.h": "", "engine/d.c": inc("a.h", "c.h"),
+                         "engine/d.h": "", "engine/c.c": inc("d.h")})
+    assert rc == 1 and len(lines) == 1, lines
+    assert "engine/a -> engine/b -> engine/c -> engine/a" in lines[0], lines
+    assert "engine/d in the same knot" in lines[0], lines
+
+
+def across_folders():
+    rc, lines = circles({"cli/cli.h": inc("../engine/x.h"), "cli/main.c": inc("cli.h"),
+                         "engine/x.c": inc("x.h", "../cli/cli.h"), "engine/x.h": ""})
+    assert rc == 1 and len(lines) == 1, lines
+    assert "cli/cli -> engine/x -> cli/cli" in lines[0], lines
+
+
+def not_circles():
+    rc, lines = circles({
+        # a private header is its module's own: script.c -> script_internal.h -> script.h
+        "engine/script.c": inc("script.h", "script_internal.h", "embedded/sandbox_lua.h"),
+        "engine/script.h": "", "engine/script_internal.h": inc("script.h"),
+        "engine/script_async.c": inc("script_async.h", "script_internal.h"),
+        "engine/script_async.h": inc("script.h"),
+        # the same stem in two folders is two modules
+        "cli/advise.h": inc("../engine/advise.h"), "engine/advise.c": inc("advise.h"),
+        "engine/advise.h": "", "plot/chart.c": inc("chart.h", "../engine/script.h"),
+        "plot/chart.h": ""})
+    assert rc == 0 and not lines, lines
+
+
+def this_tree():
+    p = subprocess.run([sys.executable, CIRCLES], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+
+
+def embed_every_byte():
+    d = tempfile.mkdtemp(prefix="situ-embed-")
+    data = bytes(range(256)) + b"-- ??= trigraphs stay bytes\n" + bytes(range(255, -1, -1))
+    with open(os.path.join(d, "all.lua"), "wb") as f:
+        f.write(data)
+    with open(os.path.join(d, "all_lua.h"), "w") as out:
+        subprocess.run(["sh", os.path.join(ROOT, "tools", "embed-lua.sh"), "all_lua",
+                        os.path.join(d, "all.lua")], stdout=out, check=True)
+    with open(os.path.join(d, "main.c"), "w") as f:
+        f.write('#include <stdio.h>\n#include "all_lua.h"\n'
+                "int main(void)\n{\n"
+                "    if (all_lua[sizeof all_lua - 1] != 0)\n        return 1;\n"
+                "    fwrite(all_lua, 1, sizeof all_lua - 1, stdout);\n    return 0;\n}\n")
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", os.path.join(d, "t"),
+                    os.path.join(d, "main.c")], check=True, capture_output=True)
+    got = subprocess.run([os.path.join(d, "t")], capture_output=True, check=True).stdout
+    assert got == data, f"{len(got)} bytes back of {len(data)}"
+
+
+def embed_bad_input():
+    p = subprocess.run(["sh", os.path.join(ROOT, "tools", "embed-lua.sh"), "x", "/nonexistent.lua"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.strip() == "embed-lua: cannot read /nonexistent.lua", p
+
+
+def main():
+    check("two modules that include each other: one line naming both", two_modules)
+    check("a longer loop, and the knot around it, on one line", longer_loop_and_knot)
+    check("a circle across folders", across_folders)
+    check("a private header, a generated one, one stem in two folders: no circle", not_circles)
+    check("this tree has no import circle", this_tree)
+    check("embed-lua.sh: every byte of the file, NUL-terminated, at -Werror", embed_every_byte)
+    check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
+    return SUITE.end()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
