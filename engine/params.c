@@ -251,7 +251,7 @@ int params_validate(const struct params *p, char *err)
         ok = ok || valid[i] == p->ratio;
     if (!ok) {
         long below = 0, above = 0;
-        for (int i = 0; i < n && i < 64; i++) {
+        for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++) {
             if (valid[i] < p->ratio)
                 below = valid[i];
             else if (!above)

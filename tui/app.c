@@ -277,14 +277,20 @@ unsigned app_try_apply(struct app_state *s, const struct params *cand)
 
 /* ---- slider positions ----------------------------------------------------------------------- */
 
+/* The ratios the node's cores can be split into, in order: the ratio slider's stops. */
+static int realisable_ratios(const struct app_state *s, long valid[PARAMS_RATIOS_MAX])
+{
+    int n = params_valid_ratios(s->p.cores_per_node, valid, PARAMS_RATIOS_MAX);
+    return n > PARAMS_RATIOS_MAX ? PARAMS_RATIOS_MAX : n;
+}
+
 /* Ratios move through the realisable values and nodes through the platform's hosts, so their
  * tracks show where they are among what is possible rather than in the table's wide range. */
 double app_position(const struct app_state *s, int id)
 {
     if (id == P_RATIO) {
-        long valid[64];
-        int n = params_valid_ratios(s->p.cores_per_node, valid, 64);
-        n = n > 64 ? 64 : n;
+        long valid[PARAMS_RATIOS_MAX];
+        int n = realisable_ratios(s, valid);
         for (int i = 0; i < n; i++)
             if (valid[i] >= s->p.ratio)
                 return n > 1 ? (double)i / (n - 1) : 0;
@@ -300,9 +306,8 @@ static double value_at(const struct app_state *s, int id, double frac)
     const struct param_desc *d = &param_table[id];
     frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
     if (id == P_RATIO) {
-        long valid[64];
-        int n = params_valid_ratios(s->p.cores_per_node, valid, 64);
-        n = n > 64 ? 64 : n;
+        long valid[PARAMS_RATIOS_MAX];
+        int n = realisable_ratios(s, valid);
         return n ? (double)valid[(int)lround(frac * (n - 1))] : (double)s->p.ratio;
     }
     if (id == P_NODES && s->pf_loaded && s->pf.hosts > 1)

@@ -183,10 +183,10 @@ static void edit_hint(const struct app_state *a, char *buf, size_t len)
     params_format(&a->p, id, now, sizeof now);
     size_t used = (size_t)snprintf(buf, len, "now %s; ", now);
     if (id == P_RATIO) {
-        long valid[64];
-        int n = params_valid_ratios(a->p.cores_per_node, valid, 64);
+        long valid[PARAMS_RATIOS_MAX];
+        int n = params_valid_ratios(a->p.cores_per_node, valid, PARAMS_RATIOS_MAX);
         used += (size_t)snprintf(buf + used, len - used, "realisable:");
-        for (int i = 0; i < n && i < 64 && used < len; i++)
+        for (int i = 0; i < n && i < PARAMS_RATIOS_MAX && used < len; i++)
             used += (size_t)snprintf(buf + used, len - used, " %ld", valid[i]);
     } else if (d->type == PARAM_CHOICE) {
         used += (size_t)snprintf(buf + used, len - used, "one of");
