@@ -124,9 +124,9 @@ MUTANTS = [
          old="    double f = total > 0 ? active / total : 0;",
          new="    double f = total > 0 ? idle / total : 0;",
          tests=[TUI]),
-    dict(id="explorer-m-steps-the-dtl", file="tui/app.c",
-         old="    case 'm':\n        return step(s, P_MAPPING, 1, false);",
-         new="    case 'm':\n        return step(s, P_DTL, 1, false);",
+    dict(id="explorer-m-steps-the-dtl", file="tui/app_keys.c",
+         old="    return step_choice(s, P_MAPPING, 1, true);",
+         new="    return step_choice(s, P_DTL, 1, true);",
          tests=[TUI]),
     # ---- caches, studies, checks ----
     dict(id="memory-cache-compares-hashes-only", file="engine/runner_cache.c",
