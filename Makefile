@@ -17,7 +17,7 @@ ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 BUILD    = build
-ENGINE   = $(wildcard engine/*.c)
+ENGINE   = $(wildcard engine/*/*.c)
 TUI      = $(wildcard tui/*.c)
 CLI      = $(wildcard cli/*.c)
 PLOT     = $(wildcard plot/*.c)
@@ -86,7 +86,7 @@ $(BUILD)/stencil: scripts/smpi/stencil.c smpi/situ_dtl.h libsitu_dtl.so
 	smpicc -O2 -g -Wall -Wextra -Werror -Ismpi -o $@ $< -L. -lsitu_dtl -lm -Wl,-rpath,'$$ORIGIN/..'
 
 # The data directory is compiled in: a new PREFIX must rebuild what uses it.
-$(BUILD)/engine/datadir.o: $(BUILD)/datadir.stamp
+$(BUILD)/engine/base/datadir.o: $(BUILD)/datadir.stamp
 $(BUILD)/datadir.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
@@ -101,7 +101,7 @@ $(BUILD)/layers.ok: $(LIB_OBJ)
 
 # No import circle among the modules of engine/, cli/, tui/ and plot/ (a includes b's header and b
 # includes a's, or a longer loop): checked on every build, from the sources, one line per circle.
-CIRCLE_SRC = $(wildcard engine/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
+CIRCLE_SRC = $(wildcard engine/*/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
 $(BUILD)/circles.ok: $(CIRCLE_SRC) tools/check-circles.py
 	@mkdir -p $(BUILD)
 	@python3 tools/check-circles.py . engine cli tui plot

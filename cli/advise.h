@@ -1,13 +1,13 @@
-/* `situ advise`: the advisor's command line. The search is engine/advise.c; the SimGrid check of
- * the best candidates is a study (study.h) of them; this header joins the two for the table,
- * the JSON lines and the files of --out (advise_out.c). */
+/* `situ advise`: the advisor's command line. The search is engine/model/advise.c; the SimGrid check
+ * of the best candidates is a study (study.h) of them; this header joins the two for the table, the
+ * JSON lines and the files of --out (advise_out.c). */
 #ifndef SITU_CLI_ADVISE_H
 #define SITU_CLI_ADVISE_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../engine/advise.h"
+#include "../engine/model/advise.h"
 
 /* A candidate that SimGrid ran. */
 struct advise_check {

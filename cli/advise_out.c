@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/outfile.h"
-#include "../engine/report.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/report.h"
 #include "../plot/chart.h"
 #include "advise.h"
 

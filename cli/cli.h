@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "../engine/model.h"
-#include "../engine/params.h"
-#include "../engine/preset.h"
+#include "../engine/model/model.h"
+#include "../engine/model/params.h"
+#include "../engine/model/preset.h"
 
 #define EXIT_BAD_INPUT  2
 #define EXIT_SIM_FAILED 3

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/analytics.h"
-#include "../engine/outfile.h"
-#include "../engine/report.h"
+#include "../engine/lua/analytics.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/report.h"
 #include "advise.h"
 #include "cli.h"
 #include "study.h"

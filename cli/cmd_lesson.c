@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/evaluate.h"
-#include "../engine/flag.h"
-#include "../engine/datadir.h"
-#include "../engine/lesson.h"
-#include "../engine/model.h"
-#include "../engine/outfile.h"
+#include "../engine/lua/evaluate.h"
+#include "../engine/base/flag.h"
+#include "../engine/base/datadir.h"
+#include "../engine/scenario/lesson.h"
+#include "../engine/model/model.h"
+#include "../engine/base/outfile.h"
 #include "../tui/tui.h"
 #include "cli.h"
 

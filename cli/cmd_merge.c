@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/flag.h"
-#include "../engine/report.h"
+#include "../engine/base/flag.h"
+#include "../engine/model/report.h"
 #include "cli.h"
 #include "study.h"
 

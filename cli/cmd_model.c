@@ -1,7 +1,7 @@
 #include <stdio.h>
 
-#include "../engine/model.h"
-#include "../engine/report.h"
+#include "../engine/model/model.h"
+#include "../engine/model/report.h"
 #include "cli.h"
 
 static void usage(void)

@@ -9,10 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../engine/flag.h"
-#include "../engine/outfile.h"
-#include "../engine/preset.h"
-#include "../engine/sim.h"
+#include "../engine/base/flag.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/preset.h"
+#include "../engine/sim/sim.h"
 #include "../plot/chart.h"
 #include "cli.h"
 #include "reproduce_figures.h"

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/flag.h"
-#include "../engine/model.h"
-#include "../engine/outfile.h"
-#include "../engine/report.h"
-#include "../engine/result.h"
-#include "../engine/sim.h"
-#include "../engine/sim_smpi.h"
+#include "../engine/base/flag.h"
+#include "../engine/model/model.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/report.h"
+#include "../engine/model/result.h"
+#include "../engine/sim/sim.h"
+#include "../engine/sim/sim_smpi.h"
 #include "cli.h"
 
 static void usage(void)

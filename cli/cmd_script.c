@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/script.h"
-#include "../engine/script_situ.h"
+#include "../engine/lua/script.h"
+#include "../engine/scenario/script_situ.h"
 #include "cli.h"
 
 /* The documented ranges of the limit options (docs/lua.md): 10^18 instructions is centuries of

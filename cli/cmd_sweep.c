@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/preset.h"
-#include "../engine/datadir.h"
+#include "../engine/model/preset.h"
+#include "../engine/base/datadir.h"
 #include "cli.h"
 #include "study.h"
 

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/digest.h"
-#include "../engine/flag.h"
-#include "../engine/outfile.h"
-#include "../engine/script.h"
-#include "../engine/sim.h"
+#include "../engine/model/digest.h"
+#include "../engine/base/flag.h"
+#include "../engine/base/outfile.h"
+#include "../engine/lua/script.h"
+#include "../engine/sim/sim.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
 #include "../tui/tui.h"

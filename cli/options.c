@@ -1,4 +1,4 @@
-#include "../engine/evaluate.h"
+#include "../engine/lua/evaluate.h"
 #include "cli.h"
 
 #include <math.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/datadir.h"
-#include "../engine/flag.h"
-#include "../engine/preset.h"
+#include "../engine/base/datadir.h"
+#include "../engine/base/flag.h"
+#include "../engine/model/preset.h"
 
 void cli_error(const char *fmt, ...)
 {

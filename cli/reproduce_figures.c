@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/crossover.h"
+#include "../engine/model/crossover.h"
 #include "../plot/chart.h"
 
 static double num(json_t *r, const char *key)

@@ -1,4 +1,4 @@
-#include "../engine/evaluate.h"
+#include "../engine/lua/evaluate.h"
 #include "study.h"
 
 #include <math.h>
@@ -9,14 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/cache.h"
-#include "../engine/datadir.h"
-#include "../engine/flag.h"
-#include "../engine/model.h"
-#include "../engine/outfile.h"
-#include "../engine/preset.h"
-#include "../engine/report.h"
-#include "../engine/sim.h"
+#include "../engine/run/cache.h"
+#include "../engine/base/datadir.h"
+#include "../engine/base/flag.h"
+#include "../engine/model/model.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/preset.h"
+#include "../engine/model/report.h"
+#include "../engine/sim/sim.h"
 #include "cli.h"
 
 void study_init(struct study *s)

@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../engine/grid.h"
-#include "../engine/params.h"
+#include "../engine/model/grid.h"
+#include "../engine/model/params.h"
 
 #define STUDY_MAX_VALUES GRID_MAX_VALUES
 #define STUDY_MAX_RUNS   1000000

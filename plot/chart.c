@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/outfile.h"
+#include "../engine/base/outfile.h"
 
 #define FONT "DejaVu Sans"
 

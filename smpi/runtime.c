@@ -15,10 +15,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../engine/outfile.h"
-#include "../engine/report.h"
-#include "../engine/sim.h"
-#include "../engine/sim_smpi.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/report.h"
+#include "../engine/sim/sim.h"
+#include "../engine/sim/sim_smpi.h"
 
 #define HALO_TAG 0x5175
 

@@ -1,13 +1,13 @@
 /* What Situ's proxy (proxy.c) and the situ_dtl API (situ_dtl.c) share under smpirun: every
  * process of the run is in one address space, and this library's state (the engine of
- * engine/sim_internal.h) is shared by all of them, whatever the application's privatization.
+ * engine/sim/sim_internal.h) is shared by all of them, whatever the application's privatization.
  * The first process to join builds the workflow from the configuration situ wrote. */
 #ifndef SITU_SMPI_RUNTIME_H
 #define SITU_SMPI_RUNTIME_H
 
 #include <stdbool.h>
 
-#include "../engine/sim_internal.h"
+#include "../engine/sim/sim_internal.h"
 
 enum situ_role { SITU_ROLE_SIM, SITU_ROLE_ANALYTICS, SITU_ROLE_COLLECTOR, SITU_ROLE_POSTMAN };
 

@@ -17,7 +17,7 @@
 HARDEN_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 HARDEN_PKGS     = $(or $(PKGS),simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo)
-HARDEN_LIB_SRC := $(wildcard engine/*.c tui/*.c plot/*.c)
+HARDEN_LIB_SRC := $(wildcard engine/*/*.c tui/*.c plot/*.c)
 HARDEN_CLI_SRC := $(wildcard cli/*.c)
 HARDEN_UNIT_SRC := $(wildcard tests/unit/*.c)
 
@@ -105,17 +105,17 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
-PLATFORM_OBJ      = engine/platform
-FUZZ_OBJ_params   = engine/params engine/flag
-FUZZ_OBJ_hostfile = engine/layout $(PLATFORM_OBJ) engine/params engine/flag
+PLATFORM_OBJ      = engine/model/platform
+FUZZ_OBJ_params   = engine/model/params engine/base/flag
+FUZZ_OBJ_hostfile = engine/model/layout $(PLATFORM_OBJ) engine/model/params engine/base/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
-FUZZ_OBJ_preset   = engine/preset engine/datadir engine/params engine/flag engine/outfile
-FUZZ_OBJ_result   = engine/result
-FUZZ_OBJ_sweep    = cli/study engine/grid engine/flag engine/params engine/model engine/layout \
-                    $(PLATFORM_OBJ) engine/datadir engine/cache engine/cache_dir engine/report engine/profile engine/evaluate \
-                    engine/outfile engine/preset cli/options tests/fuzz/stubs \
-                    $(basename $(wildcard engine/analytics.c engine/script.c engine/script_async.c \
-                                          engine/script_convert.c engine/watchdog.c))
+FUZZ_OBJ_preset   = engine/model/preset engine/base/datadir engine/model/params engine/base/flag engine/base/outfile
+FUZZ_OBJ_result   = engine/model/result
+FUZZ_OBJ_sweep    = cli/study engine/model/grid engine/base/flag engine/model/params engine/model/model engine/model/layout \
+                    $(PLATFORM_OBJ) engine/base/datadir engine/run/cache engine/base/cache_dir engine/model/report engine/model/profile engine/lua/evaluate \
+                    engine/base/outfile engine/model/preset cli/options tests/fuzz/stubs \
+                    $(basename $(wildcard engine/lua/analytics.c engine/lua/script.c engine/lua/script_async.c \
+                                          engine/lua/script_convert.c engine/base/watchdog.c))
 FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm -lpthread
 
 $(FUZZ_DIR)/%.o: %.c | $(EMBED_H)
@@ -152,8 +152,8 @@ test-slow: fuzz-smoke
 TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
-TSAN_SRC = engine/model.c engine/profile.c engine/layout.c engine/params.c engine/platform.c \
-           engine/datadir.c engine/crossover.c engine/flag.c tui/xover.c tui/scaling.c \
+TSAN_SRC = engine/model/model.c engine/model/profile.c engine/model/layout.c engine/model/params.c engine/model/platform.c \
+           engine/base/datadir.c engine/model/crossover.c engine/base/flag.c tui/xover.c tui/scaling.c \
            tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Import circles among Situ's modules: prints one line per circle and fails if there is any.
 
-A module is a source file's directory and stem (engine/script is engine/script.c and
-engine/script.h); a private header NAME_internal.h belongs to module NAME, as it is the rest of
+A module is a source file's directory and stem (engine/lua/script is engine/lua/script.c and
+engine/lua/script.h); a private header NAME_internal.h belongs to module NAME, as it is the rest of
 that module's own header. An edge a -> b is an `#include "b.h"` in a.c or a.h that names a
 header of ours (a generated or system header is no module), a module's own header excepted. A
 circle is a cycle of edges: a includes b's header and b includes a's, or a longer loop. Arrows that
@@ -19,7 +19,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def module_of(path):
-    """engine/script_internal.h -> engine/script; cli/main.c -> cli/main."""
+    """engine/lua/script_internal.h -> engine/lua/script; cli/main.c -> cli/main."""
     stem = os.path.splitext(path)[0]
     return stem[: -len("_internal")] if stem.endswith("_internal") else stem
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's parameter table is generated from the parameter table (engine/params.c), its one
+# The README's parameter table is generated from the parameter table (engine/model/params.c), its one
 # home: `tools/docs.sh SITU` rewrites the block between the README's params markers, and
 # `tools/docs.sh SITU --check` fails, naming the command to run, when the README is stale.
 set -eu

@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../engine/advise.h"
-#include "../engine/params.h"
-#include "../engine/platform.h"
-#include "../engine/result.h"
+#include "../engine/model/advise.h"
+#include "../engine/model/params.h"
+#include "../engine/model/platform.h"
+#include "../engine/model/result.h"
 
 #define ADVISE_MAP_MAX  32  /* values per axis: a window around the current one */
 #define ADVISE_MAP_SEEN 512 /* simulated results remembered for the marks */

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/layout.h"
-#include "../engine/sim.h"
+#include "../engine/model/layout.h"
+#include "../engine/sim/sim.h"
 
 void app_notice(struct app_state *s, bool error, const char *fmt, ...)
 {

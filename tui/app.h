@@ -7,14 +7,14 @@
 
 #include <stdbool.h>
 
-#include "../engine/lesson.h"
-#include "../engine/model.h"
-#include "../engine/params.h"
-#include "../engine/platform.h"
-#include "../engine/preset.h"
-#include "../engine/result.h"
-#include "../engine/runner.h"
-#include "../engine/script.h"
+#include "../engine/scenario/lesson.h"
+#include "../engine/model/model.h"
+#include "../engine/model/params.h"
+#include "../engine/model/platform.h"
+#include "../engine/model/preset.h"
+#include "../engine/model/result.h"
+#include "../engine/run/runner.h"
+#include "../engine/lua/script.h"
 #include "advise_map.h"
 #include "scaling.h"
 #include "xover.h"

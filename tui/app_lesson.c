@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../engine/outfile.h"
+#include "../engine/base/outfile.h"
 #include "app.h"
 
 /* The lesson's own clock: how long a student took, not the wall clock (which may jump). */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/sim.h"
+#include "../engine/sim/sim.h"
 #include "app.h"
 
 int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,

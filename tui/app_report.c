@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/datadir.h"
-#include "../engine/preset.h"
+#include "../engine/base/datadir.h"
+#include "../engine/model/preset.h"
 #include "app.h"
 
 const char *app_error(const struct app_state *s, const char **what)

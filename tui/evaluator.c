@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/script.h"
-#include "../engine/watchdog.h"
+#include "../engine/lua/script.h"
+#include "../engine/base/watchdog.h"
 #include "proc.h"
 
 struct evaluator {

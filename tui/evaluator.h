@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "../engine/model.h"
-#include "../engine/params.h"
+#include "../engine/model/model.h"
+#include "../engine/model/params.h"
 #include "app.h"
 #include "scaling.h"
 #include "xover.h"

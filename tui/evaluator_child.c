@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../engine/analytics.h"
-#include "../engine/layout.h"
-#include "../engine/lesson.h"
-#include "../engine/watchdog.h"
+#include "../engine/lua/analytics.h"
+#include "../engine/model/layout.h"
+#include "../engine/scenario/lesson.h"
+#include "../engine/base/watchdog.h"
 #include "evaluator.h"
 
 static int read_full(int fd, void *buf, size_t len)

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/outfile.h"
-#include "../engine/report.h"
+#include "../engine/base/outfile.h"
+#include "../engine/model/report.h"
 #include "../plot/chart.h"
 #include "app.h"
 #include "stages.h"

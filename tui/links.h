@@ -4,7 +4,7 @@
 #ifndef SITU_TUI_LINKS_H
 #define SITU_TUI_LINKS_H
 
-#include "../engine/result.h"
+#include "../engine/model/result.h"
 
 enum links_class {
     LINKS_LOW,  /* below 25%: capacity paid for and unused */

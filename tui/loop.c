@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../engine/analytics.h"
-#include "../engine/script.h"
-#include "../engine/watchdog.h"
+#include "../engine/lua/analytics.h"
+#include "../engine/lua/script.h"
+#include "../engine/base/watchdog.h"
 #include "evaluator.h"
 #include "loop.h"
 #include "tui.h"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "../engine/runner.h"
+#include "../engine/run/runner.h"
 #include "app.h"
 #include "proc.h"
 #include "screen.h"

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../engine/script.h"
+#include "../engine/lua/script.h"
 #include "evaluator.h"
 #include "loop.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/script.h"
+#include "../engine/lua/script.h"
 #include "evaluator.h"
 #include "loop.h"
 #include "scenario_host.h"

@@ -1,4 +1,4 @@
-/* The explorer's simulations: the glue between the app and the runner (engine/runner.h). A
+/* The explorer's simulations: the glue between the app and the runner (engine/run/runner.h). A
  * configuration change shows what the cache knows at once and submits the rest after the
  * debounce pause, the configuration on screen first and its crossover points behind it; the
  * results, the job counts and the running time come back as app calls whose flags are posted to
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/cache_dir.h"
+#include "../engine/base/cache_dir.h"
 #include "loop.h"
 
 static enum sim_phase current_phase(struct tui *t)

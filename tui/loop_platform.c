@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/layout.h"
+#include "../engine/model/layout.h"
 #include "loop.h"
 
 struct platform_work {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/analytics.h"
-#include "../engine/script.h"
+#include "../engine/lua/analytics.h"
+#include "../engine/lua/script.h"
 #include "loop.h"
 
 /* "dir" and "base" of path ("." for a bare name). */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/layout.h"
-#include "../engine/model.h"
+#include "../engine/model/layout.h"
+#include "../engine/model/model.h"
 
 int scaling_rebase(struct scaling *sc, const struct params *p)
 {

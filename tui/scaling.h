@@ -9,10 +9,10 @@
 
 #include <stdbool.h>
 
-#include "../engine/params.h"
-#include "../engine/profile.h"
-#include "../engine/platform.h"
-#include "../engine/runner.h"
+#include "../engine/model/params.h"
+#include "../engine/model/profile.h"
+#include "../engine/model/platform.h"
+#include "../engine/run/runner.h"
 
 #define SC_REGIONS    17 /* region 20, 25, ..., 100 */
 #define SC_REGION_MIN 20

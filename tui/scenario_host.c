@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/report.h"
+#include "../engine/model/report.h"
 #include "proc.h"
 
 #define SCENARIO_LINE_MAX (64u << 20) /* a line longer than this is not the child talking */

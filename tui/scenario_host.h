@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "../engine/params.h"
-#include "../engine/result.h"
+#include "../engine/model/params.h"
+#include "../engine/model/result.h"
 
 enum scenario_event_kind { SCENARIO_OUTPUT, SCENARIO_WAITING, SCENARIO_DONE, SCENARIO_FAILED };
 

@@ -7,10 +7,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "../engine/report.h"
-#include "../engine/script_async.h"
-#include "../engine/script_situ.h"
-#include "../engine/watchdog.h"
+#include "../engine/model/report.h"
+#include "../engine/lua/script_async.h"
+#include "../engine/scenario/script_situ.h"
+#include "../engine/base/watchdog.h"
 #include "scenario_host.h"
 
 static FILE *protocol; /* the explorer's end: stdout as it was, before it became stderr */

@@ -7,9 +7,9 @@
 
 #include <stdbool.h>
 
-#include "../engine/model.h"
-#include "../engine/params.h"
-#include "../engine/result.h"
+#include "../engine/model/model.h"
+#include "../engine/model/params.h"
+#include "../engine/model/result.h"
 
 #define STAGES_FAR 0.02 /* a Δ beyond this is flagged */
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../engine/params.h"
+#include "../engine/model/params.h"
 
 /* Whether stdin and stdout are both terminals (the explorer needs them). */
 bool tui_have_terminal(void);

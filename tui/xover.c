@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/crossover.h"
-#include "../engine/layout.h"
-#include "../engine/model.h"
+#include "../engine/model/crossover.h"
+#include "../engine/model/layout.h"
+#include "../engine/model/model.h"
 
 static const int mapping_of[XO_MAPPINGS] = {MAPPING_INSITU, MAPPING_INTRANSIT};
 

@@ -10,10 +10,10 @@
 
 #include <stdbool.h>
 
-#include "../engine/params.h"
-#include "../engine/profile.h"
-#include "../engine/platform.h"
-#include "../engine/runner.h"
+#include "../engine/model/params.h"
+#include "../engine/model/profile.h"
+#include "../engine/model/platform.h"
+#include "../engine/run/runner.h"
 
 #define XO_SAMPLES 46 /* model curve samples: 15 per decade, joined by straight lines */
 #define XO_POINTS  7  /* simulated points: 1, 3.16, 10, ..., 1000 */

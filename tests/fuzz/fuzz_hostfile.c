@@ -4,7 +4,7 @@
  * Invariants: an accepted file gives every host between 0 and its cores of slots; a rejected one
  * explains itself in one line naming the file; a built layout is consistent. */
 #include "fuzz_common.h"
-#include "../../engine/layout.h"
+#include "../../engine/model/layout.h"
 
 static struct platform pf;
 

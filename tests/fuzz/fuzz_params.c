@@ -7,7 +7,7 @@
 #include "fuzz_common.h"
 #include <math.h>
 
-#include "../../engine/params.h"
+#include "../../engine/model/params.h"
 
 #define MAX_ARGS 32
 

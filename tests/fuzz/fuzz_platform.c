@@ -6,7 +6,7 @@
 #include "fuzz_common.h"
 #include <math.h>
 
-#include "../../engine/platform.h"
+#include "../../engine/model/platform.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

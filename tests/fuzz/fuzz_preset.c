@@ -5,7 +5,7 @@
 #include "fuzz_common.h"
 #include <math.h>
 
-#include "../../engine/preset.h"
+#include "../../engine/model/preset.h"
 
 static int axes;
 

@@ -5,7 +5,7 @@
 #include "fuzz_common.h"
 #include <math.h>
 
-#include "../../engine/result.h"
+#include "../../engine/model/result.h"
 
 static void check(const struct sim_result *r)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/platform.h"
-#include "../../engine/sim.h"
+#include "../../engine/model/platform.h"
+#include "../../engine/sim/sim.h"
 
 volatile sig_atomic_t sim_pool_stop;
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/layout.h"
-#include "../../engine/model.h"
+#include "../../engine/model/layout.h"
+#include "../../engine/model/model.h"
 #include "../../tui/scaling.h"
 #include "../../tui/xover.h"
 

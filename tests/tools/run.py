@@ -63,13 +63,13 @@ def across_folders():
 def not_circles():
     rc, lines = circles({
         # a private header is its module's own: script.c -> script_internal.h -> script.h
-        "engine/script.c": inc("script.h", "script_internal.h", "embedded/sandbox_lua.h"),
-        "engine/script.h": "", "engine/script_internal.h": inc("script.h"),
-        "engine/script_async.c": inc("script_async.h", "script_internal.h"),
-        "engine/script_async.h": inc("script.h"),
+        "engine/lua/script.c": inc("script.h", "script_internal.h", "embedded/sandbox_lua.h"),
+        "engine/lua/script.h": "", "engine/lua/script_internal.h": inc("script.h"),
+        "engine/lua/script_async.c": inc("script_async.h", "script_internal.h"),
+        "engine/lua/script_async.h": inc("script.h"),
         # the same stem in two folders is two modules
-        "cli/advise.h": inc("../engine/advise.h"), "engine/advise.c": inc("advise.h"),
-        "engine/advise.h": "", "plot/chart.c": inc("chart.h", "../engine/script.h"),
+        "cli/advise.h": inc("../engine/model/advise.h"), "engine/model/advise.c": inc("advise.h"),
+        "engine/model/advise.h": "", "plot/chart.c": inc("chart.h", "../engine/lua/script.h"),
         "plot/chart.h": ""})
     assert rc == 0 and not lines, lines
 

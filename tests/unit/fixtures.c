@@ -29,7 +29,7 @@ void fixture_write(const char *name, const char *text, char *path, size_t len)
     fclose(f);
 }
 
-/* A flat cluster's digest as engine/digest.c prints it for SimGrid's <cluster>: each host's
+/* A flat cluster's digest as engine/model/digest.c prints it for SimGrid's <cluster>: each host's
  * link to the switch split up and down, an optional backbone, an optional FATPIPE loopback (else
  * same-node traffic crosses the switch, as SimGrid routes it then), every route; read by the
  * real reader (platform_parse_digest). */

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../../engine/platform.h"
+#include "../../engine/model/platform.h"
 
 /* The current test's scratch directory (each Criterion test runs in its own process). */
 extern char fixture_dir[64];

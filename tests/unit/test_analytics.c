@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../engine/analytics.h"
-#include "../../engine/lesson.h"
-#include "../../engine/model.h"
-#include "../../engine/script.h"
+#include "../../engine/lua/analytics.h"
+#include "../../engine/scenario/lesson.h"
+#include "../../engine/model/model.h"
+#include "../../engine/lua/script.h"
 #include "fixtures.h"
 
 #define LATF 13.01

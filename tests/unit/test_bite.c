@@ -11,11 +11,11 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../../engine/evaluate.h"
-#include "../../engine/model.h"
-#include "../../engine/params.h"
-#include "../../engine/result.h"
-#include "../../engine/runner.h"
+#include "../../engine/lua/evaluate.h"
+#include "../../engine/model/model.h"
+#include "../../engine/model/params.h"
+#include "../../engine/model/result.h"
+#include "../../engine/run/runner.h"
 #include "fixtures.h"
 
 /* ---- the result parser: four different numbers, each in its own field --------------------- */

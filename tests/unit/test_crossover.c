@@ -1,8 +1,8 @@
-/* The crossover search (engine/crossover.c) on curves whose crossing is known exactly. */
+/* The crossover search (engine/model/crossover.c) on curves whose crossing is known exactly. */
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "../../engine/crossover.h"
+#include "../../engine/model/crossover.h"
 
 /* In situ grows with log x, in transit is flat: they cross where log x = 2, at e^2. Linear in
  * log x, so the interpolation is exact once the bracket holds the crossing. */

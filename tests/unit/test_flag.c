@@ -1,7 +1,7 @@
-/* One reading of "--NAME VALUE" and "--NAME=VALUE" for every command (engine/flag.c). */
+/* One reading of "--NAME VALUE" and "--NAME=VALUE" for every command (engine/base/flag.c). */
 #include <criterion/criterion.h>
 
-#include "../../engine/flag.h"
+#include "../../engine/base/flag.h"
 
 Test(flag, both_forms_give_the_value_and_move_past_it)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/layout.h"
+#include "../../engine/model/layout.h"
 #include "fixtures.h"
 
 static struct params small_params(long nodes, long ratio, int mapping)

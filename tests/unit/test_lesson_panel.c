@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/lesson.h"
+#include "../../engine/scenario/lesson.h"
 #include "../../tui/app.h"
 #include "../../tui/links.h"
 #include "../../tui/scaling.h"

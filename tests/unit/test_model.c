@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../engine/analytics.h"
-#include "../../engine/evaluate.h"
-#include "../../engine/layout.h"
-#include "../../engine/model.h"
+#include "../../engine/lua/analytics.h"
+#include "../../engine/lua/evaluate.h"
+#include "../../engine/model/layout.h"
+#include "../../engine/model/model.h"
 #include "fixtures.h"
 
 /* SimGrid's LV08 network model: latencies x 13.01, bandwidths x 0.97. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/params.h"
+#include "../../engine/model/params.h"
 
 /* Sets parameter `key` from text and expects it to fail with a message naming the parameter. */
 static void expect_set_error(const char *key, const char *text)

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../engine/params.h"
-#include "../../engine/platform.h"
+#include "../../engine/model/params.h"
+#include "../../engine/model/platform.h"
 #include "fixtures.h"
 
 #define PROLOG                                                                                     \

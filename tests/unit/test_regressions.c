@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/layout.h"
-#include "../../engine/params.h"
-#include "../../engine/platform.h"
-#include "../../engine/preset.h"
-#include "../../engine/result.h"
+#include "../../engine/model/layout.h"
+#include "../../engine/model/params.h"
+#include "../../engine/model/platform.h"
+#include "../../engine/model/preset.h"
+#include "../../engine/model/result.h"
 #include "fixtures.h"
 
 static void assert_one_printable_line(const char *err)

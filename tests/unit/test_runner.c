@@ -13,10 +13,10 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../../engine/evaluate.h"
-#include "../../engine/model.h"
-#include "../../engine/result.h"
-#include "../../engine/runner.h"
+#include "../../engine/lua/evaluate.h"
+#include "../../engine/model/model.h"
+#include "../../engine/model/result.h"
+#include "../../engine/run/runner.h"
 
 #define MAX_DONE 16
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/params.h"
-#include "../../engine/script_async.h"
-#include "../../engine/script_situ.h"
+#include "../../engine/model/params.h"
+#include "../../engine/lua/script_async.h"
+#include "../../engine/scenario/script_situ.h"
 #include "../../tui/app.h"
 #include "fixtures.h"
 

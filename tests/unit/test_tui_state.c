@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/evaluate.h"
-#include "../../engine/model.h"
-#include "../../engine/result.h"
+#include "../../engine/lua/evaluate.h"
+#include "../../engine/model/model.h"
+#include "../../engine/model/result.h"
 #include "../../tui/app.h"
 #include "../../tui/draw.h"
 #include "../../tui/plot.h"

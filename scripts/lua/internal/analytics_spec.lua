@@ -1,5 +1,5 @@
 -- Checks what an analytics file returned and fills in the defaults, which are the built-in's
--- formulas (wrk writes its defaults in Lua too). Compiled into situ (engine/analytics.c, chunk
+-- formulas (wrk writes its defaults in Lua too). Compiled into situ (engine/lua/analytics.c, chunk
 -- "analytics"). Arguments: the file's value and its path; returns {name, description, cost, bytes,
 -- exchange} with every function present.
 local spec, path = ...

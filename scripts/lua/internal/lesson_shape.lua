@@ -1,5 +1,5 @@
 -- The shape of a lesson, checked in Lua where the error messages are easiest to write. Compiled
--- into situ (engine/lesson.c, chunk "lesson"). Arguments: the lesson file's value and its path;
+-- into situ (engine/scenario/lesson.c, chunk "lesson"). Arguments: the lesson file's value and its path;
 -- returns the lesson table, checked.
 local spec, path = ...
 local function fail(msg) error(path .. ': ' .. msg, 0) end

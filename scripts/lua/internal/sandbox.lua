@@ -2,7 +2,7 @@
 -- programs, load native code, touch the debug machinery or write outside the current directory is
 -- replaced by a function that says so. Reading files stays allowed. Compiled into situ (engine/
 -- script.c, chunk "sandbox"): editing the installed copy changes nothing, there is none.
--- Arguments: open_write (engine/script.c: checks the path, opens without following a link), and
+-- Arguments: open_write (engine/lua/script.c: checks the path, opens without following a link), and
 -- self_contained (analytics files: dofile, loadfile and require are refused).
 local open_write, self_contained = ...
 local function denied(name)

@@ -1,0 +1,37 @@
+/* Lua tables <-> parameters and JSON, for the `situ` module, lessons and the
+ * analytics' ctx (script_convert.c). The parameter keys come from the one parameter table. */
+#ifndef SITU_SCRIPT_CONVERT_H
+#define SITU_SCRIPT_CONVERT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../model/params.h"
+
+struct lua_State;
+
+/* Pushes p as a table: every parameter of the table, numbers as numbers, choices and paths as
+ * strings. */
+void script_push_params(struct lua_State *L, const struct params *p);
+
+/* Reads a table of parameters at idx over the defaults (unknown keys and bad values are errors),
+ * resolves the platform, validates. -1 with a one-line message. */
+int script_to_params(struct lua_State *L, int idx, struct params *p, char *err, size_t errlen);
+
+/* The parameter id of the key at idx; -1 with a message if it is not a parameter name. */
+int script_param_key(struct lua_State *L, int idx, char *err, size_t errlen);
+
+/* Sets parameter id from the Lua value at idx (numbers, or strings as on the command line). */
+int script_set_param(struct lua_State *L, int idx, struct params *p, int id, char *err,
+                     size_t errlen);
+
+/* Resolves the platform against the data directories and validates p. -1 with a message. */
+int script_finish_params(struct params *p, char *err, size_t errlen);
+
+/* Applies the parameters of the table at idx on top of p (no defaults, no validation). */
+int script_apply_params(struct lua_State *L, int idx, struct params *p, char *err, size_t errlen);
+
+/* Pushes a JSON value as Lua: objects and arrays as tables, null as nil. */
+void script_push_json(struct lua_State *L, json_t *v);
+
+#endif

@@ -1,0 +1,482 @@
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/flag.h"
+
+static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", NULL};
+static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
+static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
+static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
+
+#define OFF(field) offsetof(struct params, field)
+
+/* clang-format off */
+const struct param_desc param_table[PARAM_COUNT] = {
+    [P_NODES] = {"nodes", "nodes", PARAM_INT, OFF(nodes), 1, 1, 1024, 1, SCALE_LINEAR, NULL, NULL,
+        "nodes used, simulation and analytics together", true},
+    [P_CORES_PER_NODE] = {"cores_per_node", "cores", PARAM_INT, OFF(cores_per_node), 32, 2, 1024, 1,
+        SCALE_LINEAR, NULL, NULL, "cores of one node that the workflow uses", false},
+    [P_RATIO] = {"ratio", "sim/ana", PARAM_INT, OFF(ratio), 15, 1, 1023, 1, SCALE_LINEAR, NULL, NULL,
+        "simulation cores per analytics core; (ratio+1) must divide cores_per_node", true},
+    [P_STRIDE] = {"stride", "iter", PARAM_INT, OFF(stride), 20, 1, 1e8, 2, SCALE_LOG, NULL, NULL,
+        "MD iterations between two analyses", true},
+    [P_ITERATIONS] = {"iterations", "iter", PARAM_INT, OFF(iterations), 8000, 1, 1e9, 2, SCALE_LOG,
+        NULL, NULL, "MD iterations in total", true},
+    [P_REGION] = {"region", "cells", PARAM_INT, OFF(region), 70, 1, 2000, 10, SCALE_LINEAR, NULL, NULL,
+        "LJ melt cells per side; particles = 4*region^3", true},
+    [P_SIM_COST] = {"sim_cost", "s/part/it", PARAM_REAL, OFF(sim_cost), 8.2e-7, 1e-12, 1, 1.25,
+        SCALE_LOG, NULL, NULL, "seconds per particle per MD iteration on a reference core", true},
+    [P_HALO_PERIOD] = {"halo_period", "iter", PARAM_INT, OFF(halo_period), 20, 1, 1e8, 2, SCALE_LOG,
+        NULL, NULL, "MD iterations between halo exchanges (neigh_modify every X)", true},
+    [P_ANALYTICS_COST] = {"analytics_cost", "s/part", PARAM_REAL, OFF(analytics_cost), 7.93e-7, 0, 1,
+        1.25, SCALE_LOG, NULL, NULL, "seconds per particle per analysis on a reference core", true},
+    [P_COMPUTE_SCALING] = {"compute_scaling", "x", PARAM_REAL, OFF(compute_scaling), 1, 0, 1e6, 2,
+        SCALE_LOG, NULL, NULL, "multiplier on the analytics cost (what-if)", true},
+    [P_DATA_SIZE] = {"data_size", "B/part", PARAM_REAL, OFF(data_size), 100, 0, 1e9, 2, SCALE_LOG,
+        NULL, NULL, "bytes per particle sent to the analytics", true},
+    [P_DATA_SCALING] = {"data_scaling", "x", PARAM_REAL, OFF(data_scaling), 1, 0, 1e6, 2, SCALE_LOG,
+        NULL, NULL, "multiplier on the data size (what-if)", true},
+    [P_MAPPING] = {"mapping", "", PARAM_CHOICE, OFF(mapping), MAPPING_INSITU, 0, 2, 1, SCALE_LINEAR,
+        mapping_choices, NULL, "where the analytics cores live: insitu, intransit or hostfile", true},
+    [P_HOSTFILE] = {"hostfile", "", PARAM_PATH, OFF(hostfile), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
+        "MPI-style hostfile placing the analytics (mapping=hostfile)", false},
+    [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 1, 1, SCALE_LINEAR, dtl_choices,
+        NULL, "data transport: queue (instantaneous) or mailbox (loopback/network cost)", true},
+    [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
+        "platforms/dahu.xml", "SimGrid platform XML (clusters of any topology, zones)", false},
+    [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
+        SCALE_LINEAR, fidelity_choices, NULL,
+        "simulation detail: fast (aggregated per node), full (every rank and message) or smpi "
+        "(an MPI proxy of the workflow under smpirun)", true},
+    [P_SMPI_NETWORK] = {"smpi_network", "", PARAM_CHOICE, OFF(smpi_network), SMPI_NET_LV08, 0, 1, 1,
+        SCALE_LINEAR, smpi_network_choices, NULL,
+        "network model of fidelity=smpi: LV08 (the other levels' model) or SMPI (piecewise, "
+        "closer to real MPI)", false},
+    [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
+        "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
+        false},
+    [P_ANALYTICS_ZONE] = {"analytics_zone", "", PARAM_PATH, OFF(analytics_zone), 0, 0, 0, 0,
+        SCALE_LINEAR, NULL, "", "zone or cluster of the platform that hosts the analytics nodes "
+        "(mapping=intransit; empty: the last of the nodes)", false},
+};
+/* clang-format on */
+
+static void *field(struct params *p, int id)
+{
+    return (char *)p + param_table[id].offset;
+}
+
+static const void *cfield(const struct params *p, int id)
+{
+    return (const char *)p + param_table[id].offset;
+}
+
+static void seterr(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, PARAMS_ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+int params_find(const char *key)
+{
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const char *k = param_table[id].key;
+        size_t n = strlen(k);
+        bool same = strlen(key) == n;
+        for (size_t j = 0; same && j < n; j++)
+            same = key[j] == k[j] || (key[j] == '-' && k[j] == '_');
+        if (same)
+            return id;
+    }
+    return -1;
+}
+
+void params_defaults(struct params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        switch (d->type) {
+        case PARAM_INT:
+            *(long *)field(p, id) = (long)d->def;
+            break;
+        case PARAM_REAL:
+            *(double *)field(p, id) = d->def;
+            break;
+        case PARAM_CHOICE:
+            *(int *)field(p, id) = (int)d->def;
+            break;
+        case PARAM_PATH:
+            snprintf(field(p, id), PARAMS_PATH_MAX, "%s", d->def_str);
+            break;
+        }
+    }
+}
+
+bool params_is_name(int id)
+{
+    return id == P_ANALYTICS_ZONE;
+}
+
+void params_describe_range(int id, char *buf, size_t len)
+{
+    const struct param_desc *d = &param_table[id];
+    if (d->type == PARAM_CHOICE) {
+        size_t used = 0;
+        buf[0] = 0;
+        for (int c = 0; d->choices[c] && used < len; c++)
+            used += snprintf(buf + used, len - used, "%s%s", c ? ", " : "one of ", d->choices[c]);
+    } else if (d->type == PARAM_PATH) {
+        snprintf(buf, len, params_is_name(id) ? "a name" : "a file path");
+    } else if (d->type == PARAM_INT) {
+        snprintf(buf, len, "an integer in [%.0f, %.0f]", d->min, d->max);
+    } else {
+        snprintf(buf, len, "a number in [%g, %g]", d->min, d->max);
+    }
+}
+
+static int range_error(int id, const char *text, char *err)
+{
+    char range[160], shown[61];
+    params_describe_range(id, range, sizeof range);
+    /* Quote at most 60 bytes, control characters as '?': the message stays one printable line. */
+    size_t n = 0;
+    for (; n < sizeof shown - 1 && text[n]; n++)
+        shown[n] = (unsigned char)text[n] < 0x20 || text[n] == 0x7f ? '?' : text[n];
+    shown[n] = 0;
+    seterr(err, "%s: '%s' is not valid; expected %s", param_table[id].key, shown, range);
+    return -1;
+}
+
+/* The range error of a number, formatted only then: setting a value is an advisor's inner loop. */
+static int number_error(int id, double value, char *err)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", value);
+    return range_error(id, text, err);
+}
+
+int params_set_number(struct params *p, int id, double value, char *err)
+{
+    const struct param_desc *d = &param_table[id];
+    if (d->type == PARAM_PATH || !isfinite(value) || value < d->min || value > d->max)
+        return number_error(id, value, err);
+    switch (d->type) {
+    case PARAM_INT:
+        if (value != floor(value))
+            return number_error(id, value, err);
+        *(long *)field(p, id) = (long)value;
+        break;
+    case PARAM_REAL:
+        *(double *)field(p, id) = value;
+        break;
+    case PARAM_CHOICE:
+        if (value != floor(value))
+            return number_error(id, value, err);
+        *(int *)field(p, id) = (int)value;
+        break;
+    case PARAM_PATH:
+        break;
+    }
+    return 0;
+}
+
+int params_set(struct params *p, int id, const char *text, char *err)
+{
+    const struct param_desc *d = &param_table[id];
+    char *end = NULL;
+    errno = 0;
+    switch (d->type) {
+    case PARAM_INT: {
+        long v = strtol(text, &end, 10);
+        if (end == text || *end || errno)
+            return range_error(id, text, err);
+        return params_set_number(p, id, (double)v, err);
+    }
+    case PARAM_REAL: {
+        double v = strtod(text, &end);
+        if (end != text && !*end && errno == ERANGE) {
+            seterr(err, "%s: '%.60s' is beyond what a double can hold (over- or underflow)", d->key,
+                   text);
+            return -1;
+        }
+        if (end == text || *end || errno)
+            return range_error(id, text, err);
+        return params_set_number(p, id, v, err);
+    }
+    case PARAM_CHOICE:
+        for (int c = 0; d->choices[c]; c++)
+            if (!strcmp(text, d->choices[c]))
+                return params_set_number(p, id, c, err);
+        return range_error(id, text, err);
+    case PARAM_PATH:
+        if (strlen(text) >= PARAMS_PATH_MAX) {
+            seterr(err, "%s: path is longer than %d bytes", d->key, PARAMS_PATH_MAX - 1);
+            return -1;
+        }
+        snprintf(field(p, id), PARAMS_PATH_MAX, "%s", text);
+        return 0;
+    }
+    return -1;
+}
+
+int params_valid_ratios(long cores, long *out, int max)
+{
+    int n = 0;
+    for (long r = 1; r < cores; r++) {
+        if (cores % (r + 1))
+            continue;
+        if (n < max)
+            out[n] = r;
+        n++;
+    }
+    return n;
+}
+
+int params_validate(const struct params *p, char *err)
+{
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
+    bool ok = false;
+    for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
+        ok = ok || valid[i] == p->ratio;
+    if (!ok) {
+        long below = 0, above = 0;
+        for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++) {
+            if (valid[i] < p->ratio)
+                below = valid[i];
+            else if (!above)
+                above = valid[i];
+        }
+        if (n == 0)
+            seterr(err,
+                   "ratio: cores_per_node=%ld cannot be split between simulation and analytics",
+                   p->cores_per_node);
+        else if (below && above)
+            seterr(err, "ratio: %ld is not realisable on %ld-core nodes; nearest valid: %ld or %ld",
+                   p->ratio, p->cores_per_node, below, above);
+        else
+            seterr(err, "ratio: %ld is not realisable on %ld-core nodes; nearest valid: %ld",
+                   p->ratio, p->cores_per_node, below ? below : above);
+        return -1;
+    }
+    if (p->stride > p->iterations) {
+        seterr(err, "stride: %ld is larger than iterations (%ld); expected stride <= iterations",
+               p->stride, p->iterations);
+        return -1;
+    }
+    if (p->mapping == MAPPING_HOSTFILE && !p->hostfile[0]) {
+        seterr(err, "hostfile: mapping=hostfile needs --hostfile FILE");
+        return -1;
+    }
+    if (p->mapping == MAPPING_INTRANSIT && p->nodes < 2) {
+        seterr(err, "nodes: mapping=intransit needs at least 2 nodes (simulation and analytics)");
+        return -1;
+    }
+    if (!p->platform[0]) {
+        seterr(err, "platform: expected a SimGrid platform XML file");
+        return -1;
+    }
+    return 0;
+}
+
+double params_get_number(const struct params *p, int id)
+{
+    switch (param_table[id].type) {
+    case PARAM_INT:
+        return (double)*(const long *)cfield(p, id);
+    case PARAM_REAL:
+        return *(const double *)cfield(p, id);
+    case PARAM_CHOICE:
+        return *(const int *)cfield(p, id);
+    case PARAM_PATH:
+        break;
+    }
+    return 0;
+}
+
+void params_format(const struct params *p, int id, char *buf, size_t len)
+{
+    const struct param_desc *d = &param_table[id];
+    switch (d->type) {
+    case PARAM_INT:
+        snprintf(buf, len, "%ld", *(const long *)cfield(p, id));
+        break;
+    case PARAM_REAL:
+        snprintf(buf, len, "%.6g", *(const double *)cfield(p, id));
+        break;
+    case PARAM_CHOICE:
+        snprintf(buf, len, "%s", d->choices[*(const int *)cfield(p, id)]);
+        break;
+    case PARAM_PATH:
+        snprintf(buf, len, "%s", (const char *)cfield(p, id));
+        break;
+    }
+}
+
+static int step_ratio(struct params *p, int steps)
+{
+    long valid[PARAMS_RATIOS_MAX];
+    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
+    if (n > PARAMS_RATIOS_MAX)
+        n = PARAMS_RATIOS_MAX;
+    int at = 0;
+    while (at < n - 1 && valid[at] < p->ratio)
+        at++;
+    /* An unrealisable ratio first snaps to the nearest valid one in the direction of travel. */
+    if (at < n && valid[at] != p->ratio && steps > 0)
+        steps--;
+    int to = at + steps;
+    to = to < 0 ? 0 : to >= n ? n - 1 : to;
+    if (n == 0 || valid[to] == p->ratio)
+        return 0;
+    p->ratio = valid[to];
+    return 1;
+}
+
+int params_step(struct params *p, int id, int steps, bool coarse)
+{
+    const struct param_desc *d = &param_table[id];
+    if (id == P_RATIO)
+        return step_ratio(p, coarse ? steps * 2 : steps);
+    if (d->type == PARAM_PATH)
+        return 0;
+    double v = params_get_number(p, id);
+    if (d->type == PARAM_CHOICE) {
+        int n = 0;
+        while (d->choices[n])
+            n++;
+        v = fmod(fmod(v + steps, n) + n, n); /* choices cycle */
+    } else if (d->scale == SCALE_LOG) {
+        double f = pow(d->step, coarse ? 4 * steps : steps);
+        v = v > 0 ? v * f : (steps > 0 ? (d->min > 0 ? d->min : 1e-9) : 0);
+    } else {
+        v += d->step * (coarse ? 10 : 1) * steps;
+    }
+    if (d->type == PARAM_INT) {
+        double r = round(v);
+        /* An integer log slider must still move by at least one. */
+        if (r == params_get_number(p, id))
+            r += steps > 0 ? 1 : -1;
+        v = r;
+    }
+    v = v < d->min ? d->min : v > d->max ? d->max : v;
+    if (v == params_get_number(p, id))
+        return 0;
+    return params_set_number(p, id, v, NULL) == 0;
+}
+
+double params_position(const struct params *p, int id)
+{
+    const struct param_desc *d = &param_table[id];
+    double v = params_get_number(p, id);
+    if (d->max <= d->min)
+        return 0;
+    if (d->scale == SCALE_LOG) {
+        double lo = d->min > 0 ? d->min : d->max * 1e-9;
+        if (v <= lo)
+            return 0;
+        return log(v / lo) / log(d->max / lo);
+    }
+    return (v - d->min) / (d->max - d->min);
+}
+
+int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err)
+{
+    const char *arg = argv[*i];
+    char key[64];
+    int id = flag_name(arg, key, sizeof key) ? params_find(key) : -1;
+    if (id < 0)
+        return 0;
+    const char *value = flag_value(argc, argv, i);
+    if (!value) {
+        seterr(err, "%s: missing value after %s", param_table[id].key, arg);
+        return -1;
+    }
+    (*i)++;
+    return params_set(p, id, value, err) < 0 ? -1 : 1;
+}
+
+/* The flag, default and range of one parameter, as --help and the README show them. */
+static void describe_param(int id, char *flag, size_t flaglen, char *def, size_t deflen,
+                           char *range, size_t rangelen)
+{
+    snprintf(flag, flaglen, "--%s", param_table[id].key);
+    for (char *c = flag; *c; c++)
+        *c = *c == '_' ? '-' : *c;
+    struct params p;
+    params_defaults(&p);
+    params_format(&p, id, def, deflen);
+    params_describe_range(id, range, rangelen);
+}
+
+void params_print_help(FILE *out)
+{
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        char flag[64], def[PARAMS_PATH_MAX], range[160];
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
+        fprintf(out, "  %-20s %s [%s%s]\n  %-20s   %s%s%s\n", flag, d->help,
+                def[0] ? "default " : "no default", def, "", range, d->unit[0] ? ", unit " : "",
+                d->unit);
+    }
+}
+
+void params_print_markdown(FILE *out)
+{
+    fprintf(out, "| flag | meaning | default | accepts | unit |\n|---|---|---|---|---|\n");
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        char flag[64], def[PARAMS_PATH_MAX], range[160];
+        describe_param(id, flag, sizeof flag, def, sizeof def, range, sizeof range);
+        fprintf(out, "| `%s` | ", flag);
+        for (const char *c = d->help; *c; c++) /* "<cluster>" would be read as an HTML tag */
+            fputs(*c == '<' ? "&lt;" : *c == '>' ? "&gt;" : (char[2]){*c, 0}, out);
+        fprintf(out, " | %s | %s | %s |\n", def[0] ? def : "none", range, d->unit);
+    }
+}
+
+/* Appends a path with ';', '=' and '%' percent-encoded: two configurations never share a key,
+ * whatever their paths contain. */
+static size_t canonical_path(const char *path, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = path; *c && n + 4 <= len; c++)
+        if (*c == ';' || *c == '=' || *c == '%')
+            n += (size_t)snprintf(out + n, len - n, "%%%02X", (unsigned char)*c);
+        else
+            out[n++] = *c;
+    out[n] = 0; /* the loop leaves room: n + 4 <= len before each write of at most 3 */
+    return n;
+}
+
+void params_canonical(const struct params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int id = 0; id < PARAM_COUNT && used + 1 < len; id++) {
+        const struct param_desc *d = &param_table[id];
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=", id ? ";" : "", d->key);
+        if (used >= len)
+            break;
+        if (d->type == PARAM_PATH) {
+            used += canonical_path(cfield(p, id), buf + used, len - used);
+            continue;
+        }
+        char v[64];
+        if (d->type == PARAM_REAL) /* + 0.0: -0 and 0 are one configuration */
+            snprintf(v, sizeof v, "%.17g", params_get_number(p, id) + 0.0);
+        else
+            params_format(p, id, v, sizeof v);
+        used += (size_t)snprintf(buf + used, len - used, "%s", v);
+    }
+}

@@ -1,0 +1,111 @@
+/* Private to engine/run/runner*.c: the job and runner records shared by the scheduler (runner.c:
+ * the queue, priorities, waiters, caches) and the child wrapper (runner_child.c: one child process
+ * per running job, its time limit, its reason and its parse), and the few functions each side
+ * calls in the other. */
+#ifndef SITU_RUNNER_INTERNAL_H
+#define SITU_RUNNER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <uv.h>
+
+#include "../model/params.h"
+#include "../model/result.h"
+#include "runner.h"
+
+#define STDERR_LINE_MAX 200
+
+struct waiter {
+    long id;
+    int tag;
+    int priority;
+    runner_cb cb;
+    void *ud;
+    struct waiter *next;
+};
+
+enum job_state { JOB_QUEUED, JOB_RUNNING };
+
+struct job {
+    struct runner *r;
+    struct job *prev, *next; /* in r->queued or r->running */
+    enum job_state state;
+    struct params p;
+    char key[RUNNER_KEY_MAX];
+    uint64_t hash;
+    struct waiter *waiters; /* none left: an orphan, killed and reaped without callbacks */
+    int priority;           /* the highest of the waiters' */
+    long seq;               /* FIFO order among equal priorities */
+    bool force;
+
+    pid_t pid; /* the child, leader of its own process group; 0 before the fork */
+    uv_pipe_t out, err;
+    uv_timer_t timer;
+    int open_handles; /* the job is freed when the last one has closed */
+    int pid_slot;
+    uint64_t started;
+    bool exited, timed_out, overflow, finished;
+    int eofs; /* 2 when both pipes are done */
+    int exit_status;
+    int term_signal;
+
+    char *out_buf;
+    size_t out_len, out_cap;
+    char err_line[STDERR_LINE_MAX + 1]; /* the most telling complete stderr line so far */
+    char err_cur[STDERR_LINE_MAX + 1];  /* the line being read */
+    size_t err_cur_len;
+};
+
+struct runner {
+    uv_loop_t *loop;
+    char **prefix; /* argv before the parameter flags (exec'd children) */
+    int nprefix;
+    void (*in_process)(const struct params *p); /* or this, in the forked child */
+    uv_signal_t sigchld; /* reaps the children: they are forked here, not by uv_spawn */
+    bool sigchld_open;
+    int unreaped; /* children not reaped yet: while there are, sigchld keeps the loop alive */
+    int max_jobs;
+    double time_limit;
+    size_t output_max;
+    void (*on_change)(void *ud);
+    void *on_change_ud;
+
+    struct job *queued, *running;
+    int nqueued, nrunning; /* nrunning counts orphans not yet reaped: they still hold a slot */
+    long next_id, next_seq;
+    bool pumping, pump_again;
+    uv_idle_t kick; /* starts children on the next loop turn, never inside a caller's event */
+    bool kick_open;
+
+    struct rcache *cache; /* this session's results */
+    char *disk;           /* the results directory shared with `situ sweep`, or NULL */
+
+    char readbuf[65536];
+};
+
+/* ---- runner.c: the scheduler ------------------------------------------------------------- */
+
+/* Frees a job that owns no open libuv handle (queued, or its handles have closed). */
+void runner_job_free(struct job *j);
+
+/* j's child has ended and its handles are closing: its slot frees, the result (res, parsed from
+ * json, the child's stdout in j->out_buf) is cached, or the reason `error` reported, to its
+ * waiters. */
+void runner_job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
+                      double secs);
+
+/* ---- runner_child.c: one child process --------------------------------------------------- */
+
+/* Spawns j's child (j is already in r->running). On failure its handles are closing and error
+ * holds the one-line reason; returns -1. */
+int runner_child_start(struct job *j, char *error, size_t errlen);
+
+/* SIGKILLs j's child and everything in its process group; its exit is reaped as usual. */
+void runner_child_kill(struct job *j);
+
+/* A SIGCHLD arrived: reaps whichever of r's children have exited. */
+void runner_child_reap(struct runner *r);
+
+#endif

@@ -1,0 +1,32 @@
+/* The `situ` module of scenarios and lessons: situ.params, model, run, sweep, crossover,
+ * analytics (script_situ.c), situ.advise (script_advise.c), situ.table and situ.csv
+ * (script_output.c). */
+#ifndef SITU_SCRIPT_SITU_H
+#define SITU_SCRIPT_SITU_H
+
+#include "../lua/script.h"
+
+struct params;
+struct sim_job;
+
+/* Registers the global `situ` (and package.loaded.situ). */
+void script_open_situ(struct script *s);
+
+/* Pushes the result table of the model for p (the keys of `situ model --json`), as situ.model
+ * does (lesson goals get it too). -1 with err. */
+int script_push_model(struct lua_State *L, const struct params *p, char *err, size_t errlen);
+
+/* --- what the files of the module share --- */
+
+/* situ.advise{...} (script_advise.c). */
+int script_advise(struct lua_State *L);
+
+/* situ.table and situ.csv (script_output.c). */
+int script_table(struct lua_State *L);
+int script_csv(struct lua_State *L);
+
+/* Simulations in parallel, forked children, `parallel` at a time; the wait is not counted
+ * against the scenario's time limit. As sim_pool_run. */
+int script_pool_run(struct sim_job *jobs, int n, int parallel);
+
+#endif

@@ -1,0 +1,165 @@
+/* The engine's shared state: groups of simulation ranks and analytics actors, their channels and
+ * their measurements. A group stands for ranks (or actors) that behave alike: at fidelity=full
+ * every group is one rank or one actor; at fidelity=fast a group is all the ranks (or actors) of
+ * one node, and its messages carry the traffic of all of them. Engine-internal. */
+#ifndef SITU_SIM_INTERNAL_H
+#define SITU_SIM_INTERNAL_H
+
+#include <simgrid/forward.h>
+#include <stdbool.h>
+
+#include "../lua/analytics.h"
+#include "../model/layout.h"
+#include "../model/params.h"
+#include "../model/platform.h"
+#include "sim_dtl.h"
+#include "sim_links.h"
+
+/* One message this group sends: `bytes` simulated, standing for `real_bytes` of traffic. */
+struct edge {
+    struct channel *to;
+    double bytes, real_bytes;
+    int count; /* states (ranks) the message carries */
+};
+
+/* An on-node halo message at fidelity=full (sim_halo.c): alone on the unshared loopback, it takes
+ * a fixed time, so no SimGrid transfer stands for it. The receiver keeps one per sender. */
+struct local_in {
+    long arrived; /* exchanges the sender has started */
+    double at[2]; /* when it started them, by exchange parity (it is at most one ahead) */
+    double duration;
+};
+
+struct local_out {
+    struct sim_group *to;
+    struct local_in *slot;
+    double bytes;
+};
+
+struct sim_group {
+    int host;
+    sg_host_t sg;
+    int ranks;
+    struct channel halo, back;
+    struct edge *halo_out;
+    int nhalo;
+    double halo_latency; /* the slowest route's latency, for merged exchanges at fidelity=fast */
+    struct local_in *lin;
+    struct local_out *lout;
+    int nlin, nlout;
+    long exchanges; /* halo exchanges started */
+    bool waiting;   /* blocked until its on-node neighbours have started exchange `exchanges` */
+    sg_sem_t wake;
+    struct edge *states; /* one step's puts into the DTL */
+    int nstates;
+    struct edge *poisons; /* sent once, at the end: one per analytics actor of a host */
+    int npoisons;
+    double *active, *idle, *halo_time; /* [steps] */
+    double tail_active;
+    bool done;
+};
+
+struct ana_group {
+    int host;
+    sg_host_t sg;
+    int actors;
+    struct channel *in; /* the host's DTL channel */
+    int pieces;         /* messages one retrieval takes: full 1, fast one per sending node */
+    int states;         /* rank states those messages carry */
+    int chunks; /* states one actor analyses per retrieval: full 1, fast ceil(load/actors) */
+    double extra_latency; /* fast: latencies of the (chunks - 1) retrievals merged away */
+    /* The mean share of R and of the analysis in A that the actors spend (model_actor_shares):
+     * full 1; fast below 1 when some actors take fewer states than the critical one. */
+    double share_R, share_A;
+    int xidx;                      /* index among the exchanging hosts, -1 if none */
+    double *active, *idle, *R, *A; /* [steps] */
+    double *X; /* [steps] the exchange, part of A: one actor of the host does it */
+};
+
+/* Sends the metric copies to the ranks of one node (sim_postman_actor). */
+struct postman {
+    int *groups, ngroups;
+};
+
+struct engine {
+    struct params p;
+    struct platform pf;
+    struct layout l;
+    bool fast;
+    bool instant; /* dtl=queue */
+    long steps;
+    double flops_per_iteration; /* one rank */
+    /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
+     * (state edges count states; a put multiplies them by the step's chunk_bytes). */
+    double *chunk_flops, *chunk_bytes;
+    struct analytics_value *av; /* [steps] */
+    /* The analytics' exchange among hosts (analytics.h): nx hosts, one channel per host and
+     * round (xrounds = ceil(log2 nx) for allreduce), states analysed so far in the step. */
+    struct channel *xchg;
+    int nx, xrounds, xroot;
+    int *xhost, *xdone;
+    sg_host_t *hosts; /* [pf.hosts] */
+    bool loopback_fatpipe;
+
+    struct sim_group *sims;
+    int nsims;
+    struct ana_group *anas;
+    int nanas;
+    struct channel *state_channels; /* all analytics-side channels */
+    int nstate_channels;
+    struct channel collector;
+    /* The metrics of each step, published by the collector for the postmen to send. */
+    long metrics_out; /* steps published */
+    struct postman *postmen;
+    int npostmen;
+    sg_mutex_t metrics_mutex;
+    sg_cond_t metrics_ready;
+    int analytics_running;
+    bool collector_done;
+
+    /* How a rank computes and swaps its halos: NULL is SimGrid's C API (actors, mailboxes); the
+     * SMPI proxy (smpi/proxy.c) sets smpi_execute_flops and MPI point-to-point. */
+    void (*execute)(double flops);
+    void (*halo)(struct engine *e, struct sim_group *g, long exchanges);
+
+    struct sim_links links;
+    long execs, sleeps;
+    long puts, gets, metrics_delivered, analyses;
+    double w_sum, c_sum;
+    long w_count, c_count;
+};
+
+extern struct engine *sim_engine;
+
+struct sim_measure;
+
+/* The steps of sim_run, for the SMPI proxy, whose ranks play the actors on a platform smpirun
+ * loaded: sim_load reads the platform and places the workflow (before SimGrid starts);
+ * sim_setup builds the groups and channels on the loaded platform (makes e the sim_engine);
+ * sim_finish checks that every actor ended and measures the run. -1 with err on failure. */
+int sim_load(struct engine *e, const struct params *p, char *err, size_t errlen);
+int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
+/* Whether analytics group k receives states (the others' cores stay idle: no actor runs). */
+bool sim_analytics_runs(const struct engine *e, int k);
+int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
+
+/* On-node halo messages at fidelity=full (sim_halo.c). */
+int sim_halo_local_init(struct engine *e);
+void sim_halo_local_put(struct engine *e, struct sim_group *g);
+double sim_halo_local_wait(struct sim_group *g, double posted);
+
+/* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
+void sim_rank_actor(int argc, char **argv);
+void sim_analytics_actor(int argc, char **argv);
+void sim_collector_actor(int argc, char **argv);
+void sim_postman_actor(int argc, char **argv);
+
+/* A rank's parts of Algorithm 1, for the rank actor and for an MPI application's ranks
+ * (smpi/situ_dtl.c): waiting for the metrics copy of the last step (the wait counts as idle in
+ * step i), putting its state of step i (`state_bytes` per state, fire-and-forget), and at the
+ * end the poisoned values. */
+void sim_rank_collect(struct sim_group *g, long i);
+void sim_rank_put_state(struct sim_group *g, long i, double state_bytes);
+void sim_rank_poison(struct sim_group *g);
+
+#endif
