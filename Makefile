@@ -28,7 +28,10 @@ UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
 .PHONY: all smpi deps run test unit cli-test docs figures bench install uninstall clean format mutants FORCE
 
-all: deps situ smpi
+# deps first, and alone: the compile flags ask pkg-config, which the packages deps installs
+# provide, so under -j the build must not start beside it.
+all: deps
+	$(MAKE) --no-print-directory situ smpi
 
 deps:
 	@sh tools/deps.sh
