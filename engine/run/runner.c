@@ -89,6 +89,10 @@ static void maybe_close_sigchld(struct runner *r)
     }
 }
 
+static void job_free(struct job *j);
+static void child_ended(struct job *j, const struct sim_result *res, json_t *json,
+                        const char *error, double secs);
+
 struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -104,6 +108,8 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->output_max = o && o->output_max > 0 ? o->output_max : (size_t)64 << 20;
     r->on_change = o ? o->on_change : NULL;
     r->on_change_ud = o ? o->on_change_ud : NULL;
+    r->job_ended = child_ended;
+    r->job_free = job_free;
     r->next_id = 1;
     r->cache = rcache_new(o ? o->cache_max : 0);
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
@@ -152,7 +158,8 @@ fail:
     return NULL;
 }
 
-void runner_job_free(struct job *j)
+/* Frees a job that owns no open libuv handle (queued, or its handles have closed). */
+static void job_free(struct job *j)
 {
     for (struct waiter *w = j->waiters, *next; w; w = next) {
         next = w->next;
@@ -169,7 +176,7 @@ void runner_free(struct runner *r)
     while (r->queued) {
         struct job *j = r->queued;
         list_unlink(&r->queued, j);
-        runner_job_free(j);
+        job_free(j);
     }
     /* Running jobs own libuv handles; runner_shutdown and a drained loop have closed them. */
     rcache_free(r->cache);
@@ -189,7 +196,7 @@ void runner_shutdown(struct runner *r)
     while (r->queued) {
         struct job *j = r->queued;
         list_unlink(&r->queued, j);
-        runner_job_free(j);
+        job_free(j);
     }
     r->nqueued = 0;
     for (struct job *j = r->running; j; j = j->next) {
@@ -250,8 +257,9 @@ static void job_ended(struct job *j, const struct sim_result *res, json_t *json,
     notify(r);
 }
 
-void runner_job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
-                      double secs)
+/* runner_child.c's report that j's child has ended. */
+static void child_ended(struct job *j, const struct sim_result *res, json_t *json,
+                        const char *error, double secs)
 {
     struct runner *r = j->r;
     job_ended(j, res, json, error, secs);
@@ -486,7 +494,7 @@ static int drop_waiters(struct runner *r, bool by_id, long id, int tag)
             if (j->state == JOB_QUEUED) {
                 list_unlink(&r->queued, j);
                 r->nqueued--;
-                runner_job_free(j);
+                job_free(j);
             } else {
                 runner_child_kill(j);
             }

@@ -105,7 +105,7 @@ static void on_handle_closed(uv_handle_t *h)
 {
     struct job *j = h->data;
     if (--j->open_handles == 0)
-        runner_job_free(j);
+        j->r->job_free(j);
 }
 
 static void close_handles(struct job *j)
@@ -158,7 +158,7 @@ static void finish(struct job *j)
     bool ok = j->waiters && judge(j, &json, &res, error, sizeof error) == 0;
     /* The job stays allocated until its handles have closed, after the callbacks below. */
     close_handles(j);
-    runner_job_ended(j, ok ? &res : NULL, json, ok ? NULL : error, secs);
+    j->r->job_ended(j, ok ? &res : NULL, json, ok ? NULL : error, secs);
     json_decref(json);
     result_free(&res);
 }

@@ -1,7 +1,8 @@
 /* Private to engine/run/runner*.c: the job and runner records shared by the scheduler (runner.c:
  * the queue, priorities, waiters, caches) and the child wrapper (runner_child.c: one child process
- * per running job, its time limit, its reason and its parse), and the few functions each side
- * calls in the other. */
+ * per running job, its time limit, its reason and its parse). The scheduler calls the wrapper; the
+ * wrapper answers only through the two callbacks the scheduler set in struct runner, so the calls
+ * run one way, as a libuv handle answers through its callbacks. */
 #ifndef SITU_RUNNER_INTERNAL_H
 #define SITU_RUNNER_INTERNAL_H
 
@@ -72,6 +73,14 @@ struct runner {
     void (*on_change)(void *ud);
     void *on_change_ud;
 
+    /* How the child wrapper reports back (set by runner_new). job_ended: j's child has ended and
+     * its handles are closing; its slot frees, and the result (res, parsed from json, the child's
+     * stdout in j->out_buf) or the reason `error` goes to its waiters. job_free: j's last handle
+     * has closed. */
+    void (*job_ended)(struct job *j, const struct sim_result *res, json_t *json, const char *error,
+                      double secs);
+    void (*job_free)(struct job *j);
+
     struct job *queued, *running;
     int nqueued, nrunning; /* nrunning counts orphans not yet reaped: they still hold a slot */
     long next_id, next_seq;
@@ -84,17 +93,6 @@ struct runner {
 
     char readbuf[65536];
 };
-
-/* ---- runner.c: the scheduler ------------------------------------------------------------- */
-
-/* Frees a job that owns no open libuv handle (queued, or its handles have closed). */
-void runner_job_free(struct job *j);
-
-/* j's child has ended and its handles are closing: its slot frees, the result (res, parsed from
- * json, the child's stdout in j->out_buf) is cached, or the reason `error` reported, to its
- * waiters. */
-void runner_job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
-                      double secs);
 
 /* ---- runner_child.c: one child process --------------------------------------------------- */
 
