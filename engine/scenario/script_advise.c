@@ -325,7 +325,7 @@ int script_advise(lua_State *L)
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int parallel = jobs > 0 ? (int)jobs : cores > 0 ? (int)cores : 1;
-    if (script_pool_run(jobsv, k, parallel) < 0) {
+    if (sim_pool_run(jobsv, k, parallel, 0, NULL, NULL) < 0) {
         sim_jobs_clear(jobsv, k);
         free(jobsv);
         return luaL_error(L, "situ.advise: cannot start simulations");

@@ -18,7 +18,6 @@
 #include "../lua/script_internal.h"
 #include "script_situ.h"
 #include "../sim/sim.h"
-#include "../base/watchdog.h"
 
 #define SWEEP_MAX 20000 /* configurations in one sweep */
 
@@ -30,15 +29,6 @@ static int cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
-}
-
-/* Simulations in parallel; waiting for them is not the scenario's time (watchdog.h). */
-int script_pool_run(struct sim_job *jobs, int n, int parallel)
-{
-    watchdog_pause();
-    int rc = sim_pool_run(jobs, n, parallel, 0, NULL, NULL);
-    watchdog_resume();
-    return rc;
 }
 
 /* The configuration at idx (nil: the defaults), or a Lua error naming fn. */
@@ -142,7 +132,7 @@ static int l_run(lua_State *L)
         return lua_yieldk(L, 0, 0, run_cont); /* the explorer simulates, then run_cont */
     }
     struct sim_job job = {.p = p};
-    int rc = script_pool_run(&job, 1, 1);
+    int rc = sim_pool_run(&job, 1, 1, 0, NULL, NULL);
     if (rc != 0) {
         snprintf(err, sizeof err, "%s", rc == -1 ? "cannot start the simulation" : job.err);
         sim_jobs_clear(&job, 1);
@@ -304,7 +294,8 @@ static int l_sweep(lua_State *L)
             return luaL_error(L, "situ.sweep: out of memory");
         return lua_yieldk(L, 0, 0, sweep_cont); /* the explorer simulates, then sweep_cont */
     }
-    if (!model_only && script_pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total) < 0) {
+    if (!model_only &&
+        sim_pool_run(jobsv, (int)total, jobs < total ? jobs : (int)total, 0, NULL, NULL) < 0) {
         free(jobsv);
         return luaL_error(L, "situ.sweep: cannot start simulations");
     }
@@ -379,7 +370,7 @@ static int xo_eval_here(struct xo *x)
     if (rc == 0 && x->by_run) {
         for (int i = 0; i < n; i++)
             jv[i].p = ps[i];
-        script_pool_run(jv, n, x->jobs);
+        sim_pool_run(jv, n, x->jobs, 0, NULL, NULL);
         for (int i = 0; rc == 0 && i < n; i++) {
             if (jv[i].rc != 0) {
                 snprintf(x->err, sizeof x->err, "%s", jv[i].err);

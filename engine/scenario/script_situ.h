@@ -25,8 +25,4 @@ int script_advise(struct lua_State *L);
 int script_table(struct lua_State *L);
 int script_csv(struct lua_State *L);
 
-/* Simulations in parallel, forked children, `parallel` at a time; the wait is not counted
- * against the scenario's time limit. As sim_pool_run. */
-int script_pool_run(struct sim_job *jobs, int n, int parallel);
-
 #endif

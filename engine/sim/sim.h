@@ -37,7 +37,8 @@ _Noreturn void sim_child_main(const struct params *p);
 /* Many simulations, `parallel` children at a time, through the one child wrapper (runner.h) with
  * forks without exec (SimGrid's static initialisation, ~80 ms, is paid once): for single-threaded
  * callers that wait (`situ run`, `situ sweep`, Lua). Each job gets its JSON line in output
- * (malloc'd) and parsed in json (owned), or a one-line reason in err; rc is 0 or -3. time_limit:
+ * (malloc'd) and parsed in json (owned), or a one-line reason in err; rc is 0 or -3. The wait does
+ * not count against a Lua deadline (watchdog_pause): only the Lua's own time does. time_limit:
  * seconds per child before it is killed, 0 for none. `progress` (optional) is called with each
  * job as it ends. Returns the number of failed jobs, -1 if the pool itself could not run, -2 if
  * a signal stopped it (sim_pool_stop): the jobs that did not finish then failed, "interrupted". */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/watchdog.h"
 #include "../model/report.h"
 #include "../run/runner.h"
 #include "sim.h"
@@ -199,8 +200,8 @@ static void pool_on_watch(uv_timer_t *t)
     uv_close((uv_handle_t *)t, NULL);
 }
 
-int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
-                 void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
+static int pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
+                    void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
 {
     uv_loop_t loop;
     if (uv_loop_init(&loop) < 0)
@@ -255,4 +256,15 @@ void sim_jobs_clear(struct sim_job *jobs, int n)
         jobs[i].output = NULL;
         jobs[i].json = NULL;
     }
+}
+
+int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
+                 void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
+{
+    /* Waiting for the children is not the caller's time: a Lua scenario's deadline stops only
+     * its own Lua, however long the simulations it asked for take (they have time_limit). */
+    watchdog_pause();
+    int rc = pool_run(jobs, n, parallel, time_limit, progress, ud);
+    watchdog_resume();
+    return rc;
 }
