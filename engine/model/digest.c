@@ -128,8 +128,8 @@ static void catch_route_crashes(void)
 int digest_print(const char *path, const long *pairs, long npairs, bool routes_only)
 {
     int sargc = 2;
-    char *sargv[] = {"situ", "--log=root.thresh:error", NULL};
-    xbt_log_control_set("root.thresh:error");
+    char *sargv[] = {"situ", "--log=" SIMGRID_LOG_QUIET, NULL};
+    xbt_log_control_set(SIMGRID_LOG_QUIET);
     simgrid_init(&sargc, sargv);
     simgrid_load_platform(path); /* SimGrid's parse errors end the process here */
     catch_route_crashes();

@@ -4,6 +4,11 @@
 
 #include <stdbool.h>
 
+/* SimGrid's log setting in every process that starts SimGrid (the digest's, the simulation's,
+ * smpirun): errors only. Its warnings and progress lines would reach the user's terminal or the
+ * reason line of a failed child; Situ says itself what matters. sim.h's SIM_LOG_ENV adds to it. */
+#define SIMGRID_LOG_QUIET "root.thresh:error"
+
 /* Bumped when the digest's JSON changes: older cache entries are then ignored. */
 #define DIGEST_FORMAT 1
 /* Platforms with at most this many hosts get every route in their digest (64 hosts: 4,096

@@ -26,6 +26,16 @@
  * nodes, 8000 iterations, full). Every simulation uses it: the engine's and smpirun's. */
 #define SIM_NETWORK_OPTIM "--cfg=network/optim:Full"
 
+/* The simulation's own log: sim*.c log to the XBT category situ_sim and its children
+ * (situ_sim_actors, situ_sim_dtl, situ_sim_links), quiet by default (SIMGRID_LOG_QUIET).
+ * SIM_LOG_ENV holds XBT log settings applied after the quiet default; SIM_LOG_FILE_ENV names
+ * the file situ_sim's lines are appended to, since a simulation child's stderr is reduced to its
+ * reason line. In the engine's simulation and in smpirun's, e.g.
+ *   SITU_SIM_LOG=situ_sim.thresh:debug SITU_SIM_LOG_FILE=sim.log situ run --fidelity full
+ * docs/HACKING.md lists the categories and levels. */
+#define SIM_LOG_ENV      "SITU_SIM_LOG"
+#define SIM_LOG_FILE_ENV "SITU_SIM_LOG_FILE"
+
 /* Runs one simulation in this process. Once per process. -1 with err on failure. */
 int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen);
 

@@ -8,9 +8,13 @@
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 #include <stdlib.h>
+#include <xbt/log.h>
 
 #include "../model/model.h"
 #include "sim_internal.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_actors, situ_sim,
+                                "the ranks', analytics' and collector's actors: each step");
 
 struct engine *sim_engine;
 
@@ -129,6 +133,7 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
+        XBT_DEBUG("step %ld: state out (%d ranks)", i, g->ranks);
         if (i > 0)
             sim_rank_collect(g, i);
         sim_rank_put_state(g, i, e->chunk_bytes[i]);
@@ -268,6 +273,7 @@ void sim_analytics_actor(int argc, char **argv)
             a->X[step] += simgrid_get_clock() - x0;
         }
         a->A[step] += simgrid_get_clock() - t0;
+        XBT_DEBUG("step %d analysed: %d states in %.6f s", step, a->states, a->A[step]);
         e->analyses += a->states;
         channel_put(&e->collector, message_new(MSG_METRIC, step, a->states), METRIC_BYTES,
                     (double)METRIC_BYTES * a->states, &e->links);
@@ -326,6 +332,7 @@ void sim_collector_actor(int argc, char **argv)
         }
         /* A step's metrics all come before the next step's: the ranks fetch them first. The
          * postmen send the copies. */
+        XBT_DEBUG("step %ld: every rank's metric is in", e->metrics_out);
         sg_mutex_lock(e->metrics_mutex);
         e->metrics_out++;
         sg_cond_notify_all(e->metrics_ready);

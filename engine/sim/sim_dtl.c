@@ -8,8 +8,11 @@
 #include <simgrid/semaphore.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xbt/log.h>
 
 #include "sim_links.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_dtl, situ_sim, "the data transport layer's channels");
 
 #ifdef SITU_SMPI
 /* Built into libsitu_dtl for SMPI, where payloads must be copied as pointers (comm_shim.h). */
@@ -232,6 +235,7 @@ void channel_put(struct channel *c, struct message *m, double bytes, double real
 {
     m->receipt = NULL;
     m->bytes = bytes;
+    XBT_DEBUG("%s: put %.0f bytes (step %d)", sg_mailbox_get_name(c->mailbox), real_bytes, m->step);
     if (c->instant) {
         queue_push(c, m);
         return;

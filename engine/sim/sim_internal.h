@@ -143,6 +143,13 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
 bool sim_analytics_runs(const struct engine *e, int k);
 int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
 
+/* calloc of n elements for ptr (at least one, so that n = 0 is no failure); NULL on failure. */
+#define ZALLOC(ptr, n) ((ptr) = calloc((n) ? (n) : 1, sizeof *(ptr)))
+
+/* Builds the workflow's actors' records and channels (sim_build.c): rank groups, postmen, halo
+ * neighbours, the DTL and the analytics' exchange. -1 when out of memory. */
+int sim_build_workflow(struct engine *e);
+
 /* On-node halo messages at fidelity=full (sim_halo.c). */
 int sim_halo_local_init(struct engine *e);
 void sim_halo_local_put(struct engine *e, struct sim_group *g);

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xbt/dynar.h>
+#include <xbt/log.h>
 
 #include "../model/platform.h"
 #include "../model/sim_measure.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_links, situ_sim, "the links each transfer is counted on");
 
 void sim_links_init(struct sim_links *s)
 {
@@ -80,6 +83,7 @@ static struct route *route_of(struct sim_links *s, sg_host_t src, sg_host_t dst)
         r->links[i] = link_index(s, l);
     }
     xbt_dynar_free(&links);
+    XBT_DEBUG("route %s -> %s: %d links", sg_host_get_name(src), sg_host_get_name(dst), r->nlinks);
     r->src = src;
     r->dst = dst;
     s->nroutes++;

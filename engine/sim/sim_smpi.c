@@ -18,6 +18,7 @@
 #include "../lua/analytics.h"
 #include "../base/datadir.h"
 #include "../base/outfile.h"
+#include "../model/digest.h"
 #include "../model/platform.h"
 #include "../model/report.h"
 #include "../lua/script.h"
@@ -259,7 +260,7 @@ static void exec_smpirun(const struct params *p, const char *dir, const char *pr
                      "setpriv --pdeathsig KILL",
                      net,
                      tmp,
-                     "--log=root.thresh:error",
+                     "--log=" SIMGRID_LOG_QUIET,
                      SIM_NETWORK_OPTIM,
                      "--cfg=smpi/display-timing:no"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)

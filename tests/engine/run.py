@@ -449,6 +449,35 @@ def broken_app(tmp):
     return test
 
 
+def sim_log(tmp):
+    """The simulation's XBT categories: quiet unless SITU_SIM_LOG asks, then one line where the
+    run starts and one where it ends, a line per step from the collector, in the named file; the
+    result is the same either way."""
+    def test():
+        args = ["run", "--json", "--nodes", "2", "--iterations", "100"]
+        for fidelity in ("fast", "full", "smpi"):
+            cfg = args + ["--fidelity", fidelity]
+            quiet = situ(*cfg)
+            assert quiet.stderr == "", f"{fidelity}: SimGrid or Situ wrote on stderr: {quiet.stderr[:200]!r}"
+            path = os.path.join(tmp, f"sim-{fidelity}.log")
+            env = dict(os.environ, SITU_SIM_LOG="situ_sim.thresh:debug", SITU_SIM_LOG_FILE=path)
+            p = subprocess.run([SITU, *cfg], capture_output=True, text=True, timeout=300, env=env)
+            assert p.returncode == 0 and p.stderr == "", f"{fidelity}: exit {p.returncode}: {p.stderr[:200]!r}"
+            logged, plain = json.loads(p.stdout), json.loads(quiet.stdout)
+            for d in (logged, plain):
+                d.pop("wall_seconds")
+            assert logged == plain, f"{fidelity}: logging changed the result"
+            lines = open(path).read().splitlines()
+            start = [l for l in lines if "[situ_sim/VERBOSE]" in l and f"{fidelity} fidelity:" in l]
+            end = [l for l in lines if "[situ_sim/VERBOSE] ended at" in l]
+            assert len(start) == 1 and len(end) == 1, f"{fidelity}: start/end lines {start} {end}"
+            analyses = plain["conservation"]["analyses"]
+            assert end[0].endswith(f" {analyses} analyses"), f"{fidelity}: {end[0]!r} vs {analyses} analyses"
+            steps = [l for l in lines if "[situ_sim_actors/DEBUG]" in l and "every rank's metric is in" in l]
+            assert len(steps) == plain["steps"], f"{fidelity}: {len(steps)} collector lines, {plain['steps']} steps"
+    return test
+
+
 def bad(args, code, needle):
     def test():
         p = situ(*args, expect=code)
@@ -497,6 +526,7 @@ def main():
     check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
+    check("the simulation logs to situ_sim only when asked (SITU_SIM_LOG)", sim_log(tmp))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
     check("platform SimGrid would reject: refused at load, exit 2", bad(["run", "--platform", rejected], 2, "bogus"))
     check("fewer nodes than asked: exit 2", bad(["run", "--nodes", "33"], 2, "nodes"))
