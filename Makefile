@@ -15,6 +15,11 @@ SITU_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MD -MP \
            -I$(EMBED_DIR) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# The situ binary allocates through jemalloc: SimGrid allocates and frees objects for every
+# activity and every element of its max-min system, and under glibc's malloc full fidelity at 32
+# nodes spent a third more CPU (docs/model.md, "Cost"). The sanitizer and fuzz builds keep their
+# own allocator; valgrind is told of this one (tests/hardening.mk).
+MALLOC_LIBS = $(shell pkg-config --libs jemalloc 2>/dev/null)
 
 BUILD    = build
 ENGINE   = $(wildcard engine/*/*.c)
@@ -37,7 +42,7 @@ deps:
 	@sh tools/deps.sh
 
 situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok
-	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS) $(MALLOC_LIBS)
 
 # Lua that is part of the program (the sandbox, the checks of analytics and lesson files) is
 # written as .lua files in scripts/lua/internal/ and compiled in, as wrk compiles its wrk.lua:

@@ -72,7 +72,8 @@ asan: asan-build
 VALGRIND_DIR = $(ASAN_DIR)/valgrind
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --show-leak-kinds=definite \
            --errors-for-leak-kinds=definite --trace-children=yes --child-silent-after-fork=no \
-           --suppressions=$(CURDIR)/tests/valgrind.supp --log-file=$(VALGRIND_DIR)/%p.log
+           --suppressions=$(CURDIR)/tests/valgrind.supp --log-file=$(VALGRIND_DIR)/%p.log \
+           --soname-synonyms=somalloc=*jemalloc* # ./situ's allocator (Makefile: MALLOC_LIBS)
 
 valgrind: situ
 	@rm -rf $(VALGRIND_DIR) && mkdir -p $(VALGRIND_DIR)

@@ -5,7 +5,8 @@ set -eu
 
 # pkg-config module -> Debian package providing it
 modules="simgrid:libsimgrid-dev lua5.4:liblua5.4-dev libuv:libuv1-dev ncursesw:libncurses-dev
-jansson:libjansson-dev libxml-2.0:libxml2-dev criterion:libcriterion-dev cairo:libcairo2-dev"
+jansson:libjansson-dev libxml-2.0:libxml2-dev criterion:libcriterion-dev cairo:libcairo2-dev
+jemalloc:libjemalloc-dev"
 # command -> Debian package providing it
 commands="pkg-config:pkg-config tmux:tmux cc:gcc g++:g++ smpicc:libsimgrid-dev smpirun:libsimgrid-dev python3:python3 parallel:parallel clang:clang valgrind:valgrind setpriv:util-linux
 pgrep:procps"
