@@ -18,8 +18,7 @@
 #include "../model/report.h"
 #include "sim_internal.h"
 
-/* The parent of the simulation's log categories (sim.h's SIM_LOG_ENV turns them on). */
-XBT_LOG_NEW_DEFAULT_CATEGORY(situ_sim, "Situ's simulation of the workflow (engine/sim/)");
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(situ_sim); /* sim_log.c */
 
 static bool steps_array_ok(double **a, long steps)
 {
@@ -255,33 +254,9 @@ int sim_load(struct engine *e, const struct params *p, char *err, size_t errlen)
     return layout_build(p, &e->pf, &e->l, err, errlen);
 }
 
-/* SIM_LOG_ENV's settings, after the quiet default they refine, and SIM_LOG_FILE_ENV's file:
- * appended to (a sweep's children share it) a line at a time, since a simulation child ends with
- * _exit and must leave nothing buffered. */
-static void log_setup(void)
-{
-    const char *settings = getenv(SIM_LOG_ENV);
-    if (!settings || !*settings)
-        return;
-    xbt_log_control_set(settings);
-    const char *path = getenv(SIM_LOG_FILE_ENV);
-    if (!path || !*path)
-        return;
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        fprintf(stderr, "situ: %s: cannot open %s (%s): logging to stderr\n", SIM_LOG_FILE_ENV,
-                path, strerror(errno));
-        return;
-    }
-    setvbuf(f, NULL, _IOLBF, 0);
-    xbt_log_category_t cat = &_XBT_LOGV(situ_sim);
-    xbt_log_appender_set(cat, xbt_log_appender_stream(f));
-    xbt_log_layout_set(cat, xbt_log_layout_simple_new(NULL)); /* an appender needs its own */
-}
-
 int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errlen)
 {
-    log_setup(); /* here, after SimGrid's start in both callers: sim_run and smpi's runtime */
+    sim_log_setup(); /* here, after SimGrid's start in both callers: sim_run, smpi's runtime */
     sim_engine = e;
     if (setup(e, err, errlen) < 0)
         return -1;

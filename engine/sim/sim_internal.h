@@ -143,6 +143,9 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
 bool sim_analytics_runs(const struct engine *e, int k);
 int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
 
+/* Applies SIM_LOG_ENV and SIM_LOG_FILE_ENV (sim.h), once SimGrid has started (sim_log.c). */
+void sim_log_setup(void);
+
 /* calloc of n elements for ptr (at least one, so that n = 0 is no failure); NULL on failure. */
 #define ZALLOC(ptr, n) ((ptr) = calloc((n) ? (n) : 1, sizeof *(ptr)))
 
