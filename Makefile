@@ -41,7 +41,7 @@ all: deps
 deps:
 	@sh tools/deps.sh
 
-situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok
+situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok $(BUILD)/calls.ok
 	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS) $(MALLOC_LIBS)
 
 # Lua that is part of the program (the sandbox, the checks of analytics and lesson files) is
@@ -113,6 +113,12 @@ CIRCLE_SRC = $(wildcard engine/*/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
 $(BUILD)/circles.ok: $(CIRCLE_SRC) tools/check-circles.py
 	@mkdir -p $(BUILD)
 	@python3 tools/check-circles.py . engine cli tui plot
+	@touch $@
+
+# Nor a call circle among their objects (a.o uses what b.o defines and b.o what a.o does): two
+# files can call each other through a shared private header without including each other's.
+$(BUILD)/calls.ok: $(LIB_OBJ) $(CLI_OBJ) tools/check-circles.py
+	@python3 tools/check-circles.py --objects $(LIB_OBJ) $(CLI_OBJ)
 	@touch $@
 
 $(BUILD)/unit: $(UNIT_OBJ) $(LIB_OBJ)

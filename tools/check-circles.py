@@ -8,11 +8,18 @@ header of ours (a generated or system header is no module), a module's own heade
 circle is a cycle of edges: a includes b's header and b includes a's, or a longer loop. Arrows that
 run one way let each module be read, tested and moved with only what it includes.
 
+With --objects, the same for calls, from compiled objects: an edge a -> b is a symbol that a.o
+uses and b.o defines (nm), so that two files that include nothing of each other yet call each
+other (through a shared private header, say) are a circle too. A module is then the object's path
+without its first folder (the build tree) and its .o.
+
 Usage: check-circles.py [ROOT] [DIR...]   (defaults: the repository, engine cli tui plot)
+       check-circles.py --objects OBJ...
 """
 
 import os
 import re
+import subprocess
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -49,6 +56,27 @@ def graph(root, dirs):
                 dst = module_of(target)
                 if dst != src:
                     edges[src].add(dst)
+    return edges
+
+
+def call_graph(objects):
+    """a -> b when a.o uses a symbol that b.o defines: one `nm` for every object."""
+    out = subprocess.run(["nm", "-A", *objects], capture_output=True, text=True, check=True).stdout
+    defined, used = {}, {}
+    for line in out.splitlines():
+        path, _, rest = line.partition(":")  # -A: "PATH:[ADDR] TYPE SYMBOL"
+        fields = rest.split()
+        if len(fields) < 2:
+            continue
+        kind, symbol = fields[-2], fields[-1]
+        module = os.path.splitext(path.split(os.sep, 1)[-1])[0]
+        if kind == "U":
+            used.setdefault(module, set()).add(symbol)
+        elif kind.isupper():  # global: text, data, bss, read-only, common
+            defined[symbol] = module
+    edges = {os.path.splitext(o.split(os.sep, 1)[-1])[0]: set() for o in objects}
+    for module, symbols in used.items():
+        edges[module] |= {defined[s] for s in symbols if defined.get(s, module) != module}
     return edges
 
 
@@ -124,13 +152,16 @@ def circles(edges):
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    dirs = argv[2:] or ["engine", "cli", "tui", "plot"]
-    found = circles(graph(root, dirs))
+    calls = len(argv) > 1 and argv[1] == "--objects"
+    if calls:
+        found = circles(call_graph(argv[2:]))
+    else:
+        root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        found = circles(graph(root, argv[2:] or ["engine", "cli", "tui", "plot"]))
+    what, cut = ("a call circle", "cut one call") if calls else ("an import circle", "cut one include")
     for loop, rest in found:
         more = f"; {', '.join(rest)} in the same knot" if rest else ""
-        print(f"circles: {' -> '.join(loop + [loop[0]])}: an import circle (cut one include{more})",
-              file=sys.stderr)
+        print(f"circles: {' -> '.join(loop + [loop[0]])}: {what} ({cut}{more})", file=sys.stderr)
     return 1 if found else 0
 
 

@@ -2,7 +2,6 @@
  * turning the per-actor measurements into the same result the analytic model gives. */
 #include "sim.h"
 
-#include <errno.h>
 #include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>

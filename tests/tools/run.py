@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The build's own tools: tools/check-circles.py finds import circles (two modules, a longer loop,
 the knot around it) and only those (a private NAME_internal.h, a generated header, a header of
-another folder with the same stem); tools/embed-lua.sh gives the C compiler every byte of a file.
+another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the C compiler every byte of a file.
 Ends with 'tools: N passed, M failed'."""
 import os
 import subprocess
@@ -79,6 +79,52 @@ def this_tree():
     assert p.returncode == 0, p.stderr
 
 
+def call_circles(files):
+    """Compiles a scratch tree's C files into build/ beside it, then the check of their objects."""
+    d = tree(files)
+    objects = []
+    for path in sorted(files):
+        obj = os.path.join("build", os.path.splitext(path)[0] + ".o")
+        os.makedirs(os.path.join(d, os.path.dirname(obj)), exist_ok=True)
+        subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-c", "-o", obj, path], cwd=d,
+                       check=True, capture_output=True)
+        objects.append(obj)
+    p = subprocess.run([sys.executable, CIRCLES, "--objects", *objects], capture_output=True,
+                       text=True, cwd=d)
+    return p.returncode, p.stderr.splitlines()
+
+
+def two_files_calling_each_other():
+    # Each includes only a shared private header, as runner.c and runner_child.c once did.
+    shared = "int a(void);\nint b(void);\n"
+    rc, lines = call_circles({"engine/run/a.c": shared + "int a(void) { return b(); }\n",
+                              "engine/run/b.c": shared + "int b(void) { return 0; }\n"
+                                                         "int c(void) { return a(); }\n"})
+    assert rc == 1, f"exit {rc}: {lines}"
+    assert lines == ["circles: engine/run/a -> engine/run/b -> engine/run/a: a call circle "
+                     "(cut one call)"], lines
+
+
+def calls_one_way():
+    # A calls b; both have a static helper of the same name, and use the same global (defined once).
+    rc, lines = call_circles({
+        "engine/a.c": "int b(void);\nextern int shared;\nstatic int h(void) { return shared; }\n"
+                      "int a(void) { return b() + h(); }\n",
+        "engine/b.c": "int shared = 1;\nstatic int h(void) { return 2; }\nint b(void) { return h(); }\n"})
+    assert rc == 0 and not lines, lines
+
+
+def this_build_calls():
+    objects = [os.path.relpath(os.path.join(top, f), ROOT)
+               for d in ("engine", "tui", "cli", "plot")
+               for top, _, files in os.walk(os.path.join(ROOT, "build", d)) for f in files
+               if f.endswith(".o")]
+    assert len(objects) > 80, f"{len(objects)} objects: build first"
+    p = subprocess.run([sys.executable, CIRCLES, "--objects", *objects], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+
+
 def embed_every_byte():
     d = tempfile.mkdtemp(prefix="situ-embed-")
     data = bytes(range(256)) + b"-- ??= trigraphs stay bytes\n" + bytes(range(255, -1, -1))
@@ -110,6 +156,10 @@ def main():
     check("a circle across folders", across_folders)
     check("a private header, a generated one, one stem in two folders: no circle", not_circles)
     check("this tree has no import circle", this_tree)
+    check("two files that call each other through a shared header: a call circle",
+          two_files_calling_each_other)
+    check("calls one way, same-named statics, a shared global: no call circle", calls_one_way)
+    check("this build has no call circle", this_build_calls)
     check("embed-lua.sh: every byte of the file, NUL-terminated, at -Werror", embed_every_byte)
     check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
     return SUITE.end()
