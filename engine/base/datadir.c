@@ -50,22 +50,6 @@ static int root(int which, char *out, size_t len)
     return -1;
 }
 
-int datadir_resolve(const char *path, char *out, size_t len)
-{
-    snprintf(out, len, "%s", path);
-    if (exists(path) || path[0] == '/')
-        return exists(path) ? 0 : -1;
-    char base[PATH_MAX], cand[PATH_MAX * 2];
-    for (int i = 0; root(i, base, sizeof base) == 0; i++) {
-        snprintf(cand, sizeof cand, "%s/%s", base, path);
-        if (exists(cand) && strlen(cand) < len) {
-            snprintf(out, len, "%s", cand);
-            return 0;
-        }
-    }
-    return -1;
-}
-
 int datadir_find(const char *sub, char *out, size_t len)
 {
     char base[PATH_MAX], cand[PATH_MAX * 2];
@@ -106,4 +90,12 @@ int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_
     closedir(d);
     qsort(names, (size_t)(n < max ? n : max), DATADIR_NAME_MAX, name_cmp);
     return n;
+}
+
+int datadir_resolve(const char *path, char *out, size_t len)
+{
+    snprintf(out, len, "%s", path);
+    if (exists(path) || path[0] == '/')
+        return exists(path) ? 0 : -1;
+    return datadir_find(path, out, len); /* out keeps the path as given if it is nowhere */
 }
