@@ -405,6 +405,10 @@ const char *app_script_line(const struct app_state *s, int k);
  * says whose ("analytics: ", ...). */
 const char *app_error(const struct app_state *s, const char **what);
 
+/* What to take with caution when no error shows (status bar, !): the finished simulation's
+ * warning, else the model's (model_warning); "" if none. Written into buf. */
+const char *app_caution(const struct app_state *s, char *buf, size_t len);
+
 /* "situ run --ratio 31 ...": the command that simulates the configuration on screen (every
  * parameter that is not at its default, shell-quoted). -1 if it does not fit in buf. */
 int app_command_line(const struct app_state *s, char *buf, size_t len);

@@ -216,8 +216,9 @@ static unsigned k_mode(struct app_state *s, int key, int arg)
 static unsigned k_error(struct app_state *s, int key, int arg)
 {
     (void)key, (void)arg;
-    if (!app_error(s, &(const char *){NULL})[0]) {
-        app_notice(s, false, "no error to show");
+    char caution[APP_ERR_LONG];
+    if (!app_error(s, &(const char *){NULL})[0] && !app_caution(s, caution, sizeof caution)[0]) {
+        app_notice(s, false, "no error or caution to show");
         return APP_DIRTY;
     }
     s->mode = APP_ERROR;
@@ -417,7 +418,7 @@ static const struct app_keydef main_keys[] = {
     {0, K('E'), "E", "export this view: JSON, CSV, SVG, PNG", "E", "export", 2, ACT(app_export)},
     {0, K('x'), "x", "run a Lua scenario in a panel (prefilled: the last)", NULL, NULL, 0,
      DO(k_prompt, APP_SCRIPT_PATH)},
-    {0, K('!'), "!", "the last error in full", NULL, NULL, 0, DO(k_error, 0)},
+    {0, K('!'), "!", "the last error (or caution) in full", NULL, NULL, 0, DO(k_error, 0)},
     {0, K('/'), "/", "(no search: the arrows select a parameter)", NULL, NULL, 0, DO(k_search, 0)},
     {0, K(APP_KEY_ESC), "Esc", "close a view (back to the lesson or the plot)", NULL, NULL, 0,
      DO(k_escape, 0)},

@@ -35,6 +35,18 @@ const char *app_error(const struct app_state *s, const char **what)
     return s->last_error;
 }
 
+const char *app_caution(const struct app_state *s, char *buf, size_t len)
+{
+    /* The simulation's is about the configuration on screen only once it is done; the model's
+     * always is, and shares fast mode's assumptions. */
+    snprintf(buf, len, "%s", "");
+    if (s->has_sim && s->sim_phase == SIM_DONE && s->sim.warning[0])
+        snprintf(buf, len, "%s", s->sim.warning);
+    else if (s->model_valid)
+        model_warning(&s->model, buf, len);
+    return buf;
+}
+
 /* Appends `value` quoted for a POSIX shell; false if buf is full. */
 static bool put_quoted(char *buf, size_t len, size_t *used, const char *value)
 {

@@ -243,6 +243,19 @@ static void draw_info(const struct screen *s, const struct view_layout *l,
     draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, param_table[id].help);
 }
 
+/* The status bar's message from column n on; cut, it points at the key that shows it whole. */
+static void status_message(const struct screen *s, int y, int n, int cols, enum colour c,
+                           const char *text)
+{
+    int room = cols - n - 1;
+    if (room > 0 && screen_cells(text) > room) {
+        draw_text(s, y, n, room - 9, c, text);
+        draw_text(s, y, n + room - 9, 9, COL_MUTED, " (! full)");
+    } else {
+        draw_text(s, y, n, cols - n, c, text);
+    }
+}
+
 static void draw_status(const struct screen *s, const struct view_layout *l,
                         const struct app_state *a, int max_jobs)
 {
@@ -266,17 +279,15 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);
     n += 2;
+    char caution[APP_ERR_LONG];
     const char *what, *error = app_error(a, &what); /* the same one ! shows in full */
     if (error[0]) {
         n += 1 + draw_text(s, y, n, l->cols - n, COL_ERROR, g->fail);
         n += draw_text(s, y, n, l->cols - n, COL_ERROR, what);
-        int room = l->cols - n - 1;
-        if (room > 0 && screen_cells(error) > room) { /* cut: point at the key that shows it */
-            draw_text(s, y, n, room - 9, COL_ERROR, error);
-            draw_text(s, y, n + room - 9, 9, COL_MUTED, " (! full)");
-        } else {
-            draw_text(s, y, n, l->cols - n, COL_ERROR, error);
-        }
+        status_message(s, y, n, l->cols, COL_ERROR, error);
+    } else if (app_caution(a, caution, sizeof caution)[0]) { /* worded: not by colour alone */
+        n += draw_text(s, y, n, l->cols - n, COL_WARN, "caution: ");
+        status_message(s, y, n, l->cols, COL_WARN, caution);
     } else {
         draw_text(s, y, n, l->cols - n, COL_MUTED, "no errors");
     }

@@ -102,7 +102,11 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
 
 void view_error_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
 {
+    char caution[APP_ERR_LONG];
     const char *what, *err = app_error(a, &what);
+    bool error = err[0];
+    if (!error) /* ! opens on a caution too */
+        what = "", err = app_caution(a, caution, sizeof caution);
     char text[APP_ERR_LONG + 64], lines[32][256];
     snprintf(text, sizeof text, "%s%s", what, err);
     int w = l->cols - 4 < 90 ? l->cols - 4 : 90;
@@ -110,9 +114,9 @@ void view_error_draw(const struct screen *s, const struct view_layout *l, const 
     int shown = n > 32 ? 32 : n, h = shown + 3, iy, ix;
     if (h > l->rows - 2)
         h = l->rows - 2, shown = h - 3;
-    box_at(s, l, w, h, "Last error", &iy, &ix);
+    box_at(s, l, w, h, error ? "Last error" : "Caution", &iy, &ix);
     for (int i = 0; i < shown; i++)
-        draw_text(s, iy + i, ix, w - 4, COL_ERROR, lines[i]);
+        draw_text(s, iy + i, ix, w - 4, error ? COL_ERROR : COL_WARN, lines[i]);
     if (shown < n)
         draw_right(s, iy + shown - 1, ix, w - 4, COL_MUTED, s->g->ellipsis);
     draw_text(s, iy + shown, ix, w - 4, COL_MUTED, "! or Esc closes");

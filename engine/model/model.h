@@ -4,6 +4,7 @@
 #define SITU_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "layout.h"
 #include "params.h"
@@ -46,6 +47,14 @@ struct model_result {
     double chunks;        /* rank states one analytics actor handles per step (critical host) */
     double sim_active, sim_idle; /* over the run, one simulation core */
     double ana_active, ana_idle; /* over the run, one analytics core */
+    /* ana_active should the actors' rounds drift apart: the other end of the range where the
+     * model (and fast mode) keep them in step, an upper bound. States that reach a host's shared
+     * link at different dates (the ranks that send them have uneven halo cuts), for actors that
+     * wait for them and take several each, let an actor's transfer overlap the others' analyses:
+     * fewer share the link (R - A once the rounds are fully apart, model.c: an estimate, not a
+     * bound; full fidelity measured -6% to -20% where this said -17% to -23%). Equal to
+     * ana_active elsewhere. */
+    double ana_active_drifted;
     double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
                           * last step (the pipeline's fill and drain) */
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
@@ -109,6 +118,14 @@ void model_net_free(struct model_net *net);
 long model_route_pairs(const struct layout *l, int **pairs);
 
 const char *model_scenario_name(enum scenario s);
+
+/* The caveat of a result that keeps the actors in step (`who`: "the model's", "fidelity=fast:")
+ * when the drifted end `low` of its analytics active time `active` lies below it: one line in
+ * buf, or "" when it does not. */
+const char *model_drift_warning(const char *who, double active, double low, char *buf, size_t len);
+
+/* The model's caveats for m, in buf ("" when none): several inbound links, the actors' drift. */
+const char *model_warning(const struct model_result *m, char *buf, size_t len);
 
 /* Shared by the model and the engine's own accounting: the three eq. 4-6 quantities. */
 double model_efficiency(double sim_side, double ana_side);

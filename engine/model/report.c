@@ -80,8 +80,11 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
     /* The paper's eq. 5 is a model's alone: a measured makespan has no formula. */
     if (isfinite(m->makespan_eq5))
         json_object_set_new(o, "makespan_eq5", json_real(m->makespan_eq5));
-    if (m->inbound_links > 1)
-        json_object_set_new(o, "warning", json_string(MODEL_INBOUND_WARNING));
+    char warning[640];
+    if (m->ana_active_drifted < m->ana_active)
+        json_object_set_new(o, "analytics_active_drifted", json_real(m->ana_active_drifted));
+    if (isfinite(m->makespan_eq5) && model_warning(m, warning, sizeof warning)[0]) /* a model's */
+        json_object_set_new(o, "warning", json_string(warning));
     json_object_set_new(o, "config", report_params_json(p));
     return o;
 }
@@ -141,8 +144,9 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
             m->scenario == SCENARIO_IS   ? "the simulation waits for the analytics"
             : m->scenario == SCENARIO_IA ? "the analytics waits for the simulation"
                                          : "no idle time");
-    if (m->inbound_links > 1)
-        fprintf(out, "  warning: %s\n", MODEL_INBOUND_WARNING);
+    char warning[640];
+    if (isfinite(m->makespan_eq5) && model_warning(m, warning, sizeof warning)[0]) /* a model's */
+        fprintf(out, "  warning: %s\n", warning);
 }
 
 int report_print_json(FILE *out, json_t *v)

@@ -56,16 +56,24 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
         double *out;
         bool required;
     } reals[] = {
-        {"makespan", &m->makespan, true},           {"efficiency", &m->efficiency, true},
-        {"sim_active", &m->sim_active, true},       {"sim_idle", &m->sim_idle, true},
-        {"analytics_active", &m->ana_active, true}, {"analytics_idle", &m->ana_idle, true},
-        {"particles", &m->particles, false},        {"halo", &m->halo, false},
+        {"makespan", &m->makespan, true},
+        {"efficiency", &m->efficiency, true},
+        {"sim_active", &m->sim_active, true},
+        {"sim_idle", &m->sim_idle, true},
+        {"analytics_active", &m->ana_active, true},
+        {"analytics_idle", &m->ana_idle, true},
+        {"particles", &m->particles, false},
+        {"halo", &m->halo, false},
         {"makespan_eq5", &m->makespan_eq5, false},
+        {"analytics_active_drifted", &m->ana_active_drifted, false},
     };
-    m->makespan_eq5 = NAN; /* a model's alone: a measured result has none */
+    m->makespan_eq5 = NAN;       /* a model's alone: a measured result has none */
+    m->ana_active_drifted = NAN; /* only where the actors may drift apart: see below */
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
         if (get_number(o, reals[i].key, reals[i].required, reals[i].out, err, errlen) < 0)
             return -1;
+    if (isnan(m->ana_active_drifted))
+        m->ana_active_drifted = m->ana_active;
     long sim_nodes = 0, ana_nodes = 0, nodes_used = 0;
     if (get_count(o, "steps", true, &m->steps, err, errlen) < 0 ||
         get_count(o, "sim_cores", true, &m->sim_cores, err, errlen) < 0 ||

@@ -26,7 +26,7 @@ struct sim_result {
     double wall_seconds; /* host time the simulation took; -1 when absent */
     long activities;     /* SimGrid activities executed; -1 when absent */
     char fidelity[16];   /* "fast" / "full"; "" when absent */
-    char warning[320];   /* where the platform breaks an assumption (model or fast mode); "" */
+    char warning[640];   /* where the platform breaks an assumption (model or fast mode); "" */
     /* Per step, seconds for one core of each component; all four have nsteps entries (0: absent).
      * They point into one allocation owned by the struct. */
     long nsteps;

@@ -26,7 +26,7 @@ struct sim_measure {
     int nlinks;
     struct sim_link *links;
     /* Where the platform breaks an assumption of this fidelity (or ""): printed with the result. */
-    char warning[320];
+    char warning[640];
     /* Conservation checks, for tests: every state put is retrieved once, every rank gets every
      * metric, and the analytics ran steps times. */
     long puts, gets, metrics_delivered, analyses;

@@ -86,7 +86,8 @@ struct engine {
     struct platform pf;
     struct layout l;
     bool fast;
-    bool instant; /* dtl=queue */
+    double drift_share; /* fast: the model's drifted share of analytics active time (model.h) */
+    bool instant;       /* dtl=queue */
     long steps;
     double flops_per_iteration; /* one rank */
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
