@@ -319,6 +319,25 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "a Δ beyond 2% is marked '!', one within is not"
 
+# Where the actors' rounds may drift apart, the model's and fast's analytics active time is an
+# upper bound: the status bar says "caution:" (a word, not a colour), and ! shows it whole. The
+# same configuration in situ has nothing to say.
+start C.UTF-8 --nodes 4 --mapping intransit --region 20 --iterations 400
+tui_tmux resize-window -t situ -x 80 -y 24
+wait_for "SimGrid ✓" 30 || miss "no simulated result"
+wait_for "│ caution: fidelity=fast: an.* \(! full\)" 10 || miss "80x24: no caution in the status bar"
+keys '!'
+wait_for "Caution" 10 || miss "! did not open the caution"
+grep -q "upper bound here" "$screen" || miss "the caution box does not say it is an upper bound"
+grep -q "check with --fidelity full" "$screen" || miss "the caution box is not whole"
+keys Escape
+keys m # in situ (the mapping row is off an 80x24 screen)
+wait_for "SimGrid ✓" 30 || miss "no simulated result in situ"
+wait_for "no errors" 10 || miss "in situ: a caution stayed"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "a result to take with caution says so in the status bar, and ! shows it whole"
+
 # ---- the lesson panel --------------------------------------------------------------------------
 start C.UTF-8 --lesson efficiency
 wait_for "LESSON The efficiency metric" || miss "no lesson panel"

@@ -445,3 +445,68 @@ Test(model, run_checks_input)
     cr_assert_eq(evaluate_model(&p, &m, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "/nonexistent/situ.xml"), "%s", err);
 }
+
+/* Issue 15's network-bound case on dahu: 4 nodes in transit, 3 simulation nodes of 32 ranks
+ * (6 x 4 x 4: the node boundaries cut it unevenly) send 96 states to one node of 32 actors,
+ * which wait for them (IA) and take 3 each. */
+static struct params drift_params(void)
+{
+    struct params p;
+    params_defaults(&p);
+    p.nodes = 4;
+    p.ratio = 15;
+    p.mapping = MAPPING_INTRANSIT;
+    p.dtl = DTL_MAILBOX;
+    p.stride = 20;
+    p.iterations = 400;
+    return p;
+}
+
+Test(model, drift_range_where_the_actors_may_drift)
+{
+    struct platform pf = fixture_dahu_platform();
+    struct params p = drift_params();
+    struct model_result m;
+    eval(&p, &pf, &m);
+    cr_assert_eq(m.scenario, SCENARIO_IA);
+    cr_assert_eq(m.chunks, 3);
+    /* Fully drifted, each actor's transfers overlap the others' analyses: R - A a step (every
+     * actor takes as many states, so the mean is the critical actor's). */
+    close_to(m.ana_active - m.ana_active_drifted, m.steps * m.stage.A, "drift");
+    char w[640];
+    cr_assert(strstr(model_warning(&m, w, sizeof w), "upper bound"), "warning: '%s'", w);
+    platform_free(&pf);
+}
+
+Test(model, no_drift_range_where_the_actors_keep_in_step)
+{
+    struct platform pf = fixture_dahu_platform();
+    const char *why[] = {"an even cut (2 simulation nodes)",
+                         "the queue DTL",
+                         "the simulation waits (IS)",
+                         "no halo exchange in the run",
+                         "in situ",
+                         "one halo exchange is 0.4% of one analysis"};
+    for (int k = 0; k < 6; k++) {
+        struct params p = drift_params();
+        if (k == 0)
+            p.nodes = 3; /* 2 x 32 ranks, 4 x 4 x 4: each node takes two whole z planes */
+        else if (k == 1)
+            p.dtl = DTL_QUEUE;
+        else if (k == 2)
+            p.compute_scaling = 20;
+        else if (k == 3)
+            p.halo_period = 1000;
+        else if (k == 4)
+            p.mapping = MAPPING_INSITU;
+        else /* IA still (S 11.8 s, R + A 1.8 s), but the states arrive within 2 ms of 0.57 s */
+            p.ratio = 3, p.stride = 1000, p.iterations = 2000, p.compute_scaling = 50;
+        struct model_result m;
+        eval(&p, &pf, &m);
+        cr_assert_eq(m.ana_active_drifted, m.ana_active, "%s: %g against %g", why[k],
+                     m.ana_active_drifted, m.ana_active);
+        char w[640];
+        cr_assert_str_empty(model_warning(&m, w, sizeof w), "%s: '%s'", why[k], w);
+    }
+    platform_free(&pf);
+}
