@@ -55,6 +55,10 @@ struct model_result {
      * bound; full fidelity measured -6% to -20% where this said -17% to -23%). Equal to
      * ana_active elsewhere. */
     double ana_active_drifted;
+    /* S is an upper bound too: a node's ranks differ in the halo bytes they send off it, and the
+     * halo exchanges are at least a tenth of S, so full fidelity's ranks drift apart and share
+     * the node links less (measured up to 7% less S; no estimate). */
+    bool ranks_drift;
     double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
                           * last step (the pipeline's fill and drain) */
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
@@ -119,10 +123,11 @@ long model_route_pairs(const struct layout *l, int **pairs);
 
 const char *model_scenario_name(enum scenario s);
 
-/* The caveat of a result that keeps the actors in step (`who`: "the model's", "fidelity=fast:")
- * when the drifted end `low` of its analytics active time `active` lies below it: one line in
- * buf, or "" when it does not. */
-const char *model_drift_warning(const char *who, double active, double low, char *buf, size_t len);
+/* The caveat of a result that keeps the ranks and actors in step (`who`: "the model's",
+ * "fidelity=fast:") when the drifted end `low` of its analytics active time `active` lies below
+ * it, or its ranks may drift (ranks_drift): one line in buf, or "" when neither. */
+const char *model_drift_warning(const char *who, double active, double low, bool ranks, char *buf,
+                                size_t len);
 
 /* The model's caveats for m, in buf ("" when none): several inbound links, the actors' drift. */
 const char *model_warning(const struct model_result *m, char *buf, size_t len);

@@ -87,6 +87,7 @@ struct engine {
     struct layout l;
     bool fast;
     double drift_share; /* fast: the model's drifted share of analytics active time (model.h) */
+    bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
     bool instant;       /* dtl=queue */
     long steps;
     double flops_per_iteration; /* one rank */
