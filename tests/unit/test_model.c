@@ -510,3 +510,30 @@ Test(model, no_drift_range_where_the_actors_keep_in_step)
     }
     platform_free(&pf);
 }
+
+/* The simulation side: a node's ranks differ in what they send off it (the same 6 x 4 x 4 cut),
+ * and with a halo exchange every iteration of a region-30 box the halos are 44% of S: full
+ * fidelity's ranks drift apart (fast's S measured 6.8% above full's). At the defaults (one
+ * exchange a step, region 70) the halos are 1% of S: no caution. */
+Test(model, ranks_drift_where_halos_are_much_of_S)
+{
+    struct platform pf = fixture_dahu_platform();
+    struct params p = drift_params();
+    struct model_result m;
+    eval(&p, &pf, &m);
+    cr_assert_not(m.ranks_drift, "halo %g of S %g", m.halo, m.stage.S);
+    p.region = 30;
+    p.halo_period = 1;
+    p.dtl = DTL_QUEUE; /* no states on the network: the caution is the ranks' alone */
+    eval(&p, &pf, &m);
+    cr_assert(m.ranks_drift, "halo %g of S %g", m.halo, m.stage.S);
+    cr_assert_eq(m.ana_active_drifted, m.ana_active);
+    char w[640];
+    cr_assert(strstr(model_warning(&m, w, sizeof w), "S (so the makespan) may be an upper bound"),
+              "'%s'", w);
+    p.mapping = MAPPING_INSITU; /* 4 nodes of 31 ranks, 31 x 2 x 2: every rank alike */
+    p.ratio = 31;
+    eval(&p, &pf, &m);
+    cr_assert_not(m.ranks_drift, "in situ, an even cut");
+    platform_free(&pf);
+}
