@@ -165,7 +165,7 @@ test: deps
 mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
-test-slow: mutants smpi
+test-slow: mutants smpi asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
 
 # Generated documentation: the README's parameter table, from the parameter table.

@@ -54,15 +54,24 @@ $(ASAN_DIR)/unit: $(ASAN_UNIT_OBJ) $(ASAN_LIB_OBJ) $(ASAN_DIR)/tests/hardening/a
 
 asan-build: $(ASAN_DIR)/situ $(ASAN_DIR)/unit
 
+ASAN_REPORTS_CLEAR = rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS) && chmod 1777 $(ASAN_REPORTS)
+ASAN_REPORTS_CHECK = if [ -n "$$(ls -A $(ASAN_REPORTS))" ]; then \
+	    echo "asan: sanitizer reports:" >&2; cat $(ASAN_REPORTS)/* >&2; false; \
+	else echo "asan: no sanitizer report"; fi
+
 asan: asan-build
-	@rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS) && chmod 1777 $(ASAN_REPORTS)
+	@$(ASAN_REPORTS_CLEAR)
 	$(ASAN_ENV) $(ASAN_DIR)/unit --jobs 2
 	$(ASAN_ENV) sh tests/cli/run.sh $(ASAN_DIR)/situ
 	$(ASAN_ENV) python3 tests/bad/run.py $(ASAN_DIR)/situ
 	$(ASAN_ENV) sh tests/hardening/lua_smoke.sh $(ASAN_DIR)/situ
-	@if [ -n "$$(ls -A $(ASAN_REPORTS))" ]; then \
-	    echo "asan: sanitizer reports:" >&2; cat $(ASAN_REPORTS)/* >&2; false; \
-	else echo "asan: no sanitizer report"; fi
+	@$(ASAN_REPORTS_CHECK)
+
+# The bad inputs that take SimGrid up to DIGEST_SECONDS_MAX each (make test-slow).
+asan-slow: asan-build
+	@$(ASAN_REPORTS_CLEAR)
+	$(ASAN_ENV) python3 tests/bad/run.py $(ASAN_DIR)/situ --slow -k '[slow]'
+	@$(ASAN_REPORTS_CHECK)
 
 # ---- valgrind ----
 
@@ -183,7 +192,7 @@ clean-hardening:
 
 clean: clean-hardening
 
-.PHONY: tsan asan asan-build valgrind valgrind-lua fuzz fuzz-build fuzz-smoke fuzz-replay test-slow bad clean-hardening
+.PHONY: tsan asan asan-build asan-slow valgrind valgrind-lua fuzz fuzz-build fuzz-smoke fuzz-replay test-slow bad clean-hardening
 
 -include $(shell find $(ASAN_DIR) $(FUZZ_DIR) $(TSAN_DIR) -name '*.d' 2>/dev/null)
 
