@@ -350,6 +350,18 @@ def api_model():
     assert out[0]["scenario"] == cli["scenario"]
 
 
+def api_model_caution():
+    # Where the actors may drift apart, Lua gets the CLI's caution and range, the same numbers.
+    drift = ("--nodes", "4", "--mapping", "intransit", "--region", "20", "--iterations", "400")
+    out = emitted(script(JSON_LUA + "emit(situ.model{ nodes = 4, mapping = 'intransit', "
+                         "region = 20, iterations = 400 })\n"))
+    cli = model(*drift)
+    assert "upper bound" in out[0].get("warning", ""), out[0].get("warning")
+    assert out[0]["warning"] == cli["warning"]
+    close(out[0]["analytics_active_drifted"], cli["analytics_active_drifted"], 1e-11, "drifted")
+    assert out[0]["analytics_active_drifted"] < out[0]["analytics_active"]
+
+
 def api_run():
     out = emitted(script(JSON_LUA + 'local r = situ.run{ iterations = 400, nodes = 2 }\n'
                          'r.wall_seconds = nil emit(r)\n'))
@@ -810,6 +822,7 @@ def main():
         check("situ.params", api_params)
         check("situ.params errors", api_params_errors)
         check("situ.model", api_model)
+        check("situ.model: the caution and the drift range, as the CLI's", api_model_caution)
         check("situ.run", api_run)
         check("situ.run failure: pcall, exit 3", api_run_failure)
         check("situ.run failure: the status is per call", api_run_failure_is_per_call)
