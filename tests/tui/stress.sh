@@ -68,34 +68,44 @@ while [ $i -lt 100 ]; do
     batch="$batch Left k l h"
     i=$((i + 1))
 done
-start=$(date +%s%N)
-most=0
-waited_ms=0
-b=0
-while [ $b -lt 20 ]; do
-    # shellcheck disable=SC2086
-    tui_tmux send-keys -t stress $batch
-    c=$(sims)
-    [ "$c" -gt "$most" ] && most=$c
-    sleep 0.3
-    c=$(sims)
-    [ "$c" -gt "$most" ] && most=$c
-    # On a loaded machine the explorer may still be reading the batch: until one simulation has
-    # been seen, give the debounce up to 3 s more to expire (the storm goes on after).
-    w=0
-    while [ "$most" -eq 0 ] && [ $w -lt 30 ]; do
-        sleep 0.1
+# One storm: sets rate (keys/s that tmux got through) and most (simulation children at once).
+storm() {
+    start=$(date +%s%N)
+    most=0
+    waited_ms=0
+    b=0
+    while [ $b -lt 20 ]; do
+        # shellcheck disable=SC2086
+        tui_tmux send-keys -t stress $batch
         c=$(sims)
         [ "$c" -gt "$most" ] && most=$c
-        w=$((w + 1))
+        sleep 0.3
+        c=$(sims)
+        [ "$c" -gt "$most" ] && most=$c
+        # On a loaded machine the explorer may still be reading the batch: until one simulation has
+        # been seen, give the debounce up to 3 s more to expire (the storm goes on after).
+        w=0
+        while [ "$most" -eq 0 ] && [ $w -lt 30 ]; do
+            sleep 0.1
+            c=$(sims)
+            [ "$c" -gt "$most" ] && most=$c
+            w=$((w + 1))
+        done
+        waited_ms=$((waited_ms + w * 100))
+        b=$((b + 1))
     done
-    waited_ms=$((waited_ms + w * 100))
-    b=$((b + 1))
-done
-elapsed_ms=$((($(date +%s%N) - start) / 1000000 - 20 * 300 - waited_ms))
-keys=$((20 * 800))
-rate=$((keys * 1000 / (elapsed_ms + 1)))
-echo "   sent $keys keys in $elapsed_ms ms of sending ($rate keys/s); at most $most simulation children at once" >&2
+    elapsed_ms=$((($(date +%s%N) - start) / 1000000 - 20 * 300 - waited_ms))
+    keys=$((20 * 800))
+    rate=$((keys * 1000 / (elapsed_ms + 1)))
+    echo "   sent $keys keys in $elapsed_ms ms of sending ($rate keys/s); at most $most simulation children at once" >&2
+}
+storm
+# A shared machine can be busy for a minute (tmux took 576 keys/s once, 5,000 otherwise): one
+# more storm (each leaves the state as it found it) before calling it no storm.
+if [ "$rate" -lt 1000 ] || [ "$most" -lt 1 ]; then
+    echo "   the machine was busy: once more" >&2
+    storm
+fi
 check "simulations ran during the storm" $([ "$most" -ge 1 ] && echo 0 || echo 1) "none seen"
 # The rate at which tmux took the keys: the storm is a storm. That the explorer handled them all
 # is the final screen's check below.
