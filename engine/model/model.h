@@ -52,8 +52,9 @@ struct model_result {
      * link at different dates (the ranks that send them have uneven halo cuts), for actors that
      * wait for them and take several each, let an actor's transfer overlap the others' analyses:
      * fewer share the link (R - A once the rounds are fully apart, model.c: an estimate, not a
-     * bound; full fidelity measured -6% to -20% where this said -17% to -23%). Equal to
-     * ana_active elsewhere. */
+     * bound; full fidelity measured -6% to -20% where this said -17% to -23%); taking one each,
+     * their round's transfers start apart (R - one halo exchange). Equal to ana_active elsewhere,
+     * and where the range would be under 1%. */
     double ana_active_drifted;
     /* S is an upper bound too: a node's ranks differ in the halo bytes they send off it, and the
      * halo exchanges are at least a tenth of S, so full fidelity's ranks drift apart and share
