@@ -364,15 +364,16 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
             l->ana_cores;
         /* The actors' rounds may drift apart where states come at different dates (apart), over
-         * the host's shared link, to actors that wait for them (the simulation is the slower
-         * side). Taking several each, far enough apart (spread), an actor's transfer overlaps the
-         * others' analyses, and fewer share the link: drifted all the way, the link still carries
-         * every state, but its sharers are short of the analysing ones, R - A per actor. Taking
-         * one each, the round's transfers start up to `spread` apart, and the first to start end
-         * sooner: R - spread. Never less than the transfers alone. The model keeps the actors in
-         * step (an upper bound); this is the range's other end. */
+         * the host's shared link, whichever side is slower (where the analytics is, states wait
+         * for the actors and the drift shortens the step: the makespan too). Taking several each,
+         * far enough apart (spread), an actor's transfer overlaps the others' analyses, and fewer
+         * share the link: drifted all the way, the link still carries every state, but its sharers
+         * are short of the analysing ones, R - A per actor. Taking one each, the round's transfers
+         * start up to `spread` apart, and the first to start end sooner: R - spread. Never less
+         * than the transfers alone. The model keeps the actors in step (an upper bound); this is
+         * the range's other end. */
         double drift_R = retrieval;
-        if (far && apart && apart[h] && l->ana_per_host[h] > 1 && sim_busy > t) {
+        if (far && apart && apart[h] && l->ana_per_host[h] > 1) {
             double alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
             if (chunks > 1 && spread >= DRIFT_SPREAD * chunk_compute)
                 drift_R = fmax(retrieval - chunks * chunk_compute, alone);
@@ -584,16 +585,17 @@ long model_route_pairs(const struct layout *l, int **pairs)
     return u;
 }
 
-const char *model_drift_warning(const char *who, double active, double low, bool ranks, char *buf,
-                                size_t len)
+const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool paced,
+                                char *buf, size_t len)
 {
     bool actors = low < active * (1 - 1e-6);
-    char what[160] = "";
+    char what[192] = "";
     if (actors)
         snprintf(what, sizeof what,
-                 "analytics active time is an upper bound here (fully drifted, about %.4g s, "
+                 "analytics active time%s is an upper bound here (fully drifted, about %.4g s, "
                  "%+.0f%%)%s",
-                 low, 100 * (low / active - 1), ranks ? ", and so may S be" : "");
+                 paced ? ", so the makespan," : "", low, 100 * (low / active - 1),
+                 ranks ? ", and so may S be" : "");
     else if (ranks)
         snprintf(what, sizeof what, "S (so the makespan) may be an upper bound here");
     if (!what[0])
@@ -610,9 +612,9 @@ const char *model_drift_warning(const char *who, double active, double low, bool
 
 const char *model_warning(const struct model_result *m, char *buf, size_t len)
 {
-    char drift[384];
-    model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift, drift,
-                        sizeof drift);
+    char drift[448];
+    model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift,
+                        m->scenario == SCENARIO_IS, drift, sizeof drift);
     snprintf(buf, len, "%s%s%s", m->inbound_links > 1 ? MODEL_INBOUND_WARNING : "",
              m->inbound_links > 1 && drift[0] ? "; " : "", drift);
     return buf;

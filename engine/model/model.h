@@ -50,7 +50,7 @@ struct model_result {
     /* ana_active should the actors' rounds drift apart: the other end of the range where the
      * model (and fast mode) keep them in step, an upper bound. States that reach a host's shared
      * link at different dates (the ranks that send them have uneven halo cuts), for actors that
-     * wait for them and take several each, let an actor's transfer overlap the others' analyses:
+     * take several each, let an actor's transfer overlap the others' analyses:
      * fewer share the link (R - A once the rounds are fully apart, model.c: an estimate, not a
      * bound; full fidelity measured -6% to -20% where this said -17% to -23%); taking one each,
      * their round's transfers start apart (R - one halo exchange). Equal to ana_active elsewhere,
@@ -126,9 +126,10 @@ const char *model_scenario_name(enum scenario s);
 
 /* The caveat of a result that keeps the ranks and actors in step (`who`: "the model's",
  * "fidelity=fast:") when the drifted end `low` of its analytics active time `active` lies below
- * it, or its ranks may drift (ranks_drift): one line in buf, or "" when neither. */
-const char *model_drift_warning(const char *who, double active, double low, bool ranks, char *buf,
-                                size_t len);
+ * it (`paced`: the analytics sets the pace, so the makespan is an upper bound too), or its ranks
+ * may drift (ranks_drift): one line in buf, or "" when neither. */
+const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool paced,
+                                char *buf, size_t len);
 
 /* The model's caveats for m, in buf ("" when none): several inbound links, the actors' drift. */
 const char *model_warning(const struct model_result *m, char *buf, size_t len);

@@ -60,13 +60,14 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
      * apart, fast's analytics active time is an upper bound by the same share. The model reads
      * routes that a platform of over DIGEST_EAGER_HOSTS hosts may lack here: then no range. */
     e->drift_share = 1;
-    e->ranks_drift = false;
+    e->ranks_drift = e->drift_paced = false;
     if (e->fast && !platform_layout_routes_missing(&e->pf, &e->l)) {
         struct model_result m;
         model_eval(&e->p, &e->pf, &e->l, &prof, &m);
         if (m.ana_active > 0 && m.ana_active_drifted < m.ana_active)
             e->drift_share = m.ana_active_drifted / m.ana_active;
         e->ranks_drift = m.ranks_drift;
+        e->drift_paced = m.scenario == SCENARIO_IS;
     }
     profile_free(&prof);
     for (long i = 0; i < e->steps; i++) {
@@ -298,7 +299,7 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
     summarise(e, out);
     if (!out->warning[0]) /* a broken assumption (check_fast_assumption) matters more */
         model_drift_warning("fidelity=fast:", out->m.ana_active, out->m.ana_active_drifted,
-                            e->ranks_drift, out->warning, sizeof out->warning);
+                            e->ranks_drift, e->drift_paced, out->warning, sizeof out->warning);
     XBT_VERB("ended at %.6f s of simulated time: %ld analyses", simgrid_get_clock(), e->analyses);
     return 0;
 }

@@ -88,7 +88,8 @@ struct engine {
     bool fast;
     double drift_share; /* fast: the model's drifted share of analytics active time (model.h) */
     bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
-    bool instant;       /* dtl=queue */
+    bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
+    bool instant;     /* dtl=queue */
     long steps;
     double flops_per_iteration; /* one rank */
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step

@@ -253,9 +253,13 @@ def agreement(args):
         assert full["activities"] > fast["activities"]
         for k in ("makespan", "sim_active", "analytics_active"):
             close(fast[k], full[k], 0.01, k)
-        # Where fast agrees, it has no drift to warn of (drift_upper_bound: where it has).
-        assert "analytics_active_drifted" not in fast, fast["analytics_active_drifted"]
-        assert "upper bound" not in fast.get("warning", ""), fast["warning"]
+        # Where fast agrees it has mostly no drift to warn of (drift_upper_bound: where it has);
+        # where it warns all the same (the estimate is the drift's most), full is in its range.
+        if "analytics_active_drifted" in fast:
+            assert "upper bound" in fast.get("warning", ""), fast.get("warning")
+            assert fast["analytics_active_drifted"] <= full["analytics_active"]
+        else:
+            assert "upper bound" not in fast.get("warning", ""), fast["warning"]
     return test
 
 
@@ -292,8 +296,8 @@ def network_bound_intransit():
         assert r["analytics_active_drifted"] < full["analytics_active"] < r["analytics_active"]
 
 
-# Where the actors may drift apart, fast mode's analytics active time is an upper bound, and it
-# says so. Smaller states (region 20 to 40) drift further: full fidelity measured 8.9% to 19.7%
+# Where the actors may drift apart, fast mode's analytics active time (and makespan) is an upper
+# bound, and it says so. Smaller states (region 20 to 40) drift further: full fidelity measured 8.9% to 19.7%
 # below fast there, against the fully drifted estimate's 17% to 22%.
 DRIFT = [
     ["--nodes", "4", "--mapping", "intransit", "--region", "20", "--iterations", "400"],
@@ -302,6 +306,9 @@ DRIFT = [
     ["--nodes", "8", "--mapping", "intransit", "--ratio", "3", "--region", "40", "--iterations", "400"],
     # One state per actor: one round, its transfers a halo exchange apart (full: -2.0%).
     ["--nodes", "6", "--mapping", "intransit", "--ratio", "1", "--iterations", "400"],
+    # The analytics sets the pace (IS): states wait for the actors, whose rounds drift apart all
+    # the same; the step is shorter (full: analytics -8.8%, makespan -7.1%).
+    ["--nodes", "16", "--ratio", "15", "--mapping", "intransit", "--iterations", "800"],
 ]
 
 
@@ -312,7 +319,9 @@ def drift_upper_bound(args):
         assert full["analytics_active"] <= fast["analytics_active"] * 1.005, (
             f"full {full['analytics_active']:.6g} s above fast's bound {fast['analytics_active']:.6g} s")
         assert fast["analytics_active_drifted"] < fast["analytics_active"]
-        close(fast["makespan"], full["makespan"], 0.03, "makespan")  # the S side drifts too (docs/model.md)
+        # The makespan is an upper bound too (where the analytics sets the pace, by as much).
+        assert full["makespan"] <= fast["makespan"] * 1.005, (
+            f"full's makespan {full['makespan']:.6g} s above fast's {fast['makespan']:.6g} s")
     return test
 
 
