@@ -106,10 +106,18 @@ if [ "$rate" -lt 1000 ] || [ "$most" -lt 1 ]; then
     echo "   the machine was busy: once more" >&2
     storm
 fi
-check "simulations ran during the storm" $([ "$most" -ge 1 ] && echo 0 || echo 1) "none seen"
 # The rate at which tmux took the keys: the storm is a storm. That the explorer handled them all
-# is the final screen's check below.
-check "the keys are sent at thousands per second" $([ "$rate" -ge 1000 ] && echo 0 || echo 1) "$rate keys/s"
+# is the final screen's check below. Right after another tmux suite, tmux here sometimes takes
+# keys at a tenth of its rate for a minute or more while the explorer sits idle waiting for them
+# (strace: epoll_wait, nothing to read): the harness could not make a storm, which says nothing
+# of the explorer. Then both storm checks are skipped, said so, and the rest still runs.
+if [ "$rate" -lt 1000 ]; then
+    echo "skip: simulations ran during the storm, and the keys came at thousands per second:" \
+        "tmux made no storm ($rate keys/s)" >&2
+else
+    check "simulations ran during the storm" $([ "$most" -ge 1 ] && echo 0 || echo 1) "none seen"
+    check "the keys are sent at thousands per second" 0 ""
+fi
 
 # The final state is known: the selection is back on ratio; ten steps left make it 1.
 tui_tmux send-keys -t stress Left Left Left Left Left Left Left Left Left Left
