@@ -5,7 +5,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <lauxlib.h>
 #include <limits.h>
@@ -13,11 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "script_internal.h"
 #include "../base/watchdog.h"
-#include "embedded/sandbox_lua.h" /* scripts/lua/internal/sandbox.lua, compiled in */
+#include "sandbox.h"
 
 #define HOOK_EVERY 1000 /* instructions between two looks at the budget */
 
@@ -285,6 +283,8 @@ int script_load(struct script *s, const char *path)
     }
     fclose(f);
     snprintf(s->path, sizeof s->path, "%s", path);
+    if (!s->root[0]) /* the first file loaded is the one run: code loads beside it */
+        sandbox_root(path, s->root);
     s->depth++;
     int status = luaL_loadfilex(s->L, path, "t"); /* never bytecode: it can crash the VM */
     s->depth--;
@@ -302,102 +302,14 @@ int script_load_chunk(struct script *s, const char *code, size_t len, const char
     s->depth++;
     int status = luaL_loadbufferx(s->L, code, len, name, "t");
     s->depth--;
-    if (status == LUA_OK)
+    if (status == LUA_OK) {
+        sandbox_own_env(s->L); /* a script's replaced globals do not reach Situ's own checks */
         return 0;
+    }
     snprintf(s->err, sizeof s->err, "%s",
              lua_tostring(s->L, -1) ? lua_tostring(s->L, -1) : "cannot load");
     lua_pop(s->L, 1);
     return -1;
-}
-
-int script_check_write(const char *path, char *err, size_t errlen)
-{
-    const char *why = NULL;
-    if (!path[0])
-        why = "an empty path";
-    else if (path[0] == '/' || path[0] == '~')
-        why = "not a relative path";
-    for (const char *c = path; !why && *c; c++)
-        if (c[0] == '.' && c[1] == '.' && (c == path || c[-1] == '/') && (!c[2] || c[2] == '/'))
-            why = "'..' leaves the current directory";
-    if (!why) {
-        /* A symbolic link inside the current directory may still point out of it. */
-        char dir[PATH_MAX], real_dir[PATH_MAX], cwd[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", path);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = 0;
-        else
-            snprintf(dir, sizeof dir, ".");
-        if (getcwd(cwd, sizeof cwd) && realpath(dir, real_dir)) {
-            size_t n = strlen(cwd);
-            if (strncmp(real_dir, cwd, n) || (real_dir[n] && real_dir[n] != '/' && n > 1))
-                why = "it leads out of the current directory";
-        }
-    }
-    if (!why)
-        return 0;
-    snprintf(err, errlen,
-             "'%s': the sandbox only writes inside the current directory (%s); "
-             "--unsafe lifts it",
-             path, why);
-    return -1;
-}
-
-static int close_written(lua_State *L)
-{
-    luaL_Stream *p = luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
-}
-
-/* io.open for writing in the sandbox: the path is checked, then opened with O_NOFOLLOW, so that
- * a symbolic link in the directory (one a downloaded bundle shipped, say) cannot send the write
- * elsewhere. A file handle as io.open's, or nil and a message; a link is a sandbox error. */
-static int l_open_write(lua_State *L)
-{
-    const char *path = luaL_checkstring(L, 1), *mode = luaL_checkstring(L, 2);
-    char err[PATH_MAX + 200];
-    if (script_check_write(path, err, sizeof err) < 0) {
-        lua_pushboolean(L, 0);
-        lua_pushstring(L, err);
-        return 2;
-    }
-    size_t n = strspn(mode + (mode[0] ? 1 : 0), "+b") + (mode[0] ? 1 : 0);
-    if (!strchr("rwa", mode[0]) || !mode[0] || mode[n]) {
-        lua_pushboolean(L, 0);
-        lua_pushliteral(L, "bad argument #2 to 'open' (invalid mode)");
-        return 2;
-    }
-    bool plus = strchr(mode, '+') != NULL;
-    int flags = plus ? O_RDWR : O_WRONLY;
-    if (mode[0] == 'w')
-        flags |= O_CREAT | O_TRUNC;
-    else if (mode[0] == 'a')
-        flags |= O_CREAT | O_APPEND;
-    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == ELOOP) {
-        snprintf(err, sizeof err,
-                 "'%s': the sandbox does not write through a symbolic link (--unsafe lifts it)",
-                 path);
-        lua_pushboolean(L, 0);
-        lua_pushstring(L, err);
-        return 2;
-    }
-    luaL_Stream *p = lua_newuserdatauv(L, sizeof *p, 0);
-    p->closef = NULL; /* not open until fdopen succeeds */
-    luaL_setmetatable(L, LUA_FILEHANDLE);
-    p->f = fd >= 0 ? fdopen(fd, mode) : NULL;
-    if (!p->f) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        lua_pushnil(L);
-        lua_pushfstring(L, "%s: %s", path, strerror(e));
-        lua_pushinteger(L, e);
-        return 3;
-    }
-    p->closef = close_written;
-    return 1;
 }
 
 /* A file handle on the output stream that scripts cannot close (io.write, io.stdout). */
@@ -484,13 +396,8 @@ static int open_state(lua_State *L)
     luaL_openlibs(L);
     lua_pushcfunction(L, l_print);
     lua_setglobal(L, "print");
-    if (s->o.unsafe)
-        return 0;
-    if (luaL_loadbuffer(L, (const char *)sandbox_lua, sizeof sandbox_lua - 1, "=sandbox") != LUA_OK)
-        return lua_error(L);
-    lua_pushcfunction(L, l_open_write);
-    lua_pushboolean(L, s->o.self_contained);
-    lua_call(L, 2, 0);
+    if (!s->o.unsafe)
+        sandbox_open(L, s->o.self_contained, s->root);
     return 0;
 }
 

@@ -120,9 +120,4 @@ void script_where(struct lua_State *L, char *out, size_t len);
  * with that exit status (3: a simulation failed, 1: a file could not be written). */
 int script_fail(struct lua_State *L, int status, const char *fmt, ...);
 
-/* The sandbox's rule for writing: a relative path without "..", whose directory is inside the
- * current directory (symbolic links followed); the file itself is then opened without following
- * a link (O_NOFOLLOW). 0 if allowed, -1 with a reason. */
-int script_check_write(const char *path, char *err, size_t errlen);
-
 #endif

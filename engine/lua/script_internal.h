@@ -35,6 +35,7 @@ struct script {
     char where[PATH_MAX + 16]; /* "FILE:LINE" the hook last saw running, for memory errors */
     char err[SCRIPT_ERR_MAX];
     char path[PATH_MAX]; /* the file script_load read last: Lua's messages shorten it, s->err not */
+    char root[PATH_MAX]; /* the directory of the first file script_load read (sandbox_root) */
     /* The message of the last error a situ.* call raised for a failed simulation (status 3) or
      * write (status 1): the script's exit status is failure_status only if the error that ends
      * it is this one, so a failure caught by pcall does not change a later error's status. */

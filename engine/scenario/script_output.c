@@ -8,6 +8,7 @@
 
 #include "../base/outfile.h"
 #include "../model/report.h"
+#include "../lua/sandbox.h"
 #include "../lua/script_internal.h"
 #include "script_situ.h"
 
@@ -243,7 +244,7 @@ int script_csv(lua_State *L)
     struct script *s = script_of(L);
     const char *path = luaL_checkstring(L, 1);
     char err[OUTFILE_ERR_MAX];
-    if (!s->o.unsafe && script_check_write(path, err, sizeof err) < 0)
+    if (!s->o.unsafe && sandbox_check_write(path, err, sizeof err) < 0)
         return luaL_error(L, "situ.csv: %s", err);
     const char *cols[PARAM_COUNT + 32];
     lua_settop(L, 3);

@@ -14,6 +14,7 @@
 #include "../../engine/lua/analytics.h"
 #include "../../engine/scenario/lesson.h"
 #include "../../engine/model/model.h"
+#include "../../engine/lua/sandbox.h"
 #include "../../engine/lua/script.h"
 #include "fixtures.h"
 
@@ -215,13 +216,13 @@ Test(analytics, reloads_a_changed_file)
 Test(script, write_rule)
 {
     char err[512];
-    cr_assert_eq(script_check_write("out.csv", err, sizeof err), 0);
-    cr_assert_eq(script_check_write("./a..b.csv", err, sizeof err), 0);
-    cr_assert_eq(script_check_write("/tmp/x", err, sizeof err), -1);
-    cr_assert_eq(script_check_write("../x", err, sizeof err), -1);
-    cr_assert_eq(script_check_write("a/../../x", err, sizeof err), -1);
-    cr_assert_eq(script_check_write("~/x", err, sizeof err), -1);
-    cr_assert_eq(script_check_write("", err, sizeof err), -1);
+    cr_assert_eq(sandbox_check_write("out.csv", err, sizeof err), 0);
+    cr_assert_eq(sandbox_check_write("./a..b.csv", err, sizeof err), 0);
+    cr_assert_eq(sandbox_check_write("/tmp/x", err, sizeof err), -1);
+    cr_assert_eq(sandbox_check_write("../x", err, sizeof err), -1);
+    cr_assert_eq(sandbox_check_write("a/../../x", err, sizeof err), -1);
+    cr_assert_eq(sandbox_check_write("~/x", err, sizeof err), -1);
+    cr_assert_eq(sandbox_check_write("", err, sizeof err), -1);
 }
 
 Test(script, limits_and_errors)

@@ -217,6 +217,25 @@ Test(script_async, limits_and_sandbox_apply)
     script_free(s);
 }
 
+/* The sandbox's dofile is a C function: the code it loads still waits for simulations (it
+ * continues after a yield, as Lua's own dofile does). */
+Test(script_async, code_loaded_by_dofile_can_wait)
+{
+    char helper[512], text[1024];
+    fixture_write("helper.lua",
+                  "local r = situ.run{ratio = 3}\n"
+                  "return r.makespan, r.scenario\n",
+                  helper, sizeof helper);
+    snprintf(text, sizeof text, "print(dofile('%s'))\n", helper);
+    struct script *s = start(text);
+    cr_assert_eq(script_async_resume(s), SCRIPT_WAITING, "%s", script_error(s));
+    cr_assert_eq(req_p(s)[0].ratio, 3);
+    feed(s, 0);
+    cr_assert_eq(script_async_resume(s), SCRIPT_DONE, "%s", script_error(s));
+    cr_assert_str_eq(output(s), "103\tIS\n");
+    script_free(s);
+}
+
 Test(script_async, io_goes_to_the_buffer_and_reads_nothing)
 {
     struct script *s = start("io.write('a', 1, '\\n')\n"

@@ -1,13 +1,23 @@
 -- The sandbox every interpreter of Situ starts with unless --unsafe: what would let a script run
--- programs, load native code, touch the debug machinery or write outside the current directory is
--- replaced by a function that says so. Reading files stays allowed. Compiled into situ (engine/
--- script.c, chunk "sandbox"): editing the installed copy changes nothing, there is none.
--- Arguments: open_write (engine/lua/script.c: checks the path, opens without following a link), and
--- self_contained (analytics files: dofile, loadfile and require are refused).
-local open_write, self_contained = ...
+-- programs, load native code or bytecode, touch the debug machinery, write outside the current
+-- directory or load code from outside its directories is replaced. Reading files stays allowed.
+-- Compiled into situ (engine/lua/sandbox.c, chunk "sandbox"): editing the installed copy changes
+-- nothing, there is none.
+-- Built once, before any user code: everything the functions below call is captured here as a
+-- local, then _ENV is nil, so no global is looked up at call time (one would be an error). The
+-- checks are C closures (engine/lua/sandbox.c) that hold what they call. User code then gets
+-- its own copy of the globals.
+-- Arguments: the checked functions (open, output, load, loadfile, dofile, searcher: require's
+-- Lua searcher), and self_contained (analytics files: dofile, loadfile and require are refused).
+local checked, self_contained = ...
+local G, error, ipairs = _G, error, ipairs
+local os, io, package, string = os, io, package, string
+G.debug, package.loaded.debug = nil, nil
+local _ENV = nil -- from here on, a global is an error
+
 local function denied(name)
-  return function() error(name .. ' is not available in the sandbox '
-    .. '(--unsafe lifts it)', 2) end
+  local msg = name .. ' is not available in the sandbox (--unsafe lifts it)'
+  return function() error(msg, 2) end
 end
 for _, f in ipairs{'execute', 'exit', 'remove', 'rename', 'tmpname', 'getenv',
                    'setlocale'} do
@@ -16,52 +26,26 @@ end
 io.popen = denied('io.popen')
 io.tmpfile = denied('io.tmpfile')
 package.loadlib = denied('package.loadlib')
-package.cpath = ''
-local searchers = package.searchers
-local function no_c_module(name)
-  return '\n\tno C modules in the sandbox (--unsafe lifts it)'
-end
-searchers[3], searchers[4] = no_c_module, nil
-debug, package.loaded.debug = nil, nil
-local open, output, rawload, rawloadfile = io.open, io.output, load, loadfile
-function io.open(path, mode)
-  if mode ~= nil and type(mode) ~= 'string' then
-    error("bad argument #2 to 'open' (string expected)", 2)
-  end
-  if mode and mode:find('[wa+]') and type(path) == 'string' then
-    local f, why, code = open_write(path, mode)
-    if f == false then error(why, 2) end
-    return f, why, code
-  end
-  return open(path, mode)
-end
-function io.output(file)
-  if type(file) == 'string' then
-    local f, why = open_write(file, 'w')
-    if not f then error(why, 2) end
-    return output(f)
-  end
-  return output(file)
-end
-function load(chunk, name, mode, env)
-  if env == nil then return rawload(chunk, name, 't') end
-  return rawload(chunk, name, 't', env)
-end
-function loadfile(name, mode, env)
-  if env == nil then return rawloadfile(name, 't') end
-  return rawloadfile(name, 't', env)
-end
-function dofile(name)
-  local f = assert(loadfile(name))
-  return f()
-end
 string.dump = denied('string.dump')
+
+io.open, io.output = checked.open, checked.output
+G.load, G.loadfile, G.dofile = checked.load, checked.loadfile, checked.dofile
+-- require: package.preload, then Lua source found on package.path inside the sandbox (the
+-- current directory; the script's is added in front when it is known), never a C module.
+package.cpath = ''
+package.path = './?.lua;./?/init.lua'
+local searchers = package.searchers
+searchers[2] = checked.searcher
+searchers[3] = function() return 'no C modules in the sandbox (--unsafe lifts it)' end
+searchers[4] = nil
+
 if self_contained then
   local why = ' is refused in an analytics file: it must be self-contained, so that '
     .. 'results cached for its content cannot go stale through another file'
   local function refused(name)
-    return function() error(name .. why, 2) end
+    local msg = name .. why
+    return function() error(msg, 2) end
   end
-  dofile, loadfile, require = refused('dofile'), refused('loadfile'), refused('require')
-  package.loaded._G.dofile = dofile
+  G.dofile, G.loadfile, G.require = refused('dofile'), refused('loadfile'), refused('require')
+  searchers[2] = refused('require')
 end
