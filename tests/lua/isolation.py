@@ -3,7 +3,8 @@
 pattern inside a C function, an endless finalizer, a memory bomb in a finalizer) stops at the
 wall-clock limit with exit 2 and one line, headless (model, run, script, lesson) and in the
 explorer, which keeps answering keys and quits within 0.5 s of q or SIGTERM. Also the sandbox's
-symbolic links, self-contained analytics, and the explorer's recovery once the file is fixed.
+symbolic links, self-contained analytics, the sandbox under attack (tests/lua/escapes.py), and
+the explorer's recovery once the file is fixed.
 Usage: python3 tests/lua/isolation.py ./situ. Ends with 'isolation: N passed, M failed'."""
 import glob
 import json
@@ -20,6 +21,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import suite  # noqa: E402
 import tmuxpane  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import escapes  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-isolation.")
@@ -332,6 +335,8 @@ def main():
     check("the sandbox never writes through a symbolic link", symlink_write)
     check("analytics files are self-contained (no dofile/loadfile/require)", self_contained)
     check("an analytics' io.write stays out of results and protocols", io_write_stays_out_of_results)
+    for title, test in escapes.checks(situ, TMP, Pane):
+        check(title, test)
     for kind in HANGS:
         check(f"explorer {kind}: error shown, keys answered, q exits < 0.5 s",
               explorer_hang(kind, "q"))
