@@ -124,7 +124,7 @@ FUZZ_OBJ_result   = engine/model/result
 FUZZ_OBJ_sweep    = cli/study engine/model/grid engine/base/flag engine/model/params engine/model/model engine/model/layout \
                     $(PLATFORM_OBJ) engine/base/datadir engine/run/cache engine/base/cache_dir engine/model/report engine/model/profile engine/lua/evaluate \
                     engine/base/outfile engine/model/preset cli/options tests/fuzz/stubs \
-                    $(basename $(wildcard engine/lua/analytics.c engine/lua/script.c engine/lua/script_async.c \
+                    $(basename $(wildcard engine/lua/analytics.c engine/lua/script.c engine/lua/sandbox.c engine/lua/script_async.c \
                                           engine/lua/script_convert.c engine/base/watchdog.c))
 FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm -lpthread
 

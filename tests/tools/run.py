@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The build's own tools: tools/check-circles.py finds import circles (two modules, a longer loop,
 the knot around it) and only those (a private NAME_internal.h, a generated header, a header of
-another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the C compiler every byte of a file.
+another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the C compiler every byte of a file;
+every Lua state is made in one place, where the sandbox is built.
 Ends with 'tools: N passed, M failed'."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -150,6 +152,22 @@ def embed_bad_input():
     assert p.returncode == 2 and p.stderr.strip() == "embed-lua: cannot read /nonexistent.lua", p
 
 
+def one_lua_state_maker():
+    """Every Lua interpreter of Situ is made by script_new (engine/lua/script.c), which builds the
+    sandbox before anything else runs in it: no other file makes a state or opens the libraries."""
+    makers = re.compile(r"\b(lua_newstate|luaL_newstate|luaL_openlibs|luaopen_\w+)\s*\(")
+    found = []
+    for top in ("engine", "cli", "tui", "plot", "smpi"):
+        for d, _, files in os.walk(os.path.join(ROOT, top)):
+            for f in files:
+                if f.endswith((".c", ".h", ".cpp")):
+                    path = os.path.join(d, f)
+                    with open(path, encoding="utf-8", errors="replace") as src:
+                        found += [(os.path.relpath(path, ROOT), m) for m in makers.findall(src.read())]
+    assert sorted(found) == [("engine/lua/script.c", "luaL_openlibs"),
+                             ("engine/lua/script.c", "lua_newstate")], found
+
+
 def main():
     check("two modules that include each other: one line naming both", two_modules)
     check("a longer loop, and the knot around it, on one line", longer_loop_and_knot)
@@ -162,6 +180,8 @@ def main():
     check("this build has no call circle", this_build_calls)
     check("embed-lua.sh: every byte of the file, NUL-terminated, at -Werror", embed_every_byte)
     check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
+    check("one maker of Lua states (script_new, which builds the sandbox first)",
+          one_lua_state_maker)
     return SUITE.end()
 
 
