@@ -1,5 +1,5 @@
 /* The processes of an SMPI run: the warden and smpimain (sim_smpi_proc.h). */
-#define _GNU_SOURCE /* nftw, syscall (pidfd_open) */
+#define _GNU_SOURCE /* nftw, syscall (pidfd_open), _Fork */
 #include "sim_smpi_proc.h"
 
 #include <errno.h>
@@ -100,7 +100,7 @@ static _Noreturn void warden(const char *dir, char *const argv[], int life, int 
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct report rep = {0, 0};
-    pid_t self = getpid(), m = fork();
+    pid_t self = getpid(), m = _Fork();
     if (m == 0)
         exec_main(dir, argv, self);
     signal(SIGPIPE, SIG_IGN); /* a dead caller: EPIPE, not death before the cleaning */
@@ -152,7 +152,10 @@ int sim_smpi_proc_start(struct sim_smpi_proc *pr, const char *dir, char *const a
         return -1;
     }
     fflush(NULL); /* nothing buffered is written twice */
-    pid_t w = fork();
+    /* _Fork: no atfork handler runs in the warden. libuv's (the runner's loop) closes and
+     * reopens its signal pipe by descriptor number, in this process a number since reused (the
+     * runner's child closed every descriptor): it would close the warden's end of a pipe. */
+    pid_t w = _Fork();
     if (w == 0) {
         close(life[1]);
         close(report[0]);
