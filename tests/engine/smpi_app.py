@@ -6,6 +6,7 @@ temporary directory goes on every exit path. Run by tests/engine/run.py (make te
 import glob
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -72,18 +73,23 @@ def crash_and_hang(situ, tmp):
 
 def arguments(situ, tmp):
     # In a directory where the glob would match, under a TMPDIR with a space and a comma
-    # (SimGrid splits --cfg values at both), with arguments a shell or SimGrid would change.
+    # (SimGrid splits --cfg values at both), with arguments a shell or SimGrid would change; the
+    # program and the platform in a directory with a space and a comma too.
     def test():
-        exe = build(situ, tmp)
         cwd = os.path.join(tmp, "globbed")
         tmpdir = os.path.join(tmp, "t d,x")
-        os.makedirs(cwd, exist_ok=True)
-        os.makedirs(tmpdir, exist_ok=True)
+        spaced = os.path.join(tmp, "a dir,too")
+        for d in (cwd, tmpdir, spaced):
+            os.makedirs(d, exist_ok=True)
+        exe = os.path.join(spaced, "bro ken")
+        shutil.copy(build(situ, tmp), exe)
+        platform = os.path.join(spaced, "da hu.xml")
+        shutil.copy(os.path.join(os.path.dirname(situ), "platforms", "dahu.xml"), platform)
         for name in ("g1.dat", "g2.dat"):
             open(os.path.join(cwd, name), "w").close()
         args = ["args", "a b", "*.dat", "", "--cfg=smpi/np:1", "--log=root.thresh:debug", "x,y", "$HOME",
                 "it's", "tab\there", "new\nline", " ", "\udcff\udcfe"]  # the last: bytes ff fe
-        out, _ = run(situ, ["run", "--json", "--smpi-app", exe, *args, "--", *SMALL],
+        out, _ = run(situ, ["run", "--json", "--smpi-app", exe, *args, "--", *SMALL, "--platform", platform],
                      env=dict(os.environ, TMPDIR=tmpdir), cwd=cwd)
         r = json.loads(out)
         seen = [l for l in r["app"]["output"].splitlines() if l.startswith("arg ")]
@@ -159,10 +165,17 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
+def cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace")
+    except OSError:  # ended meanwhile
+        return ""
+
+
 def wait_started(exe, n):
     for _ in range(200):
-        if sum("smpimain" in open(f"/proc/{pid}/cmdline").read() for pid in processes(exe)
-               if os.path.exists(f"/proc/{pid}/cmdline")) >= n:
+        if sum("smpimain" in cmdline(pid) for pid in processes(exe)) >= n:
             return
         time.sleep(0.05)
     raise AssertionError("the application never forked")
