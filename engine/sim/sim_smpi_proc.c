@@ -95,6 +95,26 @@ static bool main_ended(pid_t m)
     return waitid(P_PID, (id_t)m, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == m;
 }
 
+static volatile sig_atomic_t warden_stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    warden_stop = 1;
+}
+
+/* A TERM, INT, HUP or QUIT to the warden itself (`pkill situ` reaches it) ends the run as the
+ * caller's end does, cleaned up; one that was ignored (nohup) stays ignored. */
+static void catch_stops(void)
+{
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+    struct sigaction sa = {.sa_handler = on_stop}, cur;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL)
+            sigaction(sigs[i], &sa, NULL);
+}
+
 static _Noreturn void warden(const char *dir, char *const argv[], int life, int report)
 {
     setpgid(0, 0);
@@ -104,6 +124,7 @@ static _Noreturn void warden(const char *dir, char *const argv[], int life, int 
     if (m == 0)
         exec_main(dir, argv, self);
     signal(SIGPIPE, SIG_IGN); /* a dead caller: EPIPE, not death before the cleaning */
+    catch_stops();
     bool ended = m < 0;
     if (m < 0)
         rep.start_errno = errno ? errno : EAGAIN;
@@ -119,7 +140,7 @@ static _Noreturn void warden(const char *dir, char *const argv[], int life, int 
             int n = poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 100);
             if ((ended = main_ended(m)))
                 break;
-            if (n > 0 && fds[0].revents)
+            if ((n > 0 && fds[0].revents) || warden_stop)
                 break;
         }
         /* smpimain is a zombie or still running: its group's id cannot be another's yet */
@@ -133,7 +154,7 @@ static _Noreturn void warden(const char *dir, char *const argv[], int life, int 
         (void)w;
         char c;
         for (ssize_t r; (r = read(life, &c, 1)) != 0;)
-            if (r < 0 && errno != EINTR)
+            if (r < 0 && (errno != EINTR || warden_stop))
                 break;
     }
     sim_smpi_proc_remove_dir(dir);

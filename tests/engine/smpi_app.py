@@ -189,24 +189,32 @@ def processes_die(situ, tmp):
         try:
             run(situ, ["run", "--smpi-app", exe, "fork", "--", *SMALL])
             assert not processes(exe), f"left by a run that ended well: {processes(exe)}"
-            for how in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-                tmpdir = os.path.join(tmp, f"kill-{how.name}")
+            # "pkill": TERM to every situ process of the run at once, the warden's too
+            for how in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, "pkill"):
+                name = getattr(how, "name", how)
+                tmpdir = os.path.join(tmp, f"kill-{name}")
                 os.makedirs(tmpdir, exist_ok=True)
                 q = subprocess.Popen([situ, "run", "--smpi-app", exe, "fork", "hang", "--", *SMALL],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=dict(os.environ, TMPDIR=tmpdir), preexec_fn=default_signals)
                 wait_started(exe, 3)  # smpimain and the two that wait
                 assert leftovers(tmpdir), "no temporary directory while the run runs"
-                q.send_signal(how)
-                assert q.wait(timeout=30) == -how, f"{how.name}: exit {q.returncode}"
+                if how == "pkill":
+                    for pid in processes(exe):
+                        if "smpimain" not in cmdline(pid):
+                            os.kill(pid, signal.SIGTERM)
+                else:
+                    q.send_signal(how)
+                want = -signal.SIGTERM if how == "pkill" else -how
+                assert q.wait(timeout=30) == want, f"{name}: exit {q.returncode}"
                 if how != signal.SIGKILL:  # situ has cleaned up before it ends
-                    assert not leftovers(tmpdir), f"{how.name}: left {leftovers(tmpdir)}"
+                    assert not leftovers(tmpdir), f"{name}: left {leftovers(tmpdir)}"
                 for _ in range(100):  # SIGKILL: the warden cleans up after situ is gone
                     if not processes(exe) and not leftovers(tmpdir):
                         break
                     time.sleep(0.05)
-                assert not processes(exe), f"{how.name}: left running: {processes(exe)}"
-                assert not leftovers(tmpdir), f"{how.name}: left {leftovers(tmpdir)}"
+                assert not processes(exe), f"{name}: left running: {processes(exe)}"
+                assert not leftovers(tmpdir), f"{name}: left {leftovers(tmpdir)}"
         finally:
             reap(exe)
     return test
