@@ -10,8 +10,11 @@ PKGS     = simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo
 # CFLAGS is the user's (`make CFLAGS=-O0` works); the project's own flags live apart and always
 # apply, the user's last so that they win.
 CFLAGS  ?= -O2 -g
+# fidelity=smpi runs SimGrid's smpimain itself, where smpirun finds it (engine/sim/sim_smpi.c).
+SMPIMAIN = $(shell pkg-config --variable=libdir simgrid 2>/dev/null)/simgrid/smpimain
 SITU_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MD -MP \
            -DSITU_VERSION='"$(VERSION)"' -DSITU_DATADIR='"$(DATADIR)"' \
+           -DSITU_SMPIMAIN='"$(SMPIMAIN)"' \
            -I$(EMBED_DIR) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm

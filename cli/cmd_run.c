@@ -24,9 +24,10 @@ static void usage(void)
         "measured stage times, idle/active time, makespan and efficiency (the same keys as\n"
         "'situ model --json'), plus wall_seconds, activities, per-step arrays and link traffic.\n"
         "--smpi-app runs your MPI application (built with smpicc and libsitu_dtl, see\n"
-        "smpi/situ_dtl.h) under smpirun as the simulation ranks, with Situ's analytics and\n"
-        "collector placed per the mapping (fidelity smpi); its arguments end at the first\n"
-        "Situ flag or at '--'; --time-limit S kills it past S seconds.\n"
+        "smpi/situ_dtl.h) under SMPI as the simulation ranks, with Situ's analytics and\n"
+        "collector placed per the mapping (fidelity smpi); its arguments, which end at the\n"
+        "first Situ flag or at '--', reach it as they are (no shell); --time-limit S kills it\n"
+        "past S seconds.\n"
         "Exit status: 0, 2 for bad input, 3 when the simulation failed.\n\n"
         "parameters:\n");
     params_print_help(stdout);
@@ -138,7 +139,8 @@ static void print_table(FILE *out, const struct params *p, const struct sim_resu
     }
 }
 
-/* An --smpi-app's own output, which its result carries ("app"): lines after the table. */
+/* An --smpi-app's own output, which its result carries ("app"): lines after the table, and
+ * where it was cut, if it was. */
 static void print_app_output(FILE *out, json_t *result)
 {
     json_t *app = json_object_get(result, "app");
@@ -146,7 +148,12 @@ static void print_app_output(FILE *out, json_t *result)
     const char *name = json_string_value(json_array_get(json_object_get(app, "command"), 0));
     if (!text || !name)
         return;
-    fprintf(out, "  output of %s:\n", name);
+    if (json_is_true(json_object_get(app, "output_truncated")))
+        fprintf(
+            out, "  output of %s (%" JSON_INTEGER_FORMAT " bytes, cut: only the first %d kept):\n",
+            name, json_integer_value(json_object_get(app, "output_bytes")), SIM_SMPI_OUTPUT_MAX);
+    else
+        fprintf(out, "  output of %s:\n", name);
     for (const char *line = text; *line;) {
         size_t n = strcspn(line, "\n");
         fprintf(out, "    %.*s\n", (int)n, line);

@@ -1,6 +1,6 @@
 /* Situ's own workflow as an MPI program (fidelity=smpi): each process plays a simulation rank
  * (smpi_execute_flops, MPI halo exchanges), an analytics actor or the collector, as runtime.h
- * places it. Built with smpicc; situ runs it under smpirun. */
+ * places it. Built with smpicc; situ runs it under SMPI (smpimain). */
 #include <mpi.h>
 
 #include "runtime.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../engine/base/outfile.h"
 #include "../engine/model/report.h"
@@ -26,21 +27,50 @@ static struct engine engine;
 static struct sim_measure measure;
 static bool building, ready;
 static double t0;
-static char out_path[PATH_MAX];
+static char run_dir[PATH_MAX]; /* where the configuration is, and the result goes */
 static long nprocs, running;
 static void *halo_buf;
 static long halo_max;
 
+/* The run's directory, that of SITU_SMPI_CONFIG ("" outside situ): known before the
+ * configuration is read, so that a reason can be written there from the first call on. */
+static const char *dir_of_run(void)
+{
+    const char *path = getenv(SIM_SMPI_CONFIG_ENV);
+    if (!run_dir[0] && path && strlen(path) < sizeof run_dir) {
+        memcpy(run_dir, path, strlen(path) + 1);
+        char *slash = strrchr(run_dir, '/');
+        if (slash)
+            *slash = 0;
+        else
+            memcpy(run_dir, ".", 2);
+    }
+    return run_dir;
+}
+
+/* Writes the reason where situ reads it first (SIM_SMPI_REASON), and on stderr for whoever runs
+ * this by hand; then ends the process at once. Not exit(): SimGrid's exit handler would see ranks
+ * that never called MPI_Finalize, die with its own message and abort, and the reason that
+ * matters would be a line among others. */
 void situ_smpi_die(const char *fmt, ...)
 {
+    char reason[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "situ-smpi: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    fflush(stderr);
-    exit(3);
+    fprintf(stderr, "situ-smpi: %s\n", reason);
+    char path[PATH_MAX + 16], err[OUTFILE_ERR_MAX];
+    struct outfile o;
+    if (dir_of_run()[0] &&
+        snprintf(path, sizeof path, "%s/" SIM_SMPI_REASON, dir_of_run()) < (int)sizeof path &&
+        outfile_open(&o, path, err, sizeof err) == 0) {
+        outfile_write(&o, reason, strlen(reason));
+        outfile_write(&o, "\n", 1);
+        outfile_commit(&o, err, sizeof err);
+    }
+    fflush(NULL); /* what the application printed so far */
+    _exit(3);
 }
 
 struct engine *situ_smpi_engine(void)
@@ -61,9 +91,7 @@ static void read_config(struct params *p)
     char line[PARAMS_PATH_MAX + 64], err[PARAMS_ERR_MAX];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "--situ-out=", 11))
-            snprintf(out_path, sizeof out_path, "%s", line + 11);
-        else if (!strncmp(line, "--situ-t0=", 10))
+        if (!strncmp(line, "--situ-t0=", 10))
             t0 = atof(line + 10);
         else if (!strncmp(line, "--situ-", 7))
             continue; /* read by the side that needs it */
@@ -241,6 +269,8 @@ void situ_smpi_leave(void)
     json_decref(j);
     fclose(m);
     struct outfile o;
+    char out_path[PATH_MAX + 16];
+    snprintf(out_path, sizeof out_path, "%s/" SIM_SMPI_RESULT, dir_of_run());
     if (outfile_open(&o, out_path, err, sizeof err) < 0)
         situ_smpi_die("%s", err);
     outfile_write(&o, text, len);

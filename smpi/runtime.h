@@ -1,4 +1,4 @@
-/* What Situ's proxy (proxy.c) and the situ_dtl API (situ_dtl.c) share under smpirun: every
+/* What Situ's proxy (proxy.c) and the situ_dtl API (situ_dtl.c) share under SMPI: every
  * process of the run is in one address space, and this library's state (the engine of
  * engine/sim/sim_internal.h) is shared by all of them, whatever the application's privatization.
  * The first process to join builds the workflow from the configuration situ wrote. */
@@ -24,7 +24,8 @@ void situ_smpi_leave(void);
 
 struct engine *situ_smpi_engine(void);
 
-/* One line "situ-smpi: ..." on stderr, and the whole run ends with status 3. */
+/* The reason in the run's directory (SIM_SMPI_REASON: situ's one reason line) and as
+ * "situ-smpi: ..." on stderr; the whole run ends at once with status 3. */
 void situ_smpi_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif

@@ -16,12 +16,15 @@ struct app_rank {
 };
 static struct app_rank *ranks;
 
-static struct sim_group *self(struct app_rank **r)
+/* The caller's rank; `call` names the situ_dtl call in the reason when there is none. */
+static struct sim_group *self(struct app_rank **r, const char *call)
 {
     struct engine *e = situ_smpi_engine();
     struct sim_group *g = sg_actor_self_get_data();
     if (!g)
-        situ_smpi_die("situ_dtl: call situ_dtl_init first, on the ranks it returned 1 to");
+        situ_smpi_die("%s before situ_dtl_init: call situ_dtl_init first, and %s only on the "
+                      "ranks it returned 1 to",
+                      call, call);
     if (!ranks && !(ranks = calloc(e->nsims, sizeof *ranks)))
         situ_smpi_die("out of memory");
     *r = &ranks[g - e->sims];
@@ -36,7 +39,7 @@ int situ_dtl_init(MPI_Comm *comm)
     MPI_Comm_split(MPI_COMM_WORLD, role == SITU_ROLE_SIM ? 0 : MPI_UNDEFINED, rank, comm);
     if (role == SITU_ROLE_SIM) {
         struct app_rank *r;
-        self(&r);
+        self(&r, "situ_dtl_init");
         r->mark = simgrid_get_clock();
         return 1;
     }
@@ -59,7 +62,7 @@ void situ_dtl_put(const void *state, size_t bytes)
 {
     (void)state; /* simulated: only its size travels */
     struct app_rank *r;
-    struct sim_group *g = self(&r);
+    struct sim_group *g = self(&r, "situ_dtl_put");
     struct engine *e = situ_smpi_engine();
     if (r->puts >= e->steps)
         situ_smpi_die("situ_dtl_put: more than the %ld analysis points of --iterations %ld / "
@@ -77,7 +80,7 @@ void situ_dtl_put(const void *state, size_t bytes)
 void situ_dtl_wait(void)
 {
     struct app_rank *r;
-    struct sim_group *g = self(&r);
+    struct sim_group *g = self(&r, "situ_dtl_wait");
     if (!r->pending)
         return;
     account(g, r);
@@ -89,7 +92,7 @@ void situ_dtl_wait(void)
 void situ_dtl_finalize(void)
 {
     struct app_rank *r;
-    struct sim_group *g = self(&r);
+    struct sim_group *g = self(&r, "situ_dtl_finalize");
     if (g->done)
         return;
     situ_dtl_wait();
@@ -97,7 +100,8 @@ void situ_dtl_finalize(void)
     struct engine *e = situ_smpi_engine();
     /* Situ's side counts on them (the postmen send every step's metrics): all, or none. */
     if (r->puts != e->steps)
-        situ_smpi_die("rank %ld put %ld states; --iterations %ld / --stride %ld make %ld",
+        situ_smpi_die("situ_dtl_finalize: rank %ld put %ld states; --iterations %ld / --stride "
+                      "%ld make %ld",
                       (long)(g - e->sims), r->puts, e->p.iterations, e->p.stride, e->steps);
     sim_rank_poison(g);
     situ_smpi_leave();

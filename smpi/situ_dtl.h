@@ -3,12 +3,14 @@
  *   smpicc -o app app.c -I<situ>/smpi -L<situ> -lsitu_dtl
  *   situ run --smpi-app ./app [ARGS] --nodes 2 --mapping intransit ...
  *
- * Situ starts your ranks plus its own (analytics actors and the metric collector) under
- * smpirun, places them per the mapping, and prints the run's measurements as `situ run` does.
+ * Situ starts your ranks plus its own (analytics actors and the metric collector) under SMPI,
+ * your arguments as they are, places them per the mapping, and prints the run's measurements
+ * as `situ run` does.
  * Your ranks use the communicator situ_dtl_init gives instead of MPI_COMM_WORLD.
  * --iterations / --stride is the number of analysis points: every rank puts that many states.
  * The analytics' cost per state is Situ's (--analytics, --analytics-cost, --region), the
- * state's size is yours. */
+ * state's size is yours. A misuse of these calls (a put before situ_dtl_init, more or fewer
+ * states than that) ends the run at once, with the reason as situ's one line. */
 #ifndef SITU_DTL_H
 #define SITU_DTL_H
 

@@ -110,6 +110,12 @@ void runner_shutdown(struct runner *r);
 /* Frees the runner; call after runner_shutdown and after the loop has drained. */
 void runner_free(struct runner *r);
 
+/* In a child just forked, before it execs or runs anything: what every child of Situ gets
+ * (runner_child.c). Its own process group, default signals (a TERM, INT, HUP or PIPE the parent
+ * ignored stays ignored), death with `parent` (exit 3 if it is already gone), stdin /dev/null,
+ * stdout and stderr on `out` and `err`, no other descriptor. Async-signal-safe. */
+void runner_child_setup(pid_t parent, int out, int err);
+
 /* For a fatal-signal handler: SIGKILLs and reaps every live child of every runner.
  * Async-signal-safe; the runners are unusable afterwards. */
 void runner_kill_all_signal_safe(void);

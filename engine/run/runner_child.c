@@ -264,7 +264,7 @@ static void on_stderr(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
  * HUP the parent ignored stays ignored (nohup); death with the parent, even a SIGKILLed one
  * (then getppid() is no longer it if it died before prctl); stdout and stderr on the pipes, and
  * no other descriptor of ours (the loop's, the terminal, other children's pipes). */
-static void child_setup(pid_t parent, int out, int err)
+void runner_child_setup(pid_t parent, int out, int err)
 {
     setpgid(0, 0);
     for (int sig = 1; sig < NSIG; sig++) {
@@ -352,7 +352,7 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
-        child_setup(parent, fds[0][1], fds[1][1]);
+        runner_child_setup(parent, fds[0][1], fds[1][1]);
         if (r->in_process) {
             r->in_process(&j->p); /* prints the JSON line and exits */
             _exit(3);

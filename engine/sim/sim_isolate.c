@@ -90,7 +90,7 @@ _Noreturn void sim_child_main(const struct params *p)
     inject_fault(p, STDOUT_FILENO);
     struct sim_measure r;
     char err[512];
-    if (p->fidelity == FIDELITY_SMPI) { /* smpirun's processes render the result */
+    if (p->fidelity == FIDELITY_SMPI) { /* SMPI's processes render the result */
         char *text = sim_smpi_run(p, err, sizeof err);
         if (!text) {
             fprintf(stderr, "situ: %s\n", err);

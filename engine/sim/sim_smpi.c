@@ -2,15 +2,13 @@
  * configuration, runs smpirun and judges what it left. See sim_smpi.h. */
 #include "sim_smpi.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,11 +21,15 @@
 #include "../model/report.h"
 #include "../lua/script.h"
 #include "sim.h"
+#include "sim_smpi_proc.h"
 
 struct sim_smpi_app sim_smpi_app;
 
-#define DIR_MAX        256        /* of the run's temporary directory ($TMPDIR/situ-smpi-XXXXXX) */
-#define APP_OUTPUT_MAX (64 << 10) /* of the application's own output, kept in the result */
+#define DIR_MAX (PATH_MAX - 32) /* of the run's directory ($TMPDIR/situ-smpi-XXXXXX) */
+
+#ifndef SITU_SMPIMAIN /* the Makefile's, from SimGrid's pkg-config: where smpirun finds it */
+#define SITU_SMPIMAIN "smpimain"
+#endif
 
 long sim_smpi_placement(const struct layout *l, int *host)
 {
@@ -62,22 +64,8 @@ static int write_text(const char *path, const char *text, char *err, size_t errl
     return outfile_commit(&o, err, errlen);
 }
 
-static char *read_text(const char *path, size_t max)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *buf = malloc(max + 1);
-    size_t n = buf ? fread(buf, 1, max, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    return buf;
-}
-
 /* Paths the processes can open from anywhere: the platform, the analytics file. */
-static int config_text(const struct params *p, double t0, const char *out, char **text, char *err,
-                       size_t errlen)
+static int config_text(const struct params *p, double t0, char **text, char *err, size_t errlen)
 {
     struct params q = *p;
     char abs[PATH_MAX];
@@ -103,7 +91,7 @@ static int config_text(const struct params *p, double t0, const char *out, char 
         params_format(&q, id, v, sizeof v);
         fprintf(m, "--%s=%s\n", param_table[id].key, v);
     }
-    fprintf(m, "--situ-out=%s\n--situ-t0=%.9f\n--situ-app=%d\n", out, t0, sim_smpi_app.argc > 0);
+    fprintf(m, "--situ-t0=%.9f\n--situ-app=%d\n", t0, sim_smpi_app.argc > 0);
     fclose(m);
     return 0;
 }
@@ -178,23 +166,7 @@ static void failure_reason(const char *text, char *out, size_t len)
         snprintf(out, len, "%s", own[0] ? own : sg);
 }
 
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char path[PATH_MAX];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-/* The program smpirun runs, and where libsitu_dtl is (beside Situ's binary, or installed). */
+/* The program the ranks run, and where libsitu_dtl is (beside Situ's binary, or installed). */
 static int locate(char *program, char *libdir, size_t len, char *err, size_t errlen)
 {
     char lib[PATH_MAX];
@@ -218,139 +190,227 @@ static int locate(char *program, char *libdir, size_t len, char *err, size_t err
     return 0;
 }
 
-static void exec_smpirun(const struct params *p, const char *dir, const char *program,
-                         const char *libdir, long np)
+/* smpimain's command line and environment, as smpirun would give them, but as a vector: smpirun
+ * is a sh script that word-splits and globs the application's arguments (and drops empty ones),
+ * and SimGrid splits every --cfg value at spaces and commas, so a path with either breaks. Here
+ * nothing goes through a shell; the run's own files are named through SIM_SMPI_DIR_PATH; the
+ * application's arguments come after "--", where SimGrid stops reading options (it drops that
+ * "--" and any later one: Situ's command line cannot give one). The caller frees *argv. */
+static char **main_argv(const struct params *p, const char *dir, const char *program,
+                        const char *platform, const char *libdir, long np)
 {
-    char npbuf[32], hosts[DIR_MAX + 32], cfg[DIR_MAX + 32], tmp[DIR_MAX + 32], net[64],
-        out[DIR_MAX + 32];
-    snprintf(npbuf, sizeof npbuf, "%ld", np);
-    snprintf(hosts, sizeof hosts, "%s/hostfile", dir);
-    snprintf(cfg, sizeof cfg, "%s/config", dir);
-    snprintf(tmp, sizeof tmp, "--cfg=smpi/tmpdir:%s", dir);
+    static char npcfg[48], net[64], priv[96]; /* argv points into them until the exec */
+    snprintf(npcfg, sizeof npcfg, "--cfg=smpi/np:%ld", np);
     snprintf(net, sizeof net, "--cfg=network/model:%s",
              param_table[P_SMPI_NETWORK].choices[p->smpi_network]);
+    const char *privatize = getenv("SMPI_PRIVATIZATION"); /* smpirun's knob, kept */
+    snprintf(priv, sizeof priv, "--cfg=smpi/privatization:%.60s",
+             privatize && *privatize ? privatize : "1");
+    char cfg[PATH_MAX + 32], ld[2 * PATH_MAX], size[32];
+    snprintf(cfg, sizeof cfg, "%s/config", dir);
     setenv(SIM_SMPI_CONFIG_ENV, cfg, 1);
     const char *old = getenv("LD_LIBRARY_PATH");
-    char ld[2 * PATH_MAX];
     snprintf(ld, sizeof ld, "%s%s%s", libdir, old && *old ? ":" : "", old ? old : "");
     setenv("LD_LIBRARY_PATH", ld, 1);
-    snprintf(out, sizeof out, "%s/app.out", dir);
-    if (!freopen(out, "w", stdout))
-        _exit(127);
-    snprintf(out, sizeof out, "%s/app.err", dir);
-    if (!freopen(out, "w", stderr))
-        _exit(127);
-    /* Nothing of ours stays open in smpirun's processes: above all not the pipe our result goes
-     * through, whose reader waits for its end. */
-    for (int fd = 3; fd < 4096; fd++)
-        close(fd);
+    snprintf(size, sizeof size, "%ld", np);
+    setenv("SMPI_GLOBAL_SIZE", size, 1); /* as smpirun: some applications read it */
+
     bool app = sim_smpi_app.argc > 0;
-    /* The proxy computes through smpi_execute_flops only: its own CPU time is not the ranks'.
-     * smpimain runs in smpirun's background: setpriv makes it die with smpirun too. */
-    char *argv[32 + (app ? sim_smpi_app.argc : 0)];
+    char *fixed[] = {SITU_SMPIMAIN, (char *)program, priv, npcfg,
+                     "--cfg=smpi/hostfile:" SIM_SMPI_DIR_PATH "/hostfile",
+                     "--cfg=smpi/tmpdir:" SIM_SMPI_DIR_PATH, "--cfg=surf/precision:1e-9", net,
+                     "--log=" SIMGRID_LOG_QUIET, SIM_NETWORK_OPTIM, "--cfg=smpi/display-timing:no",
+                     /* every halo send is fire-and-forget, as the engine's puts are */
+                     app ? NULL : "--cfg=smpi/simulate-computation:no",
+                     app ? NULL : "--cfg=smpi/send-is-detached-thresh:2147483647"};
+    size_t nfixed = sizeof fixed / sizeof fixed[0];
+    char **argv = calloc(nfixed + 3 + (app ? sim_smpi_app.argc : 0), sizeof *argv);
+    if (!argv)
+        return NULL;
     int n = 0;
-    char *fixed[] = {"smpirun",
-                     "-np",
-                     npbuf,
-                     "-platform",
-                     (char *)p->platform,
-                     "-hostfile",
-                     hosts,
-                     "-wrapper",
-                     "setpriv --pdeathsig KILL",
-                     net,
-                     tmp,
-                     "--log=" SIMGRID_LOG_QUIET,
-                     SIM_NETWORK_OPTIM,
-                     "--cfg=smpi/display-timing:no"};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        argv[n++] = fixed[i];
-    if (!app) { /* every halo send is fire-and-forget, as the engine's puts are */
-        argv[n++] = "--cfg=smpi/simulate-computation:no";
-        argv[n++] = "--cfg=smpi/send-is-detached-thresh:2147483647";
-    }
-    argv[n++] = (char *)program;
+    for (size_t i = 0; i < nfixed; i++)
+        if (fixed[i])
+            argv[n++] = fixed[i];
+    argv[n++] = (char *)platform;
+    argv[n++] = "--";
     for (int i = 1; app && i < sim_smpi_app.argc; i++)
         argv[n++] = sim_smpi_app.argv[i];
     argv[n] = NULL;
-    execvp("smpirun", argv);
-    fprintf(stderr, "situ-smpi: cannot run smpirun: %s (make deps installs libsimgrid-dev)\n",
-            strerror(errno));
-    _exit(127);
+    return argv;
 }
 
-/* Waits for smpirun; past the limit (0: none) kills it: its smpimain dies with it. */
-static int wait_smpirun(pid_t pid, double limit, double t0, int *status)
+/* A file of the run's directory: its first `max` bytes (*len of them), and its whole size. */
+static char *read_bytes(const char *dir, const char *name, size_t max, size_t *len, long *size)
 {
-    for (;;) {
-        pid_t r = waitpid(pid, status, WNOHANG);
-        if (r == pid)
-            return 0;
-        if (r < 0 && errno != EINTR)
-            return 0;
-        if (limit > 0 && now() - t0 > limit) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-                ;
-            return -1;
-        }
-        struct timespec d = {0, 20 * 1000 * 1000};
-        nanosleep(&d, NULL);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    *len = 0;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    char *buf = f ? malloc(max + 1) : NULL;
+    if (buf) {
+        *len = fread(buf, 1, max, f);
+        buf[*len] = 0;
+        struct stat st;
+        *size = fstat(fileno(f), &st) == 0 ? (long)st.st_size : (long)*len;
     }
+    if (f)
+        fclose(f);
+    return buf;
 }
 
-/* The application's output goes with the result, as a key of its JSON line. */
+/* Bytes of the valid UTF-8 character at s (n bytes left), as jansson checks one (no overlong
+ * form, no surrogate, nothing past U+10FFFF); 0 if there is none there, or a NUL (the result's
+ * reader refuses "\u0000"). */
+static size_t utf8_char(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], cp, min;
+    size_t len;
+    if (c < 0x80)
+        return c ? 1 : 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+/* Bytes as a JSON string: each byte that is not part of a valid UTF-8 character (and each NUL)
+ * becomes U+FFFD. `cut`: the bytes end where a cap cut them, and a character the cut split in
+ * two is left out rather than replaced. */
+static json_t *utf8_json(const char *bytes, size_t n, bool cut)
+{
+    const unsigned char *s = (const unsigned char *)bytes;
+    size_t last = n;
+    while (cut && last > 0 && n - last < 3 && (s[last - 1] & 0xC0) == 0x80)
+        last--;
+    if (cut && last > 0 && s[last - 1] >= 0xC0) { /* the lead byte of the last character */
+        size_t want = s[last - 1] >= 0xF0 ? 4 : s[last - 1] >= 0xE0 ? 3 : 2;
+        if (n - (last - 1) < want)
+            n = last - 1;
+    }
+    char *out = malloc(3 * n + 1);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_char(s + i, n - i);
+        if (len) {
+            memcpy(out + k, s + i, len);
+            k += len;
+            i += len;
+        } else {
+            memcpy(out + k, "\xEF\xBF\xBD", 3);
+            k += 3;
+            i++;
+        }
+    }
+    json_t *j = json_stringn(out, k);
+    free(out);
+    return j;
+}
+
+/* The application's command and output go with the result, as "app": its output's first
+ * SIM_SMPI_OUTPUT_MAX bytes, its size, and whether it was cut. */
 static char *with_app_output(char *result, const char *dir)
 {
-    char path[DIR_MAX + 32];
-    snprintf(path, sizeof path, "%s/app.out", dir);
-    char *app = read_text(path, APP_OUTPUT_MAX);
-    if (!app)
-        return result;
+    size_t n;
+    long size;
+    char *bytes = read_bytes(dir, "app.out", SIM_SMPI_OUTPUT_MAX, &n, &size);
+    json_t *o = json_loads(result, 0, NULL), *cmd = json_array();
+    for (int i = 0; cmd && i < sim_smpi_app.argc; i++)
+        json_array_append_new(cmd,
+                              utf8_json(sim_smpi_app.argv[i], strlen(sim_smpi_app.argv[i]), false));
+    bool cut = size > (long)n;
+    json_t *app = json_pack("{s:o,s:o,s:I,s:b}", "command", cmd, "output",
+                            utf8_json(bytes ? bytes : "", n, cut), "output_bytes", (json_int_t)size,
+                            "output_truncated", cut);
+    free(bytes);
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
-    json_t *o = json_loads(result, 0, NULL);
-    if (!m || !o) {
-        if (m)
-            fclose(m);
-        free(text);
-        json_decref(o);
-        free(app);
-        return result;
-    }
-    json_t *cmd = json_array();
-    for (int i = 0; i < sim_smpi_app.argc; i++)
-        json_array_append_new(cmd, json_string(sim_smpi_app.argv[i]));
-    json_object_set_new(o, "app", json_pack("{s:o,s:s}", "command", cmd, "output", app));
-    report_print_json(m, o);
+    bool ok = o && app && json_object_set_new(o, "app", app) == 0; /* app is o's, or freed */
+    if (!o)
+        json_decref(app);
+    ok = ok && m && report_print_json(m, o) == 0;
     json_decref(o);
-    fclose(m);
-    free(app);
+    if (m)
+        fclose(m);
+    if (!ok) {
+        free(text);
+        free(result);
+        return NULL;
+    }
     free(result);
     return text;
+}
+
+/* Why the run failed: situ_dtl's own reason if it stopped the run, else what the processes
+ * wrote (failure_reason), with how smpimain ended. */
+static void why_failed(const char *dir, int status, char *err, size_t errlen)
+{
+    const char *name = sim_smpi_app.argc > 0 ? sim_smpi_app.argv[0] : "situ-smpi";
+    size_t n;
+    long size;
+    char reason[400] = "", how[64] = "";
+    char *own = read_bytes(dir, SIM_SMPI_REASON, sizeof reason - 1, &n, &size);
+    if (own && own[0]) {
+        snprintf(reason, sizeof reason, "%s", own);
+        reason[strcspn(reason, "\n")] = 0;
+    } else {
+        char *text = read_bytes(dir, "app.err", 1 << 20, &n, &size);
+        failure_reason(text, reason, sizeof reason);
+        free(text);
+    }
+    free(own);
+    const char *sig = WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : NULL;
+    if (sig && strncmp(reason, sig, strlen(sig))) /* SimGrid often says it already */
+        snprintf(how, sizeof how, " (%s)", sig);
+    else if (WIFEXITED(status) && WEXITSTATUS(status))
+        snprintf(how, sizeof how, " (exit status %d)", WEXITSTATUS(status));
+    if (sim_smpi_app.argc > 0 && strstr(reason, "Deadlock") && strlen(reason) < 300)
+        strcat(reason, " [an MPI deadlock, or a rank that did not call situ_dtl_finalize]");
+    /* Every process ended well, and none wrote the result: one never left (situ_dtl). */
+    const char *none =
+        sim_smpi_app.argc > 0 ? "no result: did every rank call situ_dtl_finalize?" : "no result";
+    snprintf(err, errlen, "%s failed under SMPI%s: %s", name, how, reason[0] ? reason : none);
 }
 
 char *sim_smpi_run(const struct params *p, char *err, size_t errlen)
 {
     double t0 = now();
-    char dir[DIR_MAX], path[DIR_MAX + 32], program[PATH_MAX], libdir[PATH_MAX];
+    char dir[DIR_MAX], path[PATH_MAX], program[PATH_MAX], libdir[PATH_MAX], platform[PATH_MAX];
     const char *tmp = getenv("TMPDIR");
     if (snprintf(dir, sizeof dir, "%s/situ-smpi-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
         (int)sizeof dir)
         snprintf(dir, sizeof dir, "/tmp/situ-smpi-XXXXXX"); /* TMPDIR too long for us */
     if (locate(program, libdir, sizeof program, err, errlen) < 0)
         return NULL;
+    /* SimGrid reads an argument that starts with "--" as an option: an absolute path cannot */
+    if (!realpath(p->platform, platform)) {
+        snprintf(err, errlen, "%s: %s", p->platform, strerror(errno));
+        return NULL;
+    }
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
         return NULL;
     }
-    char *hosts = NULL, *config = NULL, result_path[DIR_MAX + 32];
+    char *hosts = NULL, *config = NULL, **argv = NULL;
     long np = 0;
-    snprintf(result_path, sizeof result_path, "%s/result", dir);
     int rc = hostfile_text(p, &hosts, &np, err, errlen);
     if (rc == 0)
-        rc = config_text(p, t0, result_path, &config, err, errlen);
+        rc = config_text(p, t0, &config, err, errlen);
     snprintf(path, sizeof path, "%s/hostfile", dir);
     if (rc == 0)
         rc = write_text(path, hosts, err, errlen);
@@ -359,51 +419,45 @@ char *sim_smpi_run(const struct params *p, char *err, size_t errlen)
         rc = write_text(path, config, err, errlen);
     free(hosts);
     free(config);
+    if (rc == 0 && !(argv = main_argv(p, dir, program, platform, libdir, np))) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    struct sim_smpi_proc pr;
+    if (rc == 0)
+        rc = sim_smpi_proc_start(&pr, dir, argv, err, errlen);
+    free(argv);
     if (rc < 0) {
-        remove_tree(dir);
+        sim_smpi_proc_remove_dir(dir);
         return NULL;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        exec_smpirun(p, dir, program, libdir, np);
-    }
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
-        remove_tree(dir);
-        return NULL;
-    }
-    int status = 0;
+    /* From here on the warden removes the directory: sim_smpi_proc_end. */
+    int status = 0, start_errno = 0;
     double limit = sim_smpi_app.argc > 0 ? script_time_limit() : 0;
-    bool timed_out = wait_smpirun(pid, limit, t0, &status) < 0;
-    char *result = read_text(result_path, 64 << 20);
+    double left = limit - (now() - t0); /* the setup counts */
+    int ended =
+        sim_smpi_proc_wait(&pr, limit > 0 ? (left > 1e-3 ? left : 1e-3) : 0, &status, &start_errno);
+    size_t n;
+    long size;
+    char *result = ended == 0 ? read_bytes(dir, SIM_SMPI_RESULT, 64 << 20, &n, &size) : NULL;
     const char *name = sim_smpi_app.argc > 0 ? sim_smpi_app.argv[0] : "situ-smpi";
-    if (timed_out) {
+    if (ended == -1)
         snprintf(err, errlen, "%s ran past --time-limit (%g s) and was killed", name, limit);
-        rc = -1;
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) || !result || !result[0]) {
-        snprintf(path, sizeof path, "%s/app.err", dir);
-        char *text = read_text(path, 1 << 20), reason[400];
-        failure_reason(text, reason, sizeof reason);
-        free(text);
-        char how[64] = "";
-        if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
-            snprintf(how, sizeof how, " (exit status %d)",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        if (sim_smpi_app.argc > 0 && strstr(reason, "Deadlock") && strlen(reason) < 300)
-            strcat(reason, " [an MPI deadlock, or a rank that did not call situ_dtl_finalize]");
-        /* Every process ended well, and none wrote the result: one never left (situ_dtl). */
-        const char *none = sim_smpi_app.argc > 0
-                               ? "no result: did every rank call situ_dtl_finalize?"
-                               : "no result";
-        snprintf(err, errlen, "%s failed under smpirun%s: %s", name, how,
-                 reason[0] ? reason : none);
+    else if (ended == -2)
+        snprintf(err, errlen, "%s: the process that watches the run died", name);
+    else if (start_errno)
+        snprintf(err, errlen, "cannot fork smpimain: %s", strerror(start_errno));
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) || !result || !result[0])
+        why_failed(dir, status, err, errlen);
+    rc = ended == 0 && !start_errno && WIFEXITED(status) && !WEXITSTATUS(status) && result &&
+                 result[0]
+             ? 0
+             : -1;
+    if (rc == 0 && sim_smpi_app.argc > 0 && !(result = with_app_output(result, dir))) {
+        snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    if (rc == 0 && sim_smpi_app.argc > 0)
-        result = with_app_output(result, dir);
-    remove_tree(dir);
+    sim_smpi_proc_end(&pr);
     if (rc < 0) {
         free(result);
         return NULL;

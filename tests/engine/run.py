@@ -9,6 +9,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smpi_app  # the promises of --smpi-app
+
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 passed, failed = 0, 0
 
@@ -453,42 +456,6 @@ def stencil(mapping):
     return test
 
 
-def broken_app(tmp):
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "broken.c")
-    top = os.path.dirname(SITU)
-    exe = os.path.join(tmp, "broken")
-    small = ["--iterations", "40", "--stride", "40", "--nodes", "1", "--cores-per-node", "4", "--ratio", "1"]
-
-    def left_behind():
-        return subprocess.run(["pgrep", "-f", exe], capture_output=True, text=True).stdout.strip()
-
-    def test():  # built here: a run of other checks (SITU_TESTS) needs no smpicc
-        subprocess.run(["smpicc", "-I", os.path.join(top, "smpi"), "-o", exe, src, "-L", top, "-lsitu_dtl"],
-                       check=True, capture_output=True)
-        p = situ("run", "--smpi-app", exe, "crash", *small, expect=3)
-        assert p.stdout == "" and "Segmentation fault" in p.stderr, p.stderr
-        p = situ("--time-limit", "2", "run", "--smpi-app", exe, "hang", *small, expect=3)
-        assert "ran past --time-limit (2 s)" in p.stderr, p.stderr
-        assert not left_behind(), "left behind: " + left_behind()
-        # situ itself killed: the simulation child, smpirun and smpimain go with it
-        q = subprocess.Popen([SITU, "run", "--smpi-app", exe, "hang", *small],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import time
-        for _ in range(100):
-            if left_behind():
-                break
-            time.sleep(0.05)
-        assert left_behind(), "the hanging application never started"
-        q.kill()
-        q.wait()
-        for _ in range(40):
-            if not left_behind():
-                break
-            time.sleep(0.05)
-        assert not left_behind(), "left behind after situ was killed: " + left_behind()
-    return test
-
-
 def sim_log(tmp):
     """The simulation's XBT categories: quiet unless SITU_SIM_LOG asks, then one line where the
     run starts and one where it ends, a line per step from the collector, in the named file; the
@@ -583,7 +550,15 @@ def main():
     check("--smpi-network SMPI is another network model", smpi_network_model)
     for mapping in ("insitu", "intransit"):
         check(f"the stencil example runs end to end ({mapping})", stencil(mapping))
-    check("a crashing or hanging application: exit 3, nothing left behind", broken_app(tmp))
+    check("a crashing or hanging application: exit 3, nothing left behind", smpi_app.crash_and_hang(SITU, tmp))
+    check("--smpi-app: arguments reach the application byte for byte (TMPDIR with a space)",
+          smpi_app.arguments(SITU, tmp))
+    check("smpi under a TMPDIR with a space and a comma", smpi_app.proxy_tmpdir(SITU, tmp))
+    check("--smpi-app: situ_dtl's reason is the one reason line", smpi_app.reasons(SITU, tmp))
+    check("--smpi-app: output that is not UTF-8 is kept, escaped", smpi_app.output_bytes(SITU, tmp))
+    check("--smpi-app: output past 64 KiB says it was cut", smpi_app.output_cut(SITU, tmp))
+    check("--smpi-app: every process of the run dies with situ, its directory goes",
+          smpi_app.processes_die(SITU, tmp))
     notelf = os.path.join(tmp, "notelf")
     open(notelf, "w").write("#!/bin/sh\n")
     check("unknown network model: exit 2", bad(["run", "--smpi-network", "ib"], 2, "smpi_network"))
