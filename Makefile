@@ -34,7 +34,7 @@ CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
-.PHONY: all smpi deps run test unit cli-test docs figures bench install uninstall clean format mutants FORCE
+.PHONY: all smpi deps run test unit cli-test docs figures bench install uninstall clean format mutants print-cc FORCE
 
 # deps first, and alone: the compile flags ask pkg-config, which the packages deps installs
 # provide, so under -j the build must not start beside it.
@@ -65,6 +65,10 @@ $(EMBED_DIR)/embedded/%_lua.h: scripts/lua/internal/%.lua tools/embed-lua.sh
 $(BUILD)/%.o: %.c $(BUILD)/flags.stamp | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The compile command of one object, for what compiles a file alone (tests/mutants/run.py --check).
+print-cc:
+	@$(info $(CC) $(ALL_CFLAGS))
 
 # A change of flags (`make CFLAGS=-O0`) rebuilds every object, as a change of source does.
 $(BUILD)/flags.stamp: FORCE
@@ -138,6 +142,7 @@ cli-test: all
 
 test: deps
 	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
+	python3 tests/mutants/run.py --check
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory fuzz-replay

@@ -5,12 +5,25 @@ directory: the real tree is never touched), rebuilt incrementally there, and run
 tests. Prints each mutant's fate, the tests that killed it, and the kill ratio.
 
 Usage: python3 tests/mutants/run.py [--min 0.9] [--only WORD,...] [--no-baseline] [--keep]
+       python3 tests/mutants/run.py --check [--only WORD,...] [--list FILE]
 Exit 1 when the ratio is below --min, when a survivor has no written reason (`survives` in the
 list), or when the list is wrong (a mutant that does not apply or does not compile, a test that
-fails or runs nothing on the real code)."""
+fails or runs nothing on the real code).
+
+--check (in `make test`; seconds, no suite runs): only that every mutant still applies to the
+code as it is, its text found exactly once in its file, and that the mutated file compiles (a
+header: every file of the build that includes it), each alone with the build's own command
+(-O2 -Werror: the optimiser's warnings fail it as they fail the build); a file that is not C is
+only searched. One line per rotten mutant, naming it, its file and what is wrong; exit 1 if any.
+The code moves under the list (a refactoring, a merge): this says so the day it happens, not at
+the next slow run."""
 import argparse
+import concurrent.futures
+import glob
 import os
 import re
+import runpy
+import shlex
 import shutil
 import signal
 import subprocess
@@ -19,12 +32,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.dont_write_bytecode = True  # no __pycache__ in the tree
-from list import MUTANTS  # noqa: E402
+LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "list.py")
 
-COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts", "tools",
-        "build", "situ"]
+COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts",
+        "tools", "build", "situ"]
 TIMEOUT = 300
 EMPTY = re.compile(r"Tested: 0 \||: 0 passed, 0 failed")
 
@@ -43,6 +54,138 @@ def sh(cmd, cwd, timeout=TIMEOUT):
         return -1, out + f"\n(timed out after {timeout} s)"
 
 
+def mutate(m, root):
+    """(the mutated text of m's file, None), or (None, why it does not apply)."""
+    path = os.path.join(root, m["file"])
+    try:
+        with open(path) as f:
+            original = f.read()
+    except OSError as e:
+        return None, f"cannot read it ({e.strerror})"
+    n = original.count(m["old"])
+    if n == 0:
+        where = [p for p in sources(root) if p != m["file"] and m["old"] in read(root, p)]
+        return None, ("the text to mutate is not in it" +
+                      (f" (it is in {', '.join(where)} now)" if where else " (the code changed)"))
+    if n > 1:
+        return None, f"the text to mutate occurs {n} times in it (it must be once: lengthen it)"
+    return original.replace(m["old"], m["new"]), None
+
+
+def read(root, rel):
+    with open(os.path.join(root, rel)) as f:
+        return f.read()
+
+
+def sources(root):
+    """The C files and headers of the build, and its compiled-in Lua, relative to root."""
+    dirs = ("engine/*", "tui", "cli", "plot", "tests/unit", "smpi", "scripts/lua/internal")
+    return sorted(os.path.relpath(p, root) for d in dirs for ext in ("c", "h", "lua")
+                  for p in glob.glob(os.path.join(root, d, "*." + ext)))
+
+
+def compile_command(root):
+    """The build's compile command (`make print-cc`), without its dependency-file options."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    p = subprocess.run(["make", "-s", "--no-print-directory", "print-cc"], cwd=root, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode or not p.stdout.strip():
+        raise SystemExit(f"mutants: `make print-cc` failed:\n{p.stderr}")
+    return [w for w in shlex.split(p.stdout.strip()) if w not in ("-MD", "-MP", "-MMD")]
+
+
+def includers(root, header):
+    """The C files of the build that include header, directly or not, from the compiler's own
+    dependency files (-MD) of the main build (build/X.d for X.c), so that a macro's mutant is
+    compiled where it is used."""
+    found = set()
+    for d in glob.glob(os.path.join(root, "build", "**", "*.d"), recursive=True):
+        with open(d) as f:
+            words = f.read().replace("\\\n", " ").split("\n", 1)[0].split(":", 1)[-1].split()
+        if words and os.path.relpath(d, os.path.join(root, "build")) == words[0][:-2] + ".d" \
+                and header in words[1:]:
+            found.add(words[0])
+    return sorted(found)
+
+
+def farm(root, rel, text, into):
+    """A tree under into that is root but for rel, whose content is text: every other entry is a
+    symbolic link to root's, so that the file's own relative includes ("../base/x.h") and the
+    build's -I options find what the real build finds. Returns into."""
+    parts = rel.split("/")
+    here, src = into, root
+    for i, part in enumerate(parts):
+        for e in os.listdir(src):
+            if e != part:
+                os.symlink(os.path.join(src, e), os.path.join(here, e))
+        if i == len(parts) - 1:
+            with open(os.path.join(here, part), "w") as f:
+                f.write(text)
+        else:
+            here, src = os.path.join(here, part), os.path.join(src, part)
+            os.mkdir(here)
+    return into
+
+
+def first_error(out):
+    lines = out.splitlines()
+    errs = [l for l in lines if "error" in l] or lines or ["?"]
+    return errs[0].strip()[:300]
+
+
+def check_one(m, root, cc):
+    """None if m applies and compiles, else one line saying what is wrong with it."""
+    head = f"{m.get('id')} ({m.get('file')})"
+    for key in ("id", "file", "old", "new", "tests"):
+        if not m.get(key):
+            return f"{head}: no '{key}' in the list"
+    if m["old"] == m["new"]:
+        return f"{head}: its new text is its old text: it mutates nothing"
+    text, why = mutate(m, root)
+    if why:
+        return f"{head}: {why}"
+    if not m["file"].endswith((".c", ".h")):
+        return None
+    units = [m["file"]] if m["file"].endswith(".c") else includers(root, m["file"])
+    if not units:
+        return (f"{head}: no compiled file includes it (no build/**/*.d lists it: build first, "
+                f"`make situ build/unit`)")
+
+    def compile_error(tree, unit):
+        p = subprocess.run(cc + ["-c", "-o", "/dev/null", unit], cwd=tree, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        return first_error(p.stdout) if p.returncode else None
+
+    with tempfile.TemporaryDirectory(prefix="situ-mutant-check.") as tmp:
+        farm(root, m["file"], text, tmp)
+        for u in units:
+            err = compile_error(tmp, u)
+            if err:  # the unmutated file, compiled alike, says whose fault it is
+                again = compile_error(root, u)
+                where = f" (compiling {u})" if u != m["file"] else ""
+                if again:
+                    return f"{head}: the unmutated {u} does not compile alone either: {again}"
+                return f"{head}: the mutant does not compile{where}: {err}"
+    return None
+
+
+def check(mutants, root):
+    """`--check`: one line per rotten mutant, then the count; 1 if any is rotten."""
+    ids = [m.get("id") for m in mutants]
+    twice = [i for i in dict.fromkeys(ids) if ids.count(i) > 1]
+    cc = compile_command(root)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:  # the machine's 2 cores
+        problems = [p for p in pool.map(lambda m: check_one(m, root, cc), mutants) if p]
+    for i in twice:
+        print(f"mutants: {i}: {ids.count(i)} mutants have this id (ids name them: make it unique)")
+    for p in problems:
+        print(f"mutants: {p}")
+    rotten = f"; {len(problems)} rotten (above): re-point their text in tests/mutants/list.py"
+    print(f"mutants --check: {len(mutants) - len(problems)} of {len(mutants)} mutants apply and "
+          f"compile" + (rotten if problems else ""))
+    return 1 if problems or twice else 0
+
+
 def build(tree):
     return sh("make -j2 --no-print-directory situ build/unit", tree, timeout=600)
 
@@ -53,8 +196,14 @@ def main():
     ap.add_argument("--only", help="comma-separated parts of mutant ids")
     ap.add_argument("--no-baseline", action="store_true", help="skip the tests on the real code")
     ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that each mutant applies and compiles (no suite runs)")
+    ap.add_argument("--list", default=LIST, help="the mutants (default tests/mutants/list.py)")
     a = ap.parse_args()
-    mutants = [m for m in MUTANTS if not a.only or any(w in m["id"] for w in a.only.split(","))]
+    mutants = [m for m in runpy.run_path(a.list)["MUTANTS"]
+               if not a.only or any(w in m["id"] for w in a.only.split(","))]
+    if a.check:
+        return check(mutants, ROOT)
     for need in ("situ", "build/unit"):
         if not os.access(os.path.join(ROOT, need), os.X_OK):
             print(f"mutants: {need} missing: make situ build/unit first", file=sys.stderr)
@@ -88,15 +237,15 @@ def main():
         for m in mutants:
             path = os.path.join(tree, m["file"])
             original = open(path).read()
-            n = original.count(m["old"])
-            if n != 1:
+            mutated, why = mutate(m, tree)
+            if why:
                 bad += 1
-                print(f"LIST  {m['id']}: the text to mutate occurs {n} times in {m['file']}")
+                print(f"LIST  {m['id']} ({m['file']}): {why}")
                 continue
             t1 = time.monotonic()
             try:
                 with open(path, "w") as f:
-                    f.write(original.replace(m["old"], m["new"]))
+                    f.write(mutated)
                 rc, out = build(tree)
                 if rc:
                     bad += 1

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The build's own tools: tools/check-circles.py finds import circles (two modules, a longer loop,
 the knot around it) and only those (a private NAME_internal.h, a generated header, a header of
-another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the C compiler every byte of a file;
-every Lua state is made in one place, where the sandbox is built.
+another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the
+C compiler every byte of a file; every Lua state is made in one place, where the sandbox is built;
+tests/mutants/run.py --check names every mutant that no longer applies or compiles, and only those.
 Ends with 'tools: N passed, M failed'."""
 import os
 import re
+import runpy
 import subprocess
 import sys
 import tempfile
@@ -168,6 +170,83 @@ def one_lua_state_maker():
                              ("engine/lua/script.c", "lua_newstate")], found
 
 
+MUTANTS = os.path.join(ROOT, "tests", "mutants")
+
+
+def mutants_check(mutants):
+    """(exit status, output lines) of run.py --check over a list of mutants (dicts)."""
+    with tempfile.TemporaryDirectory(prefix="situ-mutants-list-") as d:
+        path = os.path.join(d, "list.py")
+        with open(path, "w") as f:
+            f.write(f"MUTANTS = {mutants!r}\n")
+        p = subprocess.run([sys.executable, os.path.join(MUTANTS, "run.py"), "--check", "--list",
+                            path], capture_output=True, text=True, cwd=ROOT)
+    return p.returncode, p.stdout.splitlines() + p.stderr.splitlines()
+
+
+def rotten_mutants():
+    # Built from the real list, so that the code's own moves do not break this test: a mutant
+    # of a C file whose old text is one statement that no if guards, and one of a header (a
+    # macro, whose mutant compiles only where it is used).
+    real = runpy.run_path(os.path.join(MUTANTS, "list.py"))["MUTANTS"]
+
+    def statement(m):
+        if not m["file"].endswith(".c") or "\n" in m["old"] or not m["old"].endswith(";"):
+            return False
+        with open(os.path.join(ROOT, m["file"])) as f:
+            before = f.read().split(m["old"])[0].rstrip()
+        return before.endswith((";", "{"))
+    c = next(m for m in real if statement(m))
+    h = next(m for m in real if m["file"].endswith(".h"))
+    others = sorted(f for f in os.listdir(os.path.join(ROOT, os.path.dirname(c["file"])))
+                    if f.endswith(".c") and f != os.path.basename(c["file"]))
+    elsewhere = os.path.join(os.path.dirname(c["file"]), others[0])
+
+    def like(m, id, **kw):
+        return {**m, "id": id, **kw}
+    rotten = [
+        like(c, "stale", old=c["old"] + " /* a comment the code does not have */"),
+        like(c, "moved", file=elsewhere),
+        like(c, "twice", old=";"),
+        like(c, "no-file", file=c["file"] + ".gone"),
+        like(c, "syntax", new=c["new"] + " )"),
+        like(c, "warning", new=c["new"] + " { int mutant_unused; }"),  # -Werror, as the build
+        like(h, "header", new=h["new"] + "\n#error the mutated header\n"),
+        like(c, "nothing", new=c["old"]),
+    ]
+    rc, lines = mutants_check([c, h] + rotten)
+    assert rc == 1, f"exit {rc}: {lines}"
+    named = [l for l in lines if l.startswith("mutants: ")]
+    assert len(named) == len(rotten), f"one line per rotten mutant, got: {lines}"
+    said = dict(zip([m["id"] for m in rotten], named))
+    want = {
+        "stale": f"stale ({c['file']}): the text to mutate is not in it",
+        "moved": f"moved ({elsewhere}): the text to mutate is not in it (it is in {c['file']} now)",
+        "twice": f"twice ({c['file']}): the text to mutate occurs ",
+        "no-file": f"no-file ({c['file']}.gone): cannot read it",
+        "syntax": f"syntax ({c['file']}): the mutant does not compile: {c['file']}:",
+        "warning": f"warning ({c['file']}): the mutant does not compile: {c['file']}:",
+        "header": f"header ({h['file']}): the mutant does not compile (compiling ",
+        "nothing": f"nothing ({c['file']}): its new text is its old text",
+    }
+    for id, line in said.items():
+        assert line.startswith("mutants: " + want[id]), f"{id}: {line}"
+    assert "mutant_unused" in said["warning"] and "the mutated header" in said["header"], said
+    assert lines[-1] == (f"mutants --check: 2 of {len(rotten) + 2} mutants apply and compile; "
+                         f"{len(rotten)} rotten (above): re-point their text in "
+                         "tests/mutants/list.py"), lines
+
+
+def sound_mutants():
+    real = runpy.run_path(os.path.join(MUTANTS, "list.py"))["MUTANTS"]
+    rc, lines = mutants_check(real[:3])
+    assert rc == 0 and lines == ["mutants --check: 3 of 3 mutants apply and compile"], lines
+    # Sound, but two under one id: the report could not say which one rotted.
+    rc, lines = mutants_check(real[:2] + [{**real[2], "id": real[0]["id"]}])
+    assert rc == 1 and lines[0] == (f"mutants: {real[0]['id']}: 2 mutants have this id (ids name "
+                                    "them: make it unique)"), lines
+
+
 def main():
     check("two modules that include each other: one line naming both", two_modules)
     check("a longer loop, and the knot around it, on one line", longer_loop_and_knot)
@@ -182,6 +261,10 @@ def main():
     check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
     check("one maker of Lua states (script_new, which builds the sandbox first)",
           one_lua_state_maker)
+    check("mutants --check: one line per mutant whose text is gone, moved, repeated, or whose "
+          "mutated file or header does not compile", rotten_mutants)
+    check("mutants --check: mutants that apply and compile, no line but the count; ids unique",
+          sound_mutants)
     return SUITE.end()
 
 
