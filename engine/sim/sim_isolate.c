@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/cache_dir.h"
 #include "../base/watchdog.h"
 #include "../model/report.h"
 #include "../run/runner.h"
@@ -153,7 +154,8 @@ static void guard_end(struct guard *g)
             continue;
         sigaction(caught[i], &g->old[i], NULL);
         if (sig == caught[i]) {
-            fflush(stdout); /* what the caller printed before the signal is not lost */
+            fflush(stdout);      /* what the caller printed before the signal is not lost */
+            cache_dir_cleanup(); /* a death by signal skips atexit */
             raise(sig);
         }
     }
