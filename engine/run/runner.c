@@ -9,6 +9,7 @@
 #include "runner_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -109,7 +110,8 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->job_ended = child_ended;
     r->job_free = job_free;
     r->next_id = 1;
-    r->cache = rcache_new(o ? o->cache_max : 0);
+    r->cache = rcache_new(o && o->cache_max > 0 ? o->cache_max : 0);
+    r->remember = !o || o->cache_max >= 0;
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
         goto fail;
     r->in_process = o ? o->in_process : NULL;
@@ -247,14 +249,15 @@ static void job_ended(struct job *j, const struct sim_result *res, json_t *json,
     r->nrunning--;
     struct waiter *waiters = j->waiters;
     j->waiters = NULL;
-    char changed[PARAMS_PATH_MAX] = "";
+    char changed[PATH_MAX] = "";
     /* Kept only if the input files still hold what the key says (taken at submission). On disk,
      * the very line `situ sweep` would have stored. */
-    if (res && r->disk)
+    bool keep = res && r->remember;
+    if (keep && r->disk)
         cache_put(r->disk, &j->p, &j->inputs, j->out_buf, changed, sizeof changed);
-    else if (res)
+    else if (keep)
         cache_inputs_same(&j->p, &j->inputs, changed, sizeof changed);
-    if (res && !changed[0] && j->inputs.n >= 0)
+    if (keep && !changed[0] && j->inputs.n >= 0)
         rcache_put(r->cache, j->key, j->hash, res);
     deliver(r, j, waiters, res, json, error, secs, changed);
     maybe_close_sigchld(r);

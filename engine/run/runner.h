@@ -66,7 +66,9 @@ struct runner_opts {
     void (*in_process)(const struct params *p);
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
     double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
-    int cache_max;     /* results kept (oldest evicted first); <= 0: 4096 */
+    /* Results kept (oldest evicted first); 0: 4096; < 0: none, and no input file is checked at
+     * a job's end (a caller that runs everything RUNNER_FORCE and keeps its own cache). */
+    int cache_max;
     /* Results directory shared with `situ sweep` (engine/run/cache.h), or NULL: looked up when a
      * job is submitted (not by runner_lookup, which stays a memory lookup) and fed by every
      * successful child. */

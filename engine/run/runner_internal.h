@@ -91,6 +91,7 @@ struct runner {
     bool kick_open;
 
     struct rcache *cache; /* this session's results */
+    bool remember;        /* cache_max >= 0: results are kept (if their inputs held) */
     char *disk;           /* the results directory shared with `situ sweep`, or NULL */
 
     char readbuf[65536];

@@ -213,7 +213,7 @@ static int pool_run(struct sim_job *jobs, int n, int parallel, double time_limit
         .in_process = sim_child_main,
         .max_jobs = parallel < 1 ? 1 : parallel,
         .time_limit = time_limit > 0 ? time_limit : -1,
-        .cache_max = 1, /* every job runs (RUNNER_FORCE): nothing to remember */
+        .cache_max = -1, /* every job runs (RUNNER_FORCE); a sweep keeps its own cache */
     };
     char err[RUNNER_ERR_MAX];
     if (!(pl.r = runner_new(&loop, &o, err, sizeof err))) {
