@@ -3,6 +3,7 @@
 #include "../lua/analytics.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -28,27 +29,29 @@ static void input_path(int id, const char *value, char *path, size_t len)
     snprintf(path, len, "%s", value);
 }
 
+/* Its content and its identity, through one descriptor: what was read is what was stamped. */
 static void input_read(const char *path, struct cache_input *in)
 {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     in->stamp = 0;
-    if (stat(path, &st) == 0) {
+    in->hash = CACHE_FNV_SEED;
+    if (fd >= 0 && fstat(fd, &st) == 0) {
         int64_t f[] = {(int64_t)st.st_dev,          (int64_t)st.st_ino,
                        (int64_t)st.st_size,         (int64_t)st.st_mtim.tv_sec,
                        (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
                        (int64_t)st.st_ctim.tv_nsec};
         in->stamp = cache_fnv1a(CACHE_FNV_SEED, f, sizeof f);
     }
-    FILE *fp = fopen(path, "rb");
-    char buf[65536];
-    size_t n;
-    in->hash = CACHE_FNV_SEED;
-    while (fp && (n = fread(buf, 1, sizeof buf, fp)) > 0)
-        in->hash = cache_fnv1a(in->hash, buf, n);
-    if (!fp || ferror(fp))
+    char buf[16384];
+    ssize_t n = 0;
+    while (fd >= 0 && ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0)
+            in->hash = cache_fnv1a(in->hash, buf, (size_t)n);
+    if (fd < 0 || n < 0)
         in->hash = cache_fnv1a(CACHE_FNV_SEED, "missing", 7);
-    if (fp)
-        fclose(fp);
+    if (fd >= 0)
+        close(fd);
 }
 
 /* Calls fn for each input file of p: the one loop over the parameter table. */
