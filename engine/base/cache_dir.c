@@ -22,6 +22,8 @@ static struct {
     pthread_mutex_t lock;
     char unusable[UNUSABLE_MAX][PATH_MAX];
     int nunusable;
+    char told[UNUSABLE_MAX][PATH_MAX + 64]; /* what cache_dir_say has yet to say */
+    int ntold;
     char priv[PATH_MAX]; /* the private directory, "" until made or adopted */
     pid_t owner;         /* the process that made it and removes it; 0: adopted */
     bool closed;         /* removed at exit: nothing is made again */
@@ -85,13 +87,32 @@ static bool mark_locked(const char *dir)
     return true;
 }
 
+static void tell_locked(const char *line)
+{
+    if (st.ntold < UNUSABLE_MAX)
+        snprintf(st.told[st.ntold++], sizeof st.told[0], "%s", line);
+}
+
 void cache_dir_unusable(const char *dir, const char *why)
 {
+    char line[sizeof st.told[0]];
+    snprintf(line, sizeof line, "cache directory %s unusable (%s): nothing is cached", dir, why);
     pthread_mutex_lock(&st.lock);
-    bool first = mark_locked(dir);
+    if (mark_locked(dir))
+        tell_locked(line);
     pthread_mutex_unlock(&st.lock);
-    if (first)
-        fprintf(stderr, "situ: cache directory %s unusable (%s): nothing is cached\n", dir, why);
+}
+
+void cache_dir_say(void)
+{
+    char lines[UNUSABLE_MAX][PATH_MAX + 64];
+    pthread_mutex_lock(&st.lock);
+    int n = st.ntold;
+    memcpy(lines, st.told, sizeof lines[0] * (size_t)n);
+    st.ntold = 0;
+    pthread_mutex_unlock(&st.lock);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "situ: %s\n", lines[i]);
 }
 
 bool cache_dir_usable(const char *dir)
@@ -170,16 +191,15 @@ int cache_file_path(const char *name, char *out, size_t len)
 {
     char def[PATH_MAX] = "";
     bool none;
-    static bool said;
+    static bool told;
     pthread_mutex_lock(&st.lock);
     const char *root = root_locked(def, sizeof def, &none);
     int n = root ? snprintf(out, len, "%s/%s", root, name) : -1;
-    bool warn = none && root && !said;
-    said = said || warn;
+    if (none && root && !told)
+        tell_locked("no cache directory (neither XDG_CACHE_HOME nor HOME is set): nothing is "
+                    "cached");
+    told = told || (none && root);
     pthread_mutex_unlock(&st.lock);
-    if (warn)
-        fprintf(stderr, "situ: no cache directory (neither XDG_CACHE_HOME nor HOME is set): "
-                        "nothing is cached\n");
     return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 

@@ -24,10 +24,15 @@ uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len);
 /* mkdir -p: 0, or -1 with errno (ENAMETOOLONG for a path over PATH_MAX). */
 int cache_mkdir_p(const char *dir);
 
-/* A write in the cache directory dir failed, `why` says how ("cannot write FILE: reason"): says
- * once per directory and process, on stderr, "situ: cache directory DIR unusable (WHY): nothing
- * is cached", and nothing is written there again by this process (cache_dir_usable). */
+/* A write in the cache directory dir failed, `why` says how ("cannot write FILE: reason"): nothing
+ * is written there again by this process (cache_dir_usable), and cache_dir_say will say so, once
+ * per directory and process: "situ: cache directory DIR unusable (WHY): nothing is cached". */
 void cache_dir_unusable(const char *dir, const char *why);
+
+/* Says on stderr, once, what the cache could not keep so far. Called where it matters and no
+ * other line is due: when simulations start (the runner) and when a command has succeeded
+ * (main), never before a bad input's one line. */
+void cache_dir_say(void);
 
 /* Whether dir has not been found unusable by this process (nor by the one it was forked from). */
 bool cache_dir_usable(const char *dir);

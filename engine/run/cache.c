@@ -210,6 +210,7 @@ int cache_put(const char *dir, const struct params *p, const struct cache_inputs
         char why[PARAMS_PATH_MAX + 64];
         snprintf(why, sizeof why, "cannot create %s: %s", dir, strerror(errno));
         cache_dir_unusable(dir, why);
+        cache_dir_say();
         json_decref(result);
         return -1;
     }
@@ -227,6 +228,7 @@ int cache_put(const char *dir, const struct params *p, const struct cache_inputs
                  errno ? strerror(errno) : "out of memory");
         unlink(tmp);
         cache_dir_unusable(dir, why);
+        cache_dir_say();
     }
     json_decref(entry);
     return rc;

@@ -115,6 +115,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
         goto fail;
     r->in_process = o ? o->in_process : NULL;
+    cache_dir_say(); /* the explorer's stderr is still the terminal's here */
 
     /* SITU_SIM_SUBCOMMAND=model lets tests stand the instant `situ model --json` in for the
      * simulation. */
@@ -277,6 +278,7 @@ static void child_ended(struct job *j, const struct sim_result *res, json_t *jso
 
 static void start(struct runner *r, struct job *j)
 {
+    cache_dir_say(); /* a simulation starts: what the cache cannot keep is said now, once */
     list_unlink(&r->queued, j);
     r->nqueued--;
     list_push(&r->running, j);

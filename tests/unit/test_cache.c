@@ -217,6 +217,7 @@ static void write_digest_in_child(const char *xdg, char *where, size_t len, int 
         waitpid(sim, NULL, 0);
         if (access(path, F_OK) < 0)
             _exit(3);
+        cache_dir_say(); /* as the runner does when a simulation starts */
         const char *env = getenv(CACHE_PRIVATE_ENV);
 
         dprintf(fds[1], "%d %s\n", said(), env ? env : path);
