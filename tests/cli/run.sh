@@ -208,6 +208,14 @@ unusable "a file where the digests' directory should be" "$tmp/xdg-platforms"
 mkdir -p "$tmp/xdg-entry/situ/platforms/${digest:-none}"
 unusable "a directory where the digest file should be" "$tmp/xdg-entry"
 unusable "no HOME nor XDG_CACHE_HOME" -
+# A bad input's one line stays the only one where the cache cannot be written.
+XDG_CACHE_HOME=$tmp/xdg-file "$situ" model --mapping hostfile --hostfile "$tmp/hosts.none" \
+    >"$out" 2>"$err" </dev/null
+rc=$?
+[ $rc -eq 2 ] || miss "exit $rc, expected 2"
+[ "$(wc -l <"$err")" -eq 1 ] || miss "stderr has $(wc -l <"$err") lines, expected 1"
+grep -qF "$tmp/hosts.none" "$err" || miss "stderr does not name the hostfile"
+finish "bad input with an unusable cache directory: one line"
 if [ "$(id -u)" -ne 0 ]; then
     mkdir -p "$tmp/xdg-ro/situ"
     chmod 555 "$tmp/xdg-ro/situ"
