@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../engine/model/digest.h"
+#include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
 #include "../engine/lua/script.h"
@@ -192,6 +193,8 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     int rc = dispatch(argc, argv);
+    if (rc == 0) /* a bad input's one line stays the only one */
+        cache_dir_say();
     /* Whatever went to stdout must have arrived: `situ model > /dev/full` is a failure. A command
      * that already failed has said why; its status stands. */
     char err[OUTFILE_ERR_MAX];

@@ -149,7 +149,8 @@ int study_expand(struct study *s, char *err, size_t errlen)
 
 struct progress {
     struct study *s;
-    const int *index; /* job -> configuration */
+    const struct cache_inputs *inputs; /* each configuration's input files before its run */
+    const int *index;                  /* job -> configuration */
     const struct sim_job *jobs;
     struct timespec start;
     int offset, total;
@@ -159,9 +160,11 @@ struct progress {
 static void progress(void *ud, struct sim_job *job, int done, int total)
 {
     struct progress *pr = ud;
-    /* Cached as soon as it ends: an interrupted study keeps what finished. */
+    /* Cached as soon as it ends, if its input files still hold what they held before it
+     * started: an interrupted study keeps what finished, an edited file keeps it out. */
+    int i = pr->index[job - pr->jobs];
     if (job->rc == 0 && pr->s->cache[0])
-        cache_put(pr->s->cache, &pr->s->configs[pr->index[job - pr->jobs]], job->output);
+        cache_put(pr->s->cache, &pr->s->configs[i], &pr->inputs[i], job->output, NULL, 0);
     if (pr->quiet)
         return;
     struct timespec now;
@@ -193,9 +196,11 @@ int study_run(struct study *s)
 {
     struct sim_job *jobs = calloc(s->n ? s->n : 1, sizeof *jobs);
     int *index = calloc(s->n ? s->n : 1, sizeof *index);
-    if (!jobs || !index) {
+    struct cache_inputs *inputs = calloc(s->n ? s->n : 1, sizeof *inputs);
+    if (!jobs || !index || !inputs) {
         free(jobs);
         free(index);
+        free(inputs);
         return -1;
     }
     int todo = 0;
@@ -208,7 +213,8 @@ int study_run(struct study *s)
             s->results[i] = report_result_json(&s->configs[i], &m);
             continue;
         }
-        if (s->cache[0] && cache_get(s->cache, &s->configs[i], &hit) == 0) {
+        cache_inputs_take(&s->configs[i], &inputs[i]); /* before the run: what it will read */
+        if (s->cache[0] && cache_get(s->cache, &s->configs[i], &inputs[i], &hit) == 0) {
             json_error_t jerr;
             char why[256];
             s->results[i] = json_loads(hit, 0, &jerr);
@@ -226,6 +232,7 @@ int study_run(struct study *s)
         index[todo++] = i;
     }
     struct progress pr = {.s = s,
+                          .inputs = inputs,
                           .index = index,
                           .jobs = jobs,
                           .offset = s->cached,
@@ -274,6 +281,7 @@ int study_run(struct study *s)
         sim_jobs_clear(jobs, todo);
     free(jobs);
     free(index);
+    free(inputs);
     return rc == -1 ? -1 : 0;
 }
 

@@ -48,7 +48,12 @@ static void on_sim_done(void *ud, const struct runner_done *d)
             t->result_key_at = t->submitted_key_at;
         }
     }
-    loop_post(t, app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds));
+    unsigned flags = app_on_result(&t->app, d->params, d->result, d->error, d->cached, d->seconds);
+    if (d->changed) { /* stderr is not on screen: the notice line says it */
+        app_notice(&t->app, false, "%.200s changed during the run: result not cached", d->changed);
+        flags |= APP_DIRTY;
+    }
+    loop_post(t, flags);
 }
 
 /* Submits the current configuration, then the crossover points behind it; a submission made

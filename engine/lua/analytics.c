@@ -211,21 +211,6 @@ static struct loaded *get(const char *name, char *err, size_t errlen)
     return slot;
 }
 
-int analytics_fingerprint(const char *analytics, char *out, size_t len)
-{
-    char path[PATH_MAX], err[512];
-    struct stat st;
-    out[0] = 0;
-    if (!analytics[0])
-        return 0;
-    if (analytics_resolve(analytics, path, sizeof path, err, sizeof err) < 0 || stat(path, &st) < 0)
-        return -1;
-    if (snprintf(out, len, "%s@%lld.%09ld+%lld", path, (long long)st.st_mtim.tv_sec,
-                 st.st_mtim.tv_nsec, (long long)st.st_size) >= (int)len)
-        out[0] = 0;
-    return out[0] ? 0 : -1;
-}
-
 int analytics_check(const char *analytics, char *name, size_t namelen, char *err, size_t errlen)
 {
     if (!analytics[0]) {
@@ -381,17 +366,11 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
     return 0;
 }
 
-int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct analytics_value *v,
-                   char *err, size_t errlen)
+/* One evaluation by the loaded file a. */
+static int eval_loaded(struct loaded *a, const struct params *p, const struct analytics_ctx *c,
+                       struct analytics_value *v, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    if (!p->analytics[0]) {
-        *v = profile_thermo(p, c->particles);
-        return 0;
-    }
-    struct loaded *a = get(p->analytics, err, errlen);
-    if (!a)
-        return -1;
     current = a;
     current_step = c->step;
     int rc = -1;
@@ -411,6 +390,18 @@ done:
     return rc;
 }
 
+int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct analytics_value *v,
+                   char *err, size_t errlen)
+{
+    memset(v, 0, sizeof *v);
+    if (!p->analytics[0]) {
+        *v = profile_thermo(p, c->particles);
+        return 0;
+    }
+    struct loaded *a = get(p->analytics, err, errlen);
+    return a ? eval_loaded(a, p, c, v, err, errlen) : -1;
+}
+
 int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
                       char *err, size_t errlen)
 {
@@ -428,7 +419,8 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
     struct analytics_ctx c;
     analytics_ctx_init(&c, p, l, 0);
     struct analytics_value v;
-    if (analytics_eval(p, &c, &v, err, errlen) < 0)
+    /* Every step from this one load: a file saved meanwhile never mixes into the profile. */
+    if (eval_loaded(a, p, &c, &v, err, errlen) < 0)
         return -1;
     if (profile_add_step(out, 0, &v) < 0)
         goto oom;
@@ -437,7 +429,7 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
         return 0;
     }
     for (c.step = 1; c.step < out->steps; c.step++)
-        if (analytics_eval(p, &c, &v, err, errlen) < 0) {
+        if (eval_loaded(a, p, &c, &v, err, errlen) < 0) {
             profile_free(out);
             return -1;
         } else if (profile_add_step(out, c.step, &v) < 0)

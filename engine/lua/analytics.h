@@ -58,11 +58,6 @@ int analytics_resolve(const char *name, char *path, size_t len, char *err, size_
  * "" is the built-in ("thermo"). -1 with err. A watcher calls this when the file changes. */
 int analytics_check(const char *analytics, char *name, size_t namelen, char *err, size_t errlen);
 
-/* What identifies the analytics' current content, for caches keyed by configuration: "" for
- * the built-in, "PATH@MTIME.NSEC+SIZE" for a file (params_canonical only has the name, so an
- * edited file would otherwise hit the old results). -1 if the file cannot be found. */
-int analytics_fingerprint(const char *analytics, char *out, size_t len);
-
 /* Names of the shipped analytics (scripts/lua/analytics/ *.lua), sorted; returns how many. */
 int analytics_list(char names[][ANALYTICS_NAME_MAX], int max);
 

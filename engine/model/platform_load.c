@@ -23,7 +23,6 @@
 #include "digest.h"
 #include "layout.h"
 #include "model.h"
-#include "../base/outfile.h"
 #include "platform.h"
 
 /* SimGrid's reason, from the child's stderr: its last line that says something (not "Exiting
@@ -139,33 +138,27 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
     return -1;
 }
 
-static int cache_file(const struct platform *pf, char *out, size_t len)
+/* The digest's name in the cache directory (cache_dir.h: the default one, or a private one when
+ * that cannot be written). */
+static void cache_name(const struct platform *pf, char *out, size_t len)
 {
-    char dir[4096];
-    if (cache_default_dir(dir, sizeof dir) < 0)
-        return -1;
-    int n = snprintf(out, len, "%s/platforms/%016llx.json", dir, (unsigned long long)pf->key);
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    snprintf(out, len, "platforms/%016llx.json", (unsigned long long)pf->key);
 }
 
-/* Writes the digest text to the cache; a cache that cannot be written is only slower. */
+static int cache_file(const struct platform *pf, char *out, size_t len)
+{
+    char name[64];
+    cache_name(pf, name, sizeof name);
+    return cache_file_path(name, out, len);
+}
+
+/* Writes the digest text to the cache. A simulation child reads it back from there, so a cache
+ * directory that cannot be written gives way to a private one (cache_file_write). */
 static void cache_store(const struct platform *pf, const char *text, size_t len)
 {
-    char file[4200], err[OUTFILE_ERR_MAX];
-    if (cache_file(pf, file, sizeof file) < 0)
-        return;
-    char *slash = strrchr(file, '/');
-    *slash = 0;
-    int made = cache_mkdir_p(file);
-    *slash = '/';
-    struct outfile o;
-    if (made < 0 || outfile_open(&o, file, err, sizeof err) < 0)
-        return;
-    if (outfile_write(&o, text, len) < 0) {
-        outfile_abort(&o);
-        return;
-    }
-    outfile_commit(&o, err, sizeof err);
+    char name[64];
+    cache_name(pf, name, sizeof name);
+    cache_file_write(name, text, len);
 }
 
 /* The cache key of a platform file: -1 with err when it cannot be read. */

@@ -3,7 +3,9 @@
 #include "../lua/analytics.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,34 +17,147 @@
 #define SITU_VERSION "dev"
 #endif
 
-static uint64_t hash_file(uint64_t h, const char *path)
+/* ---- the input files ---------------------------------------------------------------------- */
+
+/* The file a file parameter's value stands for, as the run opens it: the path as given, but an
+ * analytics is often a name ("scatter") for a file in the data directories. */
+static void input_path(int id, const char *value, char *path, size_t len)
 {
-    if (!path[0])
-        return h;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cache_fnv1a(h, "missing", 7);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        h = cache_fnv1a(h, buf, n);
-    fclose(f);
+    char err[512];
+    if (id == P_ANALYTICS && analytics_resolve(value, path, len, err, sizeof err) == 0)
+        return;
+    snprintf(path, len, "%s", value);
+}
+
+/* Its content and its identity, through one descriptor: what was read is what was stamped. */
+static void input_read(const char *path, struct cache_input *in)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    in->stamp = 0;
+    in->hash = CACHE_FNV_SEED;
+    if (fd >= 0 && fstat(fd, &st) == 0) {
+        int64_t f[] = {(int64_t)st.st_dev,          (int64_t)st.st_ino,
+                       (int64_t)st.st_size,         (int64_t)st.st_mtim.tv_sec,
+                       (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
+                       (int64_t)st.st_ctim.tv_nsec};
+        in->stamp = cache_fnv1a(CACHE_FNV_SEED, f, sizeof f);
+    }
+    char buf[16384];
+    ssize_t n = 0;
+    while (fd >= 0 && ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0)
+            in->hash = cache_fnv1a(in->hash, buf, (size_t)n);
+    if (fd < 0 || n < 0)
+        in->hash = cache_fnv1a(CACHE_FNV_SEED, "missing", 7);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Calls fn for each input file of p: the one loop over the parameter table. */
+static int each_input(const struct params *p, int (*fn)(int id, const char *path, void *ud),
+                      void *ud)
+{
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        const char *value = (const char *)p + d->offset;
+        if (d->type != PARAM_PATH || params_is_name(id) || !value[0])
+            continue;
+        char path[PATH_MAX];
+        input_path(id, value, path, sizeof path);
+        int rc = fn(id, path, ud);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int take_one(int id, const char *path, void *ud)
+{
+    struct cache_inputs *in = ud;
+    if (in->n == CACHE_INPUTS_MAX) { /* more file parameters than room: nothing is cached */
+        in->n = -1;
+        return -1;
+    }
+    in->in[in->n].id = id;
+    input_read(path, &in->in[in->n++]);
+    return 0;
+}
+
+void cache_inputs_take(const struct params *p, struct cache_inputs *in)
+{
+    memset(in, 0, sizeof *in);
+    each_input(p, take_one, in);
+}
+
+uint64_t cache_inputs_digest(const struct cache_inputs *in)
+{
+    uint64_t h = CACHE_FNV_SEED;
+    for (int i = 0; i < in->n; i++) {
+        h = cache_fnv1a(h, &in->in[i].id, sizeof in->in[i].id);
+        h = cache_fnv1a(h, &in->in[i].hash, sizeof in->in[i].hash);
+    }
     return h;
 }
 
-/* The canonical text of a configuration plus what its inputs contain. */
-static uint64_t entry_key(const struct params *p, char *canon, size_t len)
+struct compare {
+    const struct cache_inputs *in;
+    int i;
+    const char *changed; /* the first file that differs */
+    char path[PATH_MAX];
+};
+
+static int compare_one(int id, const char *path, void *ud)
+{
+    struct compare *c = ud;
+    struct cache_input now;
+    if (c->i >= c->in->n || c->in->in[c->i].id != id)
+        return -1;
+    input_read(path, &now);
+    const struct cache_input *then = &c->in->in[c->i++];
+    if (now.hash == then->hash && now.stamp == then->stamp)
+        return 0;
+    snprintf(c->path, sizeof c->path, "%s", path);
+    c->changed = c->path;
+    return -1;
+}
+
+/* Files already said to have changed, so that a sweep says it once. */
+static char said[8][PATH_MAX];
+static int nsaid;
+
+int cache_inputs_same(const struct params *p, const struct cache_inputs *in, char *changed,
+                      size_t len)
+{
+    struct compare c = {.in = in};
+    if (changed && len)
+        changed[0] = 0;
+    if (in->n >= 0 && each_input(p, compare_one, &c) == 0 && c.i == in->n)
+        return 0;
+    if (!c.changed)
+        return -1; /* too many inputs to follow: not a change to report */
+    if (changed)
+        snprintf(changed, len, "%s", c.changed);
+    for (int i = 0; i < nsaid; i++)
+        if (!strcmp(said[i], c.changed))
+            return -1;
+    if (nsaid < (int)(sizeof said / sizeof said[0]))
+        snprintf(said[nsaid++], PATH_MAX, "%s", c.changed);
+    fprintf(stderr, "situ: %s changed during the run: result not cached\n", c.changed);
+    return -1;
+}
+
+/* ---- entries ------------------------------------------------------------------------------ */
+
+/* The canonical text of a configuration plus what its inputs contained before the run. */
+static uint64_t entry_key(const struct params *p, const struct cache_inputs *in, char *canon,
+                          size_t len)
 {
     params_canonical(p, canon, len);
     uint64_t h = cache_fnv1a(CACHE_FNV_SEED, SITU_VERSION, strlen(SITU_VERSION));
     h = cache_fnv1a(h, canon, strlen(canon));
-    h = hash_file(h, p->platform);
-    h = hash_file(h, p->hostfile);
-    /* An analytics is often a name ("scatter"): hash the file the name stands for. */
-    char path[PARAMS_PATH_MAX], err[512];
-    if (p->analytics[0] && analytics_resolve(p->analytics, path, sizeof path, err, sizeof err) == 0)
-        return hash_file(h, path);
-    return hash_file(h, p->analytics);
+    uint64_t inputs = cache_inputs_digest(in);
+    return cache_fnv1a(h, &inputs, sizeof inputs);
 }
 
 static void entry_path(const char *dir, uint64_t key, char *out, size_t len)
@@ -50,11 +165,13 @@ static void entry_path(const char *dir, uint64_t key, char *out, size_t len)
     snprintf(out, len, "%s/%016llx.json", dir, (unsigned long long)key);
 }
 
-int cache_get(const char *dir, const struct params *p, char **json)
+int cache_get(const char *dir, const struct params *p, const struct cache_inputs *in, char **json)
 {
     char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64];
     *json = NULL;
-    entry_path(dir, entry_key(p, canon, sizeof canon), path, sizeof path);
+    if (in->n < 0)
+        return -1;
+    entry_path(dir, entry_key(p, in, canon, sizeof canon), path, sizeof path);
     json_error_t jerr;
     json_t *entry = json_load_file(path, 0, &jerr);
     if (!entry) {
@@ -77,24 +194,42 @@ int cache_get(const char *dir, const struct params *p, char **json)
     return rc;
 }
 
-int cache_put(const char *dir, const struct params *p, const char *json)
+int cache_put(const char *dir, const struct params *p, const struct cache_inputs *in,
+              const char *json, char *changed, size_t len)
 {
     char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64], tmp[PARAMS_PATH_MAX + 96];
+    if (cache_inputs_same(p, in, changed, len) < 0)
+        return CACHE_CHANGED;
+    if (!cache_dir_usable(dir))
+        return -1;
     json_error_t jerr;
     json_t *result = json_loads(json, 0, &jerr);
-    if (!result || cache_mkdir_p(dir) < 0) {
+    if (!result)
+        return -1;
+    if (cache_mkdir_p(dir) < 0) {
+        char why[PARAMS_PATH_MAX + 64];
+        snprintf(why, sizeof why, "cannot create %s: %s", dir, strerror(errno));
+        cache_dir_unusable(dir, why);
+        cache_dir_say();
         json_decref(result);
         return -1;
     }
-    entry_path(dir, entry_key(p, canon, sizeof canon), path, sizeof path);
+    entry_path(dir, entry_key(p, in, canon, sizeof canon), path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     json_t *entry = json_pack("{s:s,s:o}", "config_key", canon, "result", result);
+    errno = 0;
     int rc = entry && json_dump_file(entry, tmp, JSON_COMPACT | JSON_REAL_PRECISION(12)) == 0 &&
                      rename(tmp, path) == 0
                  ? 0
                  : -1;
-    if (rc < 0)
+    if (rc < 0) {
+        char why[2 * PARAMS_PATH_MAX + 64];
+        snprintf(why, sizeof why, "cannot write %s: %s", path,
+                 errno ? strerror(errno) : "out of memory");
         unlink(tmp);
+        cache_dir_unusable(dir, why);
+        cache_dir_say();
+    }
     json_decref(entry);
     return rc;
 }

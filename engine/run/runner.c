@@ -3,13 +3,13 @@
  * runner_child.c's: the one child wrapper. */
 #include "runner.h"
 
-#include "../lua/analytics.h"
 #include "cache.h"
 #include "../base/datadir.h"
 #include "runner_cache.h"
 #include "runner_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,22 +48,21 @@ static void list_unlink(struct job **head, struct job *j)
     j->prev = j->next = NULL;
 }
 
-/* The cache key: the configuration, plus the analytics file's content identity when there is
- * one (params_canonical has only its name, and an edited file must not hit old results). */
-static void runner_key(const struct params *p, char *key, size_t len)
+/* The cache key: the configuration, plus what its input files held when it was taken
+ * (params_canonical has only their names, and an edited file must not hit old results). */
+static void runner_key(const struct params *p, const struct cache_inputs *in, char *key, size_t len)
 {
     params_canonical(p, key, len);
-    char fp[PARAMS_PATH_MAX + 64];
-    if (p->analytics[0] && analytics_fingerprint(p->analytics, fp, sizeof fp) == 0 && fp[0]) {
-        size_t n = strlen(key);
-        snprintf(key + n, len - n, ";analytics@=%s", fp);
-    }
+    size_t n = strlen(key);
+    snprintf(key + n, len - n, ";inputs=%016llx", (unsigned long long)cache_inputs_digest(in));
 }
 
 const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
 {
     char key[RUNNER_KEY_MAX];
-    runner_key(p, key, sizeof key);
+    struct cache_inputs in;
+    cache_inputs_take(p, &in);
+    runner_key(p, &in, key, sizeof key);
     return rcache_get(r->cache, key, rcache_hash(key));
 }
 
@@ -111,10 +110,12 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->job_ended = child_ended;
     r->job_free = job_free;
     r->next_id = 1;
-    r->cache = rcache_new(o ? o->cache_max : 0);
+    r->cache = rcache_new(o && o->cache_max > 0 ? o->cache_max : 0);
+    r->remember = !o || o->cache_max >= 0;
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
         goto fail;
     r->in_process = o ? o->in_process : NULL;
+    cache_dir_say(); /* the explorer's stderr is still the terminal's here */
 
     /* SITU_SIM_SUBCOMMAND=model lets tests stand the instant `situ model --json` in for the
      * simulation. */
@@ -214,7 +215,8 @@ void runner_shutdown(struct runner *r)
 /* ---- a job's end ------------------------------------------------------------------------- */
 
 static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
-                    const struct sim_result *res, json_t *json, const char *error, double secs)
+                    const struct sim_result *res, json_t *json, const char *error, double secs,
+                    const char *changed)
 {
     for (struct waiter *w = waiters, *next; w; w = next) {
         next = w->next;
@@ -229,6 +231,7 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
             .json = error ? NULL : json,
             .error = error,
             .seconds = secs,
+            .changed = changed && changed[0] ? changed : NULL,
         };
         if (w->cb)
             w->cb(w->ud, &d);
@@ -247,12 +250,17 @@ static void job_ended(struct job *j, const struct sim_result *res, json_t *json,
     r->nrunning--;
     struct waiter *waiters = j->waiters;
     j->waiters = NULL;
-    if (res) {
+    char changed[PATH_MAX] = "";
+    /* Kept only if the input files still hold what the key says (taken at submission). On disk,
+     * the very line `situ sweep` would have stored. */
+    bool keep = res && r->remember;
+    if (keep && r->disk)
+        cache_put(r->disk, &j->p, &j->inputs, j->out_buf, changed, sizeof changed);
+    else if (keep)
+        cache_inputs_same(&j->p, &j->inputs, changed, sizeof changed);
+    if (keep && !changed[0] && j->inputs.n >= 0)
         rcache_put(r->cache, j->key, j->hash, res);
-        if (r->disk) /* the very line `situ sweep` would have stored */
-            cache_put(r->disk, &j->p, j->out_buf);
-    }
-    deliver(r, j, waiters, res, json, error, secs);
+    deliver(r, j, waiters, res, json, error, secs, changed);
     maybe_close_sigchld(r);
     notify(r);
 }
@@ -270,6 +278,7 @@ static void child_ended(struct job *j, const struct sim_result *res, json_t *jso
 
 static void start(struct runner *r, struct job *j)
 {
+    cache_dir_say(); /* a simulation starts: what the cache cannot keep is said now, once */
     list_unlink(&r->queued, j);
     r->nqueued--;
     list_push(&r->running, j);
@@ -290,13 +299,15 @@ static struct job *most_urgent(struct runner *r)
     return best;
 }
 
-static struct job *job_new(struct runner *r, const struct params *p, const char *key, uint64_t h)
+static struct job *job_new(struct runner *r, const struct params *p, const struct cache_inputs *in,
+                           const char *key, uint64_t h)
 {
     struct job *j = calloc(1, sizeof *j);
     if (!j)
         return NULL;
     j->r = r;
     j->p = *p;
+    j->inputs = *in;
     snprintf(j->key, sizeof j->key, "%s", key);
     j->hash = h;
     j->seq = r->next_seq++;
@@ -317,7 +328,7 @@ static void preempt_for(struct runner *r, struct job *want)
     }
     if (!victim || victim->priority >= want->priority)
         return;
-    struct job *again = job_new(r, &victim->p, victim->key, victim->hash);
+    struct job *again = job_new(r, &victim->p, &victim->inputs, victim->key, victim->hash);
     if (!again)
         return;
     again->waiters = victim->waiters;
@@ -387,10 +398,11 @@ static struct job *find_job(struct job *list, const char *key, uint64_t h)
 
 /* A result an earlier session or a sweep stored on disk; it joins the memory cache. */
 static const struct sim_result *disk_lookup(struct runner *r, const struct params *p,
-                                            const char *key, uint64_t h)
+                                            const struct cache_inputs *in, const char *key,
+                                            uint64_t h)
 {
     char *json = NULL;
-    if (cache_get(r->disk, p, &json) < 0)
+    if (cache_get(r->disk, p, in, &json) < 0)
         return NULL;
     struct sim_result res;
     char err[RESULT_ERR_MAX];
@@ -406,13 +418,16 @@ static const struct sim_result *disk_lookup(struct runner *r, const struct param
 long runner_submit(struct runner *r, const struct params *p, int priority, int tag, unsigned flags,
                    runner_cb cb, void *ud)
 {
+    /* What the input files hold now, before the run: the key, and what its end checks. */
+    struct cache_inputs in;
+    cache_inputs_take(p, &in);
     char key[RUNNER_KEY_MAX];
-    runner_key(p, key, sizeof key);
+    runner_key(p, &in, key, sizeof key);
     uint64_t h = rcache_hash(key);
     bool force = flags & RUNNER_FORCE;
     const struct sim_result *hit = force ? NULL : rcache_get(r->cache, key, h);
     if (!hit && !force && r->disk)
-        hit = disk_lookup(r, p, key, h);
+        hit = disk_lookup(r, p, &in, key, h);
     if (hit) {
         struct runner_done d = {.tag = tag,
                                 .params = p,
@@ -439,7 +454,7 @@ long runner_submit(struct runner *r, const struct params *p, int priority, int t
     if (!j && !force)
         j = find_job(r->running, key, h);
     if (!j) {
-        j = job_new(r, p, key, h);
+        j = job_new(r, p, &in, key, h);
         if (!j) {
             free(w);
             goto oom;

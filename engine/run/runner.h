@@ -29,7 +29,7 @@
 #include "../model/params.h"
 #include "../model/result.h"
 
-#define RUNNER_KEY_MAX (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + fingerprint */
+#define RUNNER_KEY_MAX (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + inputs */
 #define RUNNER_ERR_MAX 320
 
 enum runner_status { RUNNER_OK, RUNNER_FAILED };
@@ -38,7 +38,7 @@ struct runner_done {
     long id; /* what runner_submit returned (0 for a cache hit) */
     int tag; /* as submitted */
     const struct params *params;
-    const char *key; /* params_canonical of params, plus the analytics file's fingerprint */
+    const char *key; /* params_canonical of params, plus the digest of its input files' content */
     enum runner_status status;
     const struct sim_result *result; /* RUNNER_OK; valid during the callback only */
     /* RUNNER_OK from a child (not the cache): its JSON line as printed and as parsed (the one
@@ -48,6 +48,10 @@ struct runner_done {
     const char *error; /* RUNNER_FAILED: one line, e.g. "simulation crashed (Aborted): ..." */
     bool cached;       /* served from the cache, no child ran */
     double seconds;    /* the child's wall time */
+    /* RUNNER_OK from a child: an input file (platform, hostfile, analytics) that changed
+     * between the submission and the child's end, so the result is in no cache (and may
+     * mix both versions); NULL otherwise. Said once on stderr too (cache.h). */
+    const char *changed;
 };
 
 typedef void (*runner_cb)(void *ud, const struct runner_done *done);
@@ -62,7 +66,9 @@ struct runner_opts {
     void (*in_process)(const struct params *p);
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
     double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
-    int cache_max;     /* results kept (oldest evicted first); <= 0: 4096 */
+    /* Results kept (oldest evicted first); 0: 4096; < 0: none, and no input file is checked at
+     * a job's end (a caller that runs everything RUNNER_FORCE and keeps its own cache). */
+    int cache_max;
     /* Results directory shared with `situ sweep` (engine/run/cache.h), or NULL: looked up when a
      * job is submitted (not by runner_lookup, which stays a memory lookup) and fed by every
      * successful child. */

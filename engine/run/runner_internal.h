@@ -14,6 +14,7 @@
 
 #include "../model/params.h"
 #include "../model/result.h"
+#include "cache.h"
 #include "runner.h"
 
 #define STDERR_LINE_MAX 200
@@ -36,9 +37,10 @@ struct job {
     struct params p;
     char key[RUNNER_KEY_MAX];
     uint64_t hash;
-    struct waiter *waiters; /* none left: an orphan, killed and reaped without callbacks */
-    int priority;           /* the highest of the waiters' */
-    long seq;               /* FIFO order among equal priorities */
+    struct cache_inputs inputs; /* the input files when submitted: the key's, checked at the end */
+    struct waiter *waiters;     /* none left: an orphan, killed and reaped without callbacks */
+    int priority;               /* the highest of the waiters' */
+    long seq;                   /* FIFO order among equal priorities */
     bool force;
 
     pid_t pid; /* the child, leader of its own process group; 0 before the fork */
@@ -89,6 +91,7 @@ struct runner {
     bool kick_open;
 
     struct rcache *cache; /* this session's results */
+    bool remember;        /* cache_max >= 0: results are kept (if their inputs held) */
     char *disk;           /* the results directory shared with `situ sweep`, or NULL */
 
     char readbuf[65536];

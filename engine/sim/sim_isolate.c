@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/cache_dir.h"
 #include "../base/watchdog.h"
 #include "../model/report.h"
 #include "../run/runner.h"
@@ -153,7 +154,8 @@ static void guard_end(struct guard *g)
             continue;
         sigaction(caught[i], &g->old[i], NULL);
         if (sig == caught[i]) {
-            fflush(stdout); /* what the caller printed before the signal is not lost */
+            fflush(stdout);      /* what the caller printed before the signal is not lost */
+            cache_dir_cleanup(); /* a death by signal skips atexit */
             raise(sig);
         }
     }
@@ -211,7 +213,7 @@ static int pool_run(struct sim_job *jobs, int n, int parallel, double time_limit
         .in_process = sim_child_main,
         .max_jobs = parallel < 1 ? 1 : parallel,
         .time_limit = time_limit > 0 ? time_limit : -1,
-        .cache_max = 1, /* every job runs (RUNNER_FORCE): nothing to remember */
+        .cache_max = -1, /* every job runs (RUNNER_FORCE); a sweep keeps its own cache */
     };
     char err[RUNNER_ERR_MAX];
     if (!(pl.r = runner_new(&loop, &o, err, sizeof err))) {

@@ -165,6 +165,64 @@ grep -Eq '^situ [0-9]+\.[0-9]+\.[0-9]+$' "$out" || miss "no 'situ X.Y.Z' line"
 [ -s "$err" ] && miss "stderr is not empty"
 finish "situ --version"
 
+# ---- an unusable cache directory: one line, and everything else works ----
+# Each case stops root too (a file where a directory should be, a directory where a file should
+# be); a read-only directory only stops the others. `situ run` must give the result it gives with
+# a usable cache, say once that nothing is cached, and leave nothing in TMPDIR (where the platform
+# digests went instead).
+mkdir -p "$tmp/xdg-good" "$tmp/tmpdir"
+XDG_CACHE_HOME=$tmp/xdg-good "$situ" run --json >"$tmp/ref.json" 2>/dev/null
+ref=$(python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["makespan"]))' \
+    "$tmp/ref.json" 2>/dev/null)
+digest=$(cd "$tmp/xdg-good/situ/platforms" 2>/dev/null && ls | head -1)
+
+# unusable NAME XDG_CACHE_HOME [DIR]: the run, its result, its one line naming DIR (the cache
+# directory), an empty TMPDIR. XDG_CACHE_HOME "-" unsets it and HOME.
+unusable() {
+    name=$1 xdg=$2 dir=${3:-$2/situ}
+    if [ "$xdg" = - ]; then
+        env -u XDG_CACHE_HOME -u HOME TMPDIR="$tmp/tmpdir" "$situ" run --json >"$out" 2>"$err" </dev/null
+    else
+        XDG_CACHE_HOME=$xdg TMPDIR="$tmp/tmpdir" "$situ" run --json >"$out" 2>"$err" </dev/null
+    fi
+    rc=$?
+    [ $rc -eq 0 ] || miss "exit $rc, expected 0"
+    [ -n "$ref" ] || miss "no reference result (a run with a usable cache failed)"
+    json_check "d['makespan'] == ${ref:-0}"
+    [ "$(wc -l <"$err")" -eq 1 ] || miss "stderr has $(wc -l <"$err") lines, expected 1"
+    if [ "$xdg" = - ]; then
+        grep -q '^situ: no cache directory (.*): nothing is cached$' "$err" || miss "no one-line warning"
+    else
+        grep -qF "situ: cache directory $dir unusable (" "$err" || miss "the warning does not name $dir"
+        grep -q '): nothing is cached$' "$err" || miss "the warning does not say nothing is cached"
+    fi
+    [ -z "$(ls -A "$tmp/tmpdir")" ] || miss "left in TMPDIR: $(ls -A "$tmp/tmpdir")"
+    finish "situ run with $name"
+}
+
+: >"$tmp/xdg-file"
+unusable "XDG_CACHE_HOME a file" "$tmp/xdg-file"
+mkdir -p "$tmp/xdg-platforms/situ"
+: >"$tmp/xdg-platforms/situ/platforms"
+unusable "a file where the digests' directory should be" "$tmp/xdg-platforms"
+mkdir -p "$tmp/xdg-entry/situ/platforms/${digest:-none}"
+unusable "a directory where the digest file should be" "$tmp/xdg-entry"
+unusable "no HOME nor XDG_CACHE_HOME" -
+# A bad input's one line stays the only one where the cache cannot be written.
+XDG_CACHE_HOME=$tmp/xdg-file "$situ" model --mapping hostfile --hostfile "$tmp/hosts.none" \
+    >"$out" 2>"$err" </dev/null
+rc=$?
+[ $rc -eq 2 ] || miss "exit $rc, expected 2"
+[ "$(wc -l <"$err")" -eq 1 ] || miss "stderr has $(wc -l <"$err") lines, expected 1"
+grep -qF "$tmp/hosts.none" "$err" || miss "stderr does not name the hostfile"
+finish "bad input with an unusable cache directory: one line"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir -p "$tmp/xdg-ro/situ"
+    chmod 555 "$tmp/xdg-ro/situ"
+    unusable "a read-only cache directory" "$tmp/xdg-ro"
+    chmod 755 "$tmp/xdg-ro/situ"
+fi
+
 # ---- bad input: exit 2, one line on stderr naming NEEDLE, nothing on stdout ----
 
 # bad NAME NEEDLE ARGS...

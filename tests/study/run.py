@@ -143,6 +143,74 @@ def cache_incomplete_entry_is_rerun():
         assert "stage" in r and r["makespan"] > 0 and r["efficiency"] <= 1, r
 
 
+def race(kind):
+    """kind's file (the platform, or the analytics) is saved again once a full-fidelity sweep's
+    first simulation has read it (its log says it started), while it runs: that result must stay
+    out of the cache, said once, and the next sweep must simulate again, with the new file."""
+    d = os.path.join(TMP, f"race-{kind}")
+    os.makedirs(d)
+    plat, lua, log = (os.path.join(d, n) for n in ("p.xml", "a.lua", "sim.log"))
+    xml = open(os.path.join(os.path.dirname(SITU), "platforms", "dahu.xml")).read()
+    ana = 'return { name = "a", cost = %s, bytes = 0 }\n'
+    open(plat, "w").write(xml)
+    open(lua, "w").write(ana % "0.5")
+    edited, new = (plat, xml.replace('speed="1Gf"', 'speed="2Gf"')) if kind == "platform" else (lua, ana % "50")
+    args = [SITU, "sweep", "--fidelity", "full", "--iterations", "8000", "--nodes", "4", "--ratio", "1,3,7",
+            "--jobs", "3", "--platform", plat, "--analytics", lua]
+    cache = ["--cache", os.path.join(d, "cache")]
+    env = dict(os.environ, SITU_SIM_LOG="situ_sim.thresh:verbose", SITU_SIM_LOG_FILE=log)
+    p = subprocess.Popen(args + cache + ["--out", os.path.join(d, "1.jsonl")], stderr=subprocess.PIPE,
+                         text=True, env=env)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (os.path.exists(log) and "full fidelity" in open(log).read()):
+        time.sleep(0.01)
+    open(edited, "w").write(new)
+    _, err = p.communicate(timeout=300)
+    assert p.returncode == 0, f"first sweep: exit {p.returncode}: {err[-300:]}"
+    lines = [x for x in err.splitlines() if "changed during the run" in x]
+    assert lines == [f"situ: {edited} changed during the run: result not cached"], f"stderr: {err[-500:]}"
+    stored = glob.glob(os.path.join(d, "cache", "*.json"))
+    assert not stored, f"{len(stored)} results of runs that read the file as it was before were cached"
+    subprocess.run(args + cache + ["--out", os.path.join(d, "2.jsonl")], check=True, capture_output=True)
+    subprocess.run(args + ["--no-cache", "--out", os.path.join(d, "3.jsonl")], check=True, capture_output=True)
+    first, second, fresh = ([json.loads(x)["makespan"] for x in open(os.path.join(d, f"{n}.jsonl"))]
+                            for n in "123")
+    assert first != fresh, f"the edit came too late to race a run: {first} both times"
+    assert second == fresh, f"the next sweep gives {second}, the new {kind} gives {fresh} (before the edit: {first})"
+
+
+def cache_refuses_a_platform_edited_during_the_run():
+    race("platform")
+
+
+def cache_refuses_an_analytics_edited_during_the_run():
+    race("analytics")
+
+
+def unusable_cache_directory_is_one_line():
+    """A cache directory that cannot be written (here a file where it should be, which stops root
+    too) costs the cache only: the sweep works, says so in one line, and leaves nothing behind."""
+    for where in ("xdg", "cache"):
+        d = os.path.join(TMP, f"unusable-{where}")
+        os.makedirs(os.path.join(d, "tmp"))
+        blocker = os.path.join(d, "file")
+        open(blocker, "w").close()
+        env = dict(os.environ, TMPDIR=os.path.join(d, "tmp"), XDG_CACHE_HOME=blocker if where == "xdg" else d)
+        out = os.path.join(d, "out.jsonl")
+        p = subprocess.run([SITU, "sweep", *SMALL, "--out", out, "--jobs", "2"]
+                           + (["--cache", os.path.join(blocker, "situ")] if where == "cache" else []),
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert p.returncode == 0, f"{where}: exit {p.returncode}: {p.stderr[-300:]}"
+        said = [x for x in p.stderr.splitlines() if not x.startswith("sweep:")]
+        assert len(said) == 1 and said[0].startswith(f"situ: cache directory {blocker}/situ unusable (") \
+            and said[0].endswith("): nothing is cached"), f"{where}: stderr {p.stderr}"
+        got = [json.loads(x)["makespan"] for x in open(out)]
+        situ("sweep", *SMALL, "--no-cache", "--out", os.path.join(d, "want.jsonl"))
+        want = [json.loads(x)["makespan"] for x in open(os.path.join(d, "want.jsonl"))]
+        assert got == want, f"{where}: {got}, with a usable cache {want}"
+        assert not os.listdir(os.path.join(d, "tmp")), f"{where}: left in TMPDIR: {os.listdir(os.path.join(d, 'tmp'))}"
+
+
 def unwritable_destination():
     out = os.path.join(TMP, "no-such-dir", "x.csv")
     p = situ("sweep", *SMALL, "--out", out, "--no-cache", expect=2)
@@ -503,6 +571,7 @@ def one_fork_per_simulation():
 
 TESTS = [one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
+         cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, unusable_cache_directory_is_one_line,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:

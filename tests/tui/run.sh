@@ -120,7 +120,8 @@ start() {
 ulimit -c 0
 cd "$tmp" || exit 1
 before=\$(stty -g)
-XDG_CACHE_HOME="$tmp/cache" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+${cache_tmp:+export TMPDIR='$cache_tmp'}
+XDG_CACHE_HOME="${cache_home:-$tmp/cache}" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
 rc=\$?
 restored=yes
 [ "\$(stty -g)" = "\$before" ] || restored=no
@@ -504,6 +505,26 @@ wait_for "last run took [0-9.]+ m?s \\(smpi\\)" 60 || miss "r did not run smpi a
 keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "smpi in the explorer: running time, C cancels every child, the level's cost"
+
+# ---- an unusable cache directory: the explorer simulates all the same, and says so once ------
+# XDG_CACHE_HOME is a file: the platform digests go to a private directory in TMPDIR, which the
+# simulation children (exec'd) read too, and which is gone when the explorer is.
+: >"$tmp/xdg-file"
+mkdir -p "$tmp/tmpdir"
+cache_home=$tmp/xdg-file
+cache_tmp=$tmp/tmpdir
+start C.UTF-8
+unset cache_home cache_tmp
+wait_for "SimGrid ✓" 30 || miss "no simulated result with an unusable cache directory"
+keys Right
+wait_for "last run took [0-9.]+ m?s" 30 || miss "a new configuration's simulation never landed"
+ls "$tmp/tmpdir" | grep -q '^situ-cache-' || miss "the digests are not in a private directory in TMPDIR"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+said=$(grep -c "^situ: cache directory $tmp/xdg-file/situ unusable (.*): nothing is cached$" "$tmp/stderr")
+[ "$said" -eq 1 ] || miss "the unusable cache directory was said $said times"
+[ -z "$(ls -A "$tmp/tmpdir")" ] || miss "left in TMPDIR: $(ls -A "$tmp/tmpdir")"
+finish "an unusable cache directory: the explorer simulates, says it once, leaves nothing"
 
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1

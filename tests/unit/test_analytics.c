@@ -5,6 +5,7 @@
 #include <lauxlib.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,15 +202,72 @@ Test(analytics, reloads_a_changed_file)
              write_file("edit.lua", "return { name = 'a', cost = 1 }\n"));
     cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
     cr_assert_eq(v.cost, 1);
-    char before[1024], after[1024];
-    cr_assert_eq(analytics_fingerprint(p.analytics, before, sizeof before), 0);
     write_file("edit.lua", "return { name = 'a', cost = 22 }\n"); /* a new size */
-    cr_assert_eq(analytics_fingerprint(p.analytics, after, sizeof after), 0);
-    cr_assert_str_neq(before, after);
-    cr_assert_eq(analytics_fingerprint("", after, sizeof after), 0);
-    cr_assert_str_eq(after, "");
     cr_assert_eq(analytics_eval(&p, &c, &v, err, sizeof err), 0, "%s", err);
     cr_assert_eq(v.cost, 22);
+    layout_free(&l);
+}
+
+/* The file is saved again while its profile is evaluated (the explorer reloads on save, a
+ * simulation child evaluates it at its start): the profile must come whole from one version. */
+struct editor {
+    int rfd;
+    const char *path, *marker;
+};
+
+static void *save_when_started(void *ud)
+{
+    struct editor *e = ud;
+    char buf[64];
+    ssize_t n = read(e->rfd, buf, sizeof buf); /* "started": step 1 waits for the marker */
+    if (n > 0) {
+        FILE *f = fopen(e->path, "w");
+        fputs("return { name = 'mix', cost = 2, bytes = 0 } -- the new version\n", f);
+        fclose(f);
+    }
+    fclose(fopen(e->marker, "w"));
+    return NULL;
+}
+
+Test(analytics, a_profile_is_evaluated_from_one_version_of_its_file, .timeout = 30)
+{
+    struct platform pf = fixture_small_platform();
+    struct params p = small_params(2);
+    struct layout l;
+    layout_of(&p, &pf, &l);
+    char marker[128], text[512];
+    snprintf(marker, sizeof marker, "%s/go", fixture_dir);
+    snprintf(text, sizeof text,
+             "return { name = 'mix', bytes = 0, cost = function(ctx)\n"
+             "  if ctx.step == 1 then\n"
+             "    print('started')\n"
+             "    while not io.open('%s') do end\n"
+             "  end\n"
+             "  return 1\n"
+             "end }\n",
+             marker);
+    snprintf(p.analytics, sizeof p.analytics, "%s", write_file("mix.lua", text));
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    FILE *out = fdopen(fds[1], "w");
+    setvbuf(out, NULL, _IONBF, 0);
+    analytics_set_output(out);
+    struct editor e = {fds[0], p.analytics, marker};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, save_when_started, &e), 0);
+    struct analytics_profile prof;
+    char err[512];
+    int rc = analytics_profile(&p, &l, &prof, err, sizeof err);
+    pthread_join(t, NULL);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_gt(prof.steps, 2);
+    for (long i = 0; i < prof.steps; i++)
+        cr_assert_eq(profile_step(&prof, i)->cost, 1, "step %ld has the new version's cost %g", i,
+                     profile_step(&prof, i)->cost);
+    profile_free(&prof);
+    analytics_set_output(NULL);
+    fclose(out);
+    close(fds[0]);
     layout_free(&l);
 }
 
