@@ -137,7 +137,8 @@ def check_one(m, root, cc):
     """None if m applies and compiles, else one line saying what is wrong with it."""
     head = f"{m.get('id')} ({m.get('file')})"
     for key in ("id", "file", "old", "new", "tests"):
-        if not m.get(key):
+        # An empty new text is a mutant too: it deletes the old one.
+        if m.get(key) is None or (key != "new" and not m[key]):
             return f"{head}: no '{key}' in the list"
     if m["old"] == m["new"]:
         return f"{head}: its new text is its old text: it mutates nothing"
