@@ -501,7 +501,46 @@ def one_fork_per_simulation():
             f"{name}: a simulation child forked again (two supervisors): {grandchildren}"
 
 
-TESTS = [one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+def cmdline(pid):
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace").split("\0")[:-1]
+    except OSError:
+        return []
+
+
+def threads_decide_copy_or_exec():
+    """Fork only before threads, or fork and exec: a command with one thread (run) simulates in a
+    copy of itself; one that has started a thread (Lua's watchdog: a script, a Lua analytics)
+    execs `situ __simulate`, with what a copy would have inherited (--time-limit)."""
+    lua = os.path.join(TMP, "hang-exec.lua")
+    open(lua, "w").write(HANG_SCRIPT)
+    lua_model = os.path.join(os.path.dirname(SITU), "scripts", "lua", "analytics", "histogram.lua")
+    commands = {"run": (["run", "--iterations", "400"], "copy"),
+                "script": (["script", lua, "run"], "exec"),
+                "run --analytics LUA": (["--time-limit", "7", "run", "--iterations", "400",
+                                         "--analytics", lua_model], "exec")}
+    env = dict(os.environ, SITU_TEST_FAULT="hang")
+    for name, (args, want) in commands.items():
+        p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env, start_new_session=True)
+        try:
+            kid = children_of(p.pid)[0]
+            end = time.time() + (10 if want == "exec" else 0.5)
+            argv = cmdline(kid)
+            while "__simulate" not in argv and time.time() < end:
+                time.sleep(0.05)
+                argv = cmdline(kid)
+            threads = len(os.listdir(f"/proc/{p.pid}/task"))
+        finally:
+            p.terminate()
+            p.wait(timeout=30)
+        got = "exec" if "__simulate" in argv else "copy"
+        assert got == want, f"{name} ({threads} threads): the child is a{'n' if got == 'exec' else ''} {got}: {argv[:4]}"
+        if name == "run --analytics LUA":
+            assert argv[argv.index("__simulate") + 1:][:2] == ["--time-limit", "7"], argv[:6]
+
+
+TESTS = [threads_decide_copy_or_exec, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
