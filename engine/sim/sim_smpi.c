@@ -104,6 +104,11 @@ static int config_text(const struct params *p, double t0, const char *out, char 
         fprintf(m, "--%s=%s\n", param_table[id].key, v);
     }
     fprintf(m, "--situ-out=%s\n--situ-t0=%.9f\n--situ-app=%d\n", out, t0, sim_smpi_app.argc > 0);
+    /* smpirun's processes are smpimain's: a platform they must read again (no cache) is read by
+     * this binary's `__digest`, which they cannot find themselves. */
+    char self[PATH_MAX];
+    if (datadir_self(self, sizeof self) == 0)
+        fprintf(m, "--situ-self=%s\n", self);
     fclose(m);
     return 0;
 }
@@ -364,6 +369,11 @@ char *sim_smpi_run(const struct params *p, char *err, size_t errlen)
         return NULL;
     }
     fflush(NULL);
+    /* Fork and exec (exec_smpirun). What the child does before its exec (setenv, freopen) is not
+     * async-signal-safe, which a fork allows in a process of one thread: this is a simulation
+     * child, a copy the runner made only of a one-thread command, or `situ __simulate`, whose
+     * only other thread can be Lua's watchdog (a Lua analytics), which holds no lock but its own
+     * (reset by its fork handler): no allocator or stdio lock can be held here at the fork. */
     pid_t pid = fork();
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
