@@ -41,7 +41,7 @@ static bool backtrace_line(const char *msg, size_t n)
 
 /* SimGrid's reason, from the child's stderr, as one line: the first message SimGrid logged at
  * ERROR or CRITICAL ("[clock] file:line: [category/LEVEL] " dropped, and the "Uncaught exception
- * TYPE by ACTOR: " of an exception), with the lines that continue it ("Existing netpoints:" and
+ * ... : " of an exception), with the lines that continue it ("Existing netpoints:" and
  * their names) joined by spaces; never "Exiting now." nor a backtrace. When SimGrid logged no
  * such message (a crash, a failed exec), the last line that says something. */
 static void simgrid_reason(const char *text, char *out, size_t len)
@@ -67,10 +67,14 @@ static void simgrid_reason(const char *text, char *out, size_t len)
                 break;
             used += (size_t)snprintf(out + used, len - used, " %.*s", (int)n, msg);
         } else if (tag && !quiet) {
+            /* "Uncaught exception TYPE by ACTOR: " goes; a standard library's terse message
+             * keeps its type ("std::out_of_range: stoi": a number too large). */
             static const char uncaught[] = "Uncaught exception ";
             const char *colon = memmem(msg, n, ": ", 2);
-            if (n > sizeof uncaught && !strncmp(msg, uncaught, sizeof uncaught - 1) && colon)
-                msg = colon + 2;
+            if (n > sizeof uncaught && !strncmp(msg, uncaught, sizeof uncaught - 1) && colon) {
+                const char *by = memmem(msg, (size_t)(colon - msg), " by ", 4);
+                msg = by ? colon + 2 : msg + sizeof uncaught - 1;
+            }
             used = (size_t)snprintf(out, len, "%.*s", (int)(end - msg), msg);
             in_msg = true;
         } else if (!quiet) {
