@@ -540,7 +540,40 @@ def threads_decide_copy_or_exec():
             assert argv[argv.index("__simulate") + 1:][:2] == ["--time-limit", "7"], argv[:6]
 
 
-TESTS = [threads_decide_copy_or_exec, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+def digest_child_is_spawned_and_dies_with_its_parent():
+    """The platform's reader is `situ __digest` exec'd (never a copy of the caller, which may have
+    threads), in a process group of its own, and dies with a SIGKILLed parent (PDEATHSIG)."""
+    big = os.path.join(TMP, "million.xml")  # SimGrid reads it for seconds: time to look
+    open(big, "w").write('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM '
+                         '"https://simgrid.org/simgrid.dtd">\n<platform version="4.1"><cluster '
+                         'id="c" prefix="n-" suffix="" radical="1-1000000" speed="1Gf" core="32" '
+                         'bw="10Gbps" lat="15us"/></platform>\n')
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(TMP, "cache-digest"))
+    p = subprocess.Popen([SITU, "model", "--platform", big], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        kid = children_of(p.pid)[0]
+        end = time.time() + 5
+        argv = cmdline(kid)
+        while "__digest" not in argv and time.time() < end:
+            time.sleep(0.05)
+            argv = cmdline(kid)
+        stat = open(f"/proc/{kid}/stat").read()
+        pgid = int(stat[stat.rindex(")") + 2:].split()[2])
+    finally:
+        p.kill()
+        p.wait(timeout=30)
+    assert argv[1:3] == ["__digest", big], f"the digest's child runs {argv[:4]}"
+    assert pgid == kid, f"the digest's child is in group {pgid}, not its own"
+    end = time.time() + 5
+    while time.time() < end and alive(kid):
+        time.sleep(0.05)
+    if alive(kid):
+        os.kill(kid, signal.SIGKILL)
+        raise AssertionError("the digest's child outlived its SIGKILLed parent")
+
+
+TESTS = [threads_decide_copy_or_exec, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
