@@ -215,8 +215,9 @@ int cmd_run(int argc, char **argv)
 }
 
 /* `situ __simulate [--smpi-app APP [ARG ...] --] --PARAM VALUE ...`: a simulation child exec'd
- * by the one child wrapper (runner.h): the explorer's, and those of a command that has threads
- * by then (sim_isolate.c), which pass --smpi-app and --time-limit as a copy would inherit them.
+ * by the one child wrapper (runner.h): the explorer's, and those of a command that has another
+ * thread by then (sim_isolate.c), which pass --smpi-app and --time-limit as a copy would inherit
+ * them.
  * The simulation runs here, in this process, and nothing forks again. */
 int cmd_simulate(int argc, char **argv)
 {

@@ -4,9 +4,9 @@
  * one line. sim_child_main is the child's whole life: one simulation, its JSON line on stdout.
  * sim_pool_run drives the runner on a loop of its own for `situ run`, `situ sweep` and Lua, whose
  * children are copies of the caller (forks without exec: no second start of the binary) while it
- * has one thread, else `situ __simulate` exec'd with the same state (the Lua watchdog's thread:
- * see child.h). While children run, TERM, INT and HUP kill and reap their groups before the
- * caller goes (see struct guard). */
+ * has one thread (Lua's watchdog ends its own while the pool runs), else `situ __simulate`
+ * exec'd with the same state (a library's thread: see child.h). While children run, TERM, INT
+ * and HUP kill and reap their groups before the caller goes (see struct guard). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -299,7 +299,8 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
                  void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
 {
     /* Waiting for the children is not the caller's time: a Lua scenario's deadline stops only
-     * its own Lua, however long the simulations it asked for take (they have time_limit). */
+     * its own Lua, however long the simulations it asked for take (they have time_limit). The
+     * pause also ends the watchdog's thread, so that the children can be copies of this one. */
     watchdog_pause();
     int rc = pool_run(jobs, n, parallel, time_limit, progress, ud);
     watchdog_resume();

@@ -508,19 +508,43 @@ def cmdline(pid):
         return []
 
 
-def threads_decide_copy_or_exec():
-    """Fork only before threads, or fork and exec: a command with one thread (run) simulates in a
-    copy of itself; one that has started a thread (Lua's watchdog: a script, a Lua analytics)
-    execs `situ __simulate`, with what a copy would have inherited (--time-limit)."""
+THREAD_LIB = """
+#include <pthread.h>
+#include <unistd.h>
+static void *sleeper(void *arg) { for (;;) pause(); return arg; }
+__attribute__((constructor)) static void start(void)
+{
+    pthread_t t;
+    pthread_create(&t, 0, sleeper, 0);
+}
+"""
+
+
+def fork_only_before_threads():
+    """Fork only before threads, or fork and exec: a command simulates in a copy of itself only
+    while it has one thread. Lua's watchdog thread ends while the simulations a script (or a Lua
+    analytics) waits for run, so those are copies of a one-thread process; a library's thread
+    (one preloaded here) makes the child an exec'd `situ __simulate`, with what a copy would
+    have inherited (--time-limit, --smpi-app and its arguments)."""
     lua = os.path.join(TMP, "hang-exec.lua")
     open(lua, "w").write(HANG_SCRIPT)
+    lib = os.path.join(TMP, "thread.so")
+    src = os.path.join(TMP, "thread.c")
+    open(src, "w").write(THREAD_LIB)
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, src, "-lpthread"], check=True)
     lua_model = os.path.join(os.path.dirname(SITU), "scripts", "lua", "analytics", "histogram.lua")
-    commands = {"run": (["run", "--iterations", "400"], "copy"),
-                "script": (["script", lua, "run"], "exec"),
-                "run --analytics LUA": (["--time-limit", "7", "run", "--iterations", "400",
-                                         "--analytics", lua_model], "exec")}
-    env = dict(os.environ, SITU_TEST_FAULT="hang")
-    for name, (args, want) in commands.items():
+    app = os.path.join(os.path.dirname(SITU), "build", "stencil")
+    commands = {"run": ([], ["run", "--iterations", "400"], "copy"),
+                "script": ([], ["script", lua, "run"], "copy"),
+                "run --analytics LUA": ([], ["run", "--iterations", "400", "--analytics", lua_model],
+                                        "copy"),
+                "run, a library's thread": (["thread"], ["--time-limit", "7", "run", "--iterations",
+                                                         "400", "--smpi-app", app, "a b", "", "--"],
+                                            "exec")}
+    for name, (preload, args, want) in commands.items():
+        env = dict(os.environ, SITU_TEST_FAULT="hang")
+        if preload:
+            env["LD_PRELOAD"] = lib
         p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              env=env, start_new_session=True)
         try:
@@ -535,9 +559,13 @@ def threads_decide_copy_or_exec():
             p.terminate()
             p.wait(timeout=30)
         got = "exec" if "__simulate" in argv else "copy"
-        assert got == want, f"{name} ({threads} threads): the child is a{'n' if got == 'exec' else ''} {got}: {argv[:4]}"
-        if name == "run --analytics LUA":
-            assert argv[argv.index("__simulate") + 1:][:2] == ["--time-limit", "7"], argv[:6]
+        assert got == want, f"{name} ({threads} threads): the child is a {got}: {argv[:4]}"
+        if want == "copy":
+            assert threads == 1, f"{name}: {threads} threads while its simulation runs"
+        else:
+            rest = argv[argv.index("__simulate") + 1:]
+            assert rest[:2] == ["--time-limit", "7"], rest[:6]
+            assert rest[2:7] == ["--smpi-app", app, "a b", "", "--"], rest[:8]
 
 
 def digest_child_is_spawned_and_dies_with_its_parent():
@@ -573,7 +601,7 @@ def digest_child_is_spawned_and_dies_with_its_parent():
         raise AssertionError("the digest's child outlived its SIGKILLed parent")
 
 
-TESTS = [threads_decide_copy_or_exec, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "../../engine/base/child.h"
+#include "../../engine/base/watchdog.h"
 #include "../../engine/lua/evaluate.h"
 #include "../../engine/model/model.h"
 #include "../../engine/model/result.h"
@@ -176,6 +178,38 @@ Test(runner, a_process_with_threads_execs, .init = fixture_dir_make, .fini = fix
     fclose(f);
     cr_assert_str_eq(text, "exec\n", "a process with threads made a copy of itself");
     drain(&loop, r);
+}
+
+/* This process's threads once the count has settled (a joined thread may linger a moment). */
+static int threads_now(int want)
+{
+    int n = child_threads();
+    for (int i = 0; i < 100 && n != want; i++) {
+        usleep(1000);
+        n = child_threads();
+    }
+    return n;
+}
+
+/* Lua's watchdog has a thread only while a deadline may fire: none once paused, as it is while
+ * a script waits for its simulations, so those are copies of a one-thread process. */
+Test(runner, watchdog_thread_ends_while_paused, .timeout = 10)
+{
+    int base = child_threads();
+    cr_assert_gt(base, 0);
+    int h = watchdog_arm(60, "test");
+    cr_assert_geq(h, 0);
+    cr_assert_eq(threads_now(base + 1), base + 1, "no watchdog thread while armed");
+    watchdog_pause();
+    cr_assert_eq(threads_now(base), base, "the watchdog's thread outlived the pause");
+    cr_assert(!watchdog_expired(h));
+    watchdog_resume();
+    cr_assert_eq(threads_now(base + 1), base + 1, "no watchdog thread after the pause");
+    watchdog_disarm(h);
+    watchdog_pause();
+    cr_assert_eq(threads_now(base), base);
+    watchdog_resume();
+    cr_assert_eq(threads_now(base), base, "a thread for no deadline");
 }
 
 Test(runner, model_child_succeeds_and_is_cached, .timeout = 20)
