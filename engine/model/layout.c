@@ -138,9 +138,13 @@ int layout_read_hostfile(const char *path, const struct platform *pf, long cores
                      lineno, most);
             goto out;
         }
-        if (slots[h] + n > most) {
-            snprintf(err, errlen, "%s:%d: host '%s' given %ld slots%s, more than %s", path, lineno,
-                     name, slots[h] + n, slots[h] ? " in all" : "", limit);
+        if (n > most - slots[h]) { /* not slots[h] + n: n may be LONG_MAX */
+            if (n > most)
+                snprintf(err, errlen, "%s:%d: host '%s' given %ld slots, more than %s", path,
+                         lineno, name, n, limit);
+            else
+                snprintf(err, errlen, "%s:%d: host '%s' given %ld slots in all, more than %s", path,
+                         lineno, name, slots[h] + n, limit);
             goto out;
         }
         slots[h] += (int)n;

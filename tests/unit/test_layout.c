@@ -293,6 +293,8 @@ Test(layout_hostfile, bad_lines, .init = fixture_dir_make, .fini = fixture_dir_r
     expect_hostfile_error("node1:0\n", ":1:");
     expect_hostfile_error("# ok\nnode1:9\n", ":2:"); /* more than the node's 8 cores */
     expect_hostfile_error("node1:5\nnode1 slots=4\n", "more than its 8 cores");
+    /* a huge count after a first line: no overflow adding them (the fuzzer's find) */
+    expect_hostfile_error("node1:5\nnode1:99999999999999999999\n", ":2: host 'node1' given");
 }
 
 Test(layout_hostfile, missing_file_or_directory, .init = fixture_dir_make,
