@@ -192,7 +192,8 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     char reason[384];
-    simgrid_reason(msg.buf, reason, sizeof reason);
+    /* Not msg.buf alone: allocated by a first read that found nothing, it holds no string. */
+    simgrid_reason(msg.len ? msg.buf : NULL, reason, sizeof reason);
     free(msg.buf);
     if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out->len > 0)
         return 0;
