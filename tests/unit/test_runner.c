@@ -5,7 +5,6 @@
  * unreaped. Run from the repository root after `make situ` (make test does both). */
 #include <criterion/criterion.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +13,10 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "../../engine/base/child.h"
-#include "../../engine/base/watchdog.h"
 #include "../../engine/lua/evaluate.h"
 #include "../../engine/model/model.h"
 #include "../../engine/model/result.h"
 #include "../../engine/run/runner.h"
-#include "fixtures.h"
 
 #define MAX_DONE 16
 
@@ -120,96 +116,6 @@ static void params_with_scaling(struct params *p, double x)
 {
     params_defaults(p);
     p->data_scaling = x;
-}
-
-/* in_process's copy and the exec'd child both become `situ model --json`; each first says which
- * it is in the fixture's file `how`. */
-static void copy_child(const struct params *p)
-{
-    (void)p;
-    char path[128];
-    snprintf(path, sizeof path, "%s/how", fixture_dir);
-    FILE *f = fopen(path, "w");
-    if (f)
-        fputs("copy\n", f), fclose(f);
-    execl("./situ", "situ", "model", "--json", (char *)NULL);
-    _exit(3);
-}
-
-static void *idle_thread(void *stop)
-{
-    while (!__atomic_load_n((bool *)stop, __ATOMIC_SEQ_CST))
-        usleep(1000);
-    return NULL;
-}
-
-/* Fork only before threads, or fork and exec: with in_process set, a process that has a thread
- * besides this one (Lua's watchdog, say) gets an exec'd child, never a copy of itself. (A
- * Criterion worker has a thread of Criterion's already; the one-thread case, a copy, is
- * tests/study/run.py's, through `situ run`.) */
-Test(runner, a_process_with_threads_execs, .init = fixture_dir_make, .fini = fixture_dir_remove,
-     .timeout = 30)
-{
-    cr_assert_eq(access("./situ", X_OK), 0, "run from the repository root after make situ");
-    char script[256], how[160], text[32] = "";
-    snprintf(how, sizeof how, "%s/how", fixture_dir);
-    snprintf(script, sizeof script, "echo exec > '%s'; exec ./situ model --json", how);
-    bool stop = false;
-    pthread_t t;
-    cr_assert_eq(pthread_create(&t, NULL, idle_thread, &stop), 0);
-    uv_loop_t loop;
-    uv_loop_init(&loop);
-    const char *argv[] = {"/bin/sh", "-c", script, "sh", NULL};
-    struct seen s = {0};
-    struct runner_opts o = {.argv = argv, .in_process = copy_child};
-    char err[256];
-    struct runner *r = runner_new(&loop, &o, err, sizeof err);
-    cr_assert_not_null(r, "%s", err);
-    struct params p;
-    params_defaults(&p);
-    cr_assert_gt(runner_submit(r, &p, 0, 1, 0, on_done, &s), 0);
-    run_until(&loop, &s, 1, 15);
-    __atomic_store_n(&stop, true, __ATOMIC_SEQ_CST);
-    pthread_join(t, NULL);
-    cr_assert(s.n == 1 && s.ok[0], "child failed: %s", s.error[0]);
-    FILE *f = fopen(how, "r");
-    cr_assert_not_null(f);
-    cr_assert_not_null(fgets(text, sizeof text, f));
-    fclose(f);
-    cr_assert_str_eq(text, "exec\n", "a process with threads made a copy of itself");
-    drain(&loop, r);
-}
-
-/* This process's threads once the count has settled (a joined thread may linger a moment). */
-static int threads_now(int want)
-{
-    int n = child_threads();
-    for (int i = 0; i < 100 && n != want; i++) {
-        usleep(1000);
-        n = child_threads();
-    }
-    return n;
-}
-
-/* Lua's watchdog has a thread only while a deadline may fire: none once paused, as it is while
- * a script waits for its simulations, so those are copies of a one-thread process. */
-Test(runner, watchdog_thread_ends_while_paused, .timeout = 10)
-{
-    int base = child_threads();
-    cr_assert_gt(base, 0);
-    int h = watchdog_arm(60, "test");
-    cr_assert_geq(h, 0);
-    cr_assert_eq(threads_now(base + 1), base + 1, "no watchdog thread while armed");
-    watchdog_pause();
-    cr_assert_eq(threads_now(base), base, "the watchdog's thread outlived the pause");
-    cr_assert(!watchdog_expired(h));
-    watchdog_resume();
-    cr_assert_eq(threads_now(base + 1), base + 1, "no watchdog thread after the pause");
-    watchdog_disarm(h);
-    watchdog_pause();
-    cr_assert_eq(threads_now(base), base);
-    watchdog_resume();
-    cr_assert_eq(threads_now(base), base, "a thread for no deadline");
 }
 
 Test(runner, model_child_succeeds_and_is_cached, .timeout = 20)
