@@ -221,12 +221,18 @@ int cmd_run(int argc, char **argv)
     return 0;
 }
 
-/* `situ __simulate --PARAM VALUE ...`: the explorer's simulation child (runner.h), exec'd by the
- * one child wrapper; the simulation runs here, in this process, and nothing forks again. */
+/* `situ __simulate [--smpi-app APP [ARG ...] --] --PARAM VALUE ...`: a simulation child exec'd
+ * by the one child wrapper (runner.h): the explorer's, and those of a command that has another
+ * thread by then (sim_isolate.c), which pass --smpi-app and --time-limit as a copy would inherit
+ * them.
+ * The simulation runs here, in this process, and nothing forks again. */
 int cmd_simulate(int argc, char **argv)
 {
     struct cli_opts o;
     struct model_result m;
+    bool fidelity_given;
+    if (take_smpi_app(&argc, argv, &fidelity_given) < 0)
+        return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;

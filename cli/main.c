@@ -132,14 +132,14 @@ static int dispatch(int argc, char **argv)
         return digest_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* the explorer's simulation children */
-        return cmd_simulate(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
      * check is a sweep, shares it. */
     bool sweep = argc >= 2 && (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "advise"));
     if (!sweep && time_limit_flag(&argc, argv) < 0)
         return 2;
+    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* simulation children that exec */
+        return cmd_simulate(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__lesson-check"))
         return evaluator_lesson_check_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "model"))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../engine/base/outfile.h"
+#include "../engine/model/platform.h"
 #include "../engine/model/report.h"
 #include "../engine/sim/sim.h"
 #include "../engine/sim/sim_smpi.h"
@@ -93,6 +94,8 @@ static void read_config(struct params *p)
         line[strcspn(line, "\n")] = 0;
         if (!strncmp(line, "--situ-t0=", 10))
             t0 = atof(line + 10);
+        else if (!strncmp(line, "--situ-self=", 12))
+            platform_set_digest_program(line + 12);
         else if (!strncmp(line, "--situ-", 7))
             continue; /* read by the side that needs it */
         else {

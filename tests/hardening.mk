@@ -87,6 +87,8 @@ VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --show-leak-kinds=de
 valgrind: situ
 	@rm -rf $(VALGRIND_DIR) && mkdir -p $(VALGRIND_DIR)
 	$(VALGRIND) ./situ model >/dev/null
+	# an empty cache: the platform's reader is spawned, and its output read, under valgrind too
+	XDG_CACHE_HOME=$(VALGRIND_DIR)/cache $(VALGRIND) ./situ model --platform platforms/staging.xml >/dev/null
 	$(VALGRIND) ./situ model --json --mapping hostfile --hostfile tests/fuzz/corpus/hostfile/two-hosts >/dev/null
 	$(VALGRIND) ./situ run --iterations 400 >/dev/null
 	$(VALGRIND) ./situ run --json --iterations 400 --nodes 2 --fidelity full >/dev/null

@@ -1,7 +1,8 @@
 /* The explorer's platforms, read off the UI thread: a platform whose digest is not cached yet,
  * or a large one's routes for a new layout (app.h's load_platform), are loaded on the loop's
- * thread pool, where platform_load and platform_need_layout_routes start the SimGrid child and
- * cache what it says; the app then applies the configuration that wanted them. */
+ * thread pool, where platform_load and platform_need_layout_routes start the SimGrid child (an
+ * exec'd `situ __digest`, never a copy of this process and its threads) and cache what it says;
+ * the app then applies the configuration that wanted them. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -20,7 +20,9 @@ void watchdog_disarm(int handle);
 /* Whether the deadline of handle has passed (any thread; -1: never). */
 bool watchdog_expired(int handle);
 
-/* Waiting for simulations is not user code running: pause every deadline meanwhile. */
+/* Waiting for simulations is not user code running: pause every deadline meanwhile. The pause
+ * also ends the watchdog's thread (the next deadline or the resume starts it again), so that a
+ * process waiting for its simulations has no thread of ours: its children may be copies. */
 void watchdog_pause(void);
 void watchdog_resume(void);
 

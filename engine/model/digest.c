@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
+#include "../base/child.h"
 #include "platform.h"
 
 static int host_order(const void *a, const void *b)
@@ -203,12 +204,22 @@ int digest_print(const char *path, const long *pairs, long npairs, bool routes_o
 
 int digest_main(int argc, char **argv)
 {
-    if (argc < 3 || (argc > 3 && strcmp(argv[3], "--routes"))) {
-        fprintf(stderr, "usage: situ __digest PLATFORM [--routes]  (pairs 'A B' on stdin)\n");
+    bool routes = false, usage = argc < 3;
+    for (int i = 3; i < argc && !usage; i++) {
+        if (!strcmp(argv[i], "--routes"))
+            routes = true;
+        else if (!strcmp(argv[i], "--parent") && i + 1 < argc && atol(argv[i + 1]) > 0)
+            child_die_with((pid_t)atol(argv[++i])); /* platform_load's child */
+        else
+            usage = true;
+    }
+    if (usage) {
+        fprintf(stderr, "usage: situ __digest PLATFORM [--routes] [--parent PID]  (pairs 'A B' "
+                        "on stdin)\n");
         return 2;
     }
     long *pairs = NULL, n = 0, cap = 0, a, b;
-    while (argc > 3 && scanf("%ld %ld", &a, &b) == 2) {
+    while (routes && scanf("%ld %ld", &a, &b) == 2) {
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             long *grown = realloc(pairs, sizeof *pairs * 2 * (size_t)cap);
@@ -223,7 +234,7 @@ int digest_main(int argc, char **argv)
         pairs[2 * n + 1] = b;
         n++;
     }
-    int rc = digest_print(argv[2], pairs, n, argc > 3);
+    int rc = digest_print(argv[2], pairs, n, routes);
     free(pairs);
     return rc;
 }

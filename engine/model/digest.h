@@ -25,7 +25,8 @@
  * reason on stderr. Returns 0, or 1 if stdout failed. */
 int digest_print(const char *path, const long *pairs, long npairs, bool routes_only);
 
-/* `situ __digest PLATFORM [--routes]`: the same, with pairs "A B" read from stdin. */
+/* `situ __digest PLATFORM [--routes] [--parent PID]`: the same, with pairs "A B" read from
+ * stdin; dying with process PID (platform_load's child). */
 int digest_main(int argc, char **argv);
 
 #endif

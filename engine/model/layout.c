@@ -63,8 +63,8 @@ static char *trim(char *s)
     return s;
 }
 
-int layout_read_hostfile(const char *path, const struct platform *pf, int *slots, char *err,
-                         size_t errlen)
+int layout_read_hostfile(const char *path, const struct platform *pf, long cores_per_node,
+                         int *slots, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
@@ -122,16 +122,29 @@ int layout_read_hostfile(const char *path, const struct platform *pf, int *slots
                      lineno, name, pf->host[0].name, pf->host[pf->hosts - 1].name);
             goto out;
         }
-        int cores = pf->host[h].cores;
-        if (n < 1 || n > cores) {
+        /* A node runs at most cores_per_node of the workflow's processes (the ranks fill what
+         * the analytics leave of them), and at most its own cores. */
+        int cores = pf->host[h].cores, most = cores;
+        if (cores_per_node > 0 && cores_per_node < cores)
+            most = (int)cores_per_node;
+        char limit[48];
+        if (most < cores)
+            snprintf(limit, sizeof limit, "cores_per_node (%d)", most);
+        else
+            snprintf(limit, sizeof limit, "its %d cores", cores);
+        if (n < 1) {
             snprintf(err, errlen,
                      "%s:%d: expected 'HOST', 'HOST slots=N' or 'HOST:N' with N in [1, %d]", path,
-                     lineno, cores);
+                     lineno, most);
             goto out;
         }
-        if (slots[h] + n > cores) {
-            snprintf(err, errlen, "%s:%d: host '%s' given more than its %d cores", path, lineno,
-                     name, cores);
+        if (n > most - slots[h]) { /* not slots[h] + n: n may be LONG_MAX */
+            if (n > most)
+                snprintf(err, errlen, "%s:%d: host '%s' given %ld slots, more than %s", path,
+                         lineno, name, n, limit);
+            else
+                snprintf(err, errlen, "%s:%d: host '%s' given %ld slots in all, more than %s", path,
+                         lineno, name, slots[h] + n, limit);
             goto out;
         }
         slots[h] += (int)n;
@@ -221,7 +234,7 @@ static int place_analytics(const struct params *p, const struct platform *pf, co
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        int rc = layout_read_hostfile(p->hostfile, pf, slots, err, errlen);
+        int rc = layout_read_hostfile(p->hostfile, pf, C, slots, err, errlen);
         long left = ana_total;
         for (int h = 0; rc == 0 && h < pf->hosts && left > 0; h++) {
             long take = slots[h] < left ? slots[h] : left;

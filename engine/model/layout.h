@@ -49,8 +49,10 @@ long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz)
 double layout_face_bytes(const struct params *p, const struct layout *l, int dim);
 
 /* Reads an MPI-style hostfile ("host", "host slots=N" or "host:N" per line, # comments) against
- * the platform. Fills slots[hosts]. -1 with a one-line message on error. */
-int layout_read_hostfile(const char *path, const struct platform *pf, int *slots, char *err,
-                         size_t errlen);
+ * the platform: a host's slots, over all its lines, are at most its cores and cores_per_node
+ * (<= 0: no such limit). Fills slots[hosts]. -1 with a one-line message naming the file and the
+ * line on error. */
+int layout_read_hostfile(const char *path, const struct platform *pf, long cores_per_node,
+                         int *slots, char *err, size_t errlen);
 
 #endif

@@ -64,6 +64,10 @@ struct platform {
 /* Loads the digest of a platform file: from the cache, or made by a SimGrid child (and cached).
  * On error returns -1 with one line naming the file and SimGrid's own reason in err. */
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen);
+/* The program platform_load execs as `PROGRAM __digest PLATFORM` (by default this binary, from
+ * /proc/self/exe): for a process that is not situ (SMPI's processes under smpimain). Set before
+ * any load, from one thread. NULL: this binary again. */
+void platform_set_digest_program(const char *path);
 void platform_free(struct platform *pf);
 /* Whether platform_load would find the file's digest in the cache (and so not start SimGrid). */
 bool platform_cached(const char *path);

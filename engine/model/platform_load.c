@@ -1,7 +1,8 @@
 /* Getting a platform's digest: from the cache ($XDG_CACHE_HOME/situ/platforms/KEY.json, KEY a hash
  * of the file's contents, the digest format and the SimGrid library's version), or from a child
- * process that loads the file with SimGrid (digest.c). Fork without exec, as the simulations do:
+ * process that loads the file with SimGrid: this binary exec'd as `situ __digest` (digest.c).
  * SimGrid is initialised in the child only, and dies with it. */
+#define _GNU_SOURCE /* pipe2, memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -13,73 +14,148 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../base/cache_dir.h"
+#include "../base/child.h"
+#include "../base/datadir.h"
 #include "digest.h"
 #include "layout.h"
 #include "model.h"
 #include "platform.h"
 
-/* SimGrid's reason, from the child's stderr: its last line that says something (not "Exiting
- * now.", not a backtrace's), without SimGrid's "[clock] file:line: [category/LEVEL] " prefix. */
+/* A line of a SimGrid backtrace ("  ->  3# ...", "Backtrace (displayed in actor maestro):",
+ * "[...] Current backtrace:"): never the reason. */
+static bool backtrace_line(const char *msg, size_t n)
+{
+    while (n && *msg == ' ')
+        msg++, n--;
+    return (n >= 2 && !strncmp(msg, "->", 2)) || (n >= 9 && !strncmp(msg, "Backtrace", 9)) ||
+           (n >= 18 && !strncmp(msg, "Current backtrace:", 18));
+}
+
+/* SimGrid's reason, from the child's stderr, as one line: the first message SimGrid logged at
+ * ERROR or CRITICAL ("[clock] file:line: [category/LEVEL] " dropped, and the "Uncaught exception
+ * ... : " of an exception), with the lines that continue it ("Existing netpoints:" and
+ * their names) joined by spaces; never "Exiting now." nor a backtrace. When SimGrid logged no
+ * such message (a crash, a failed exec), the last line that says something. */
 static void simgrid_reason(const char *text, char *out, size_t len)
 {
     out[0] = 0;
-    for (const char *end = text ? text + strlen(text) : NULL; end && end > text;) {
-        while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+    size_t used = 0;
+    bool in_msg = false;
+    const char *last = NULL, *last_end = NULL;
+    for (const char *line = text ? text : ""; *line;) {
+        const char *end = line + strcspn(line, "\n"), *next = *end ? end + 1 : end;
+        while (end > line && (end[-1] == ' ' || end[-1] == '\r'))
             end--;
-        const char *start = end;
-        while (start > text && start[-1] != '\n')
-            start--;
-        const char *tag = strstr(start, "/ERROR] "), *msg = start;
-        if (!tag || tag > end)
-            tag = strstr(start, "/CRITICAL] ");
-        if (tag && tag < end)
-            msg = strstr(tag, "] ") + 2;
+        const char *tag = memmem(line, (size_t)(end - line), "/ERROR] ", 8);
+        if (!tag)
+            tag = memmem(line, (size_t)(end - line), "/CRITICAL] ", 11);
+        const char *msg = tag ? strstr(tag, "] ") + 2 : line;
         while (msg < end && *msg == ' ')
             msg++;
-        if (end > msg && strncmp(msg, "Exiting now.", 12) && strncmp(msg, "->", 2) &&
-            !strstr(msg, "acktrace")) {
-            snprintf(out, len, "%.*s", (int)(end - msg), msg);
-            return;
+        size_t n = (size_t)(end - msg);
+        bool quiet = !n || backtrace_line(msg, n) || (n >= 12 && !strncmp(msg, "Exiting now.", 12));
+        if (in_msg) { /* it goes on until the next logged line, blank line or backtrace */
+            if (line[0] == '[' || quiet || used >= len)
+                break;
+            used += (size_t)snprintf(out + used, len - used, " %.*s", (int)n, msg);
+        } else if (tag && !quiet) {
+            /* "Uncaught exception TYPE by ACTOR: " goes; a standard library's terse message
+             * keeps its type ("std::out_of_range: stoi": a number too large). */
+            static const char uncaught[] = "Uncaught exception ";
+            const char *colon = memmem(msg, n, ": ", 2);
+            if (n > sizeof uncaught && !strncmp(msg, uncaught, sizeof uncaught - 1) && colon) {
+                const char *by = memmem(msg, (size_t)(colon - msg), " by ", 4);
+                msg = by ? colon + 2 : msg + sizeof uncaught - 1;
+            }
+            used = (size_t)snprintf(out, len, "%.*s", (int)(end - msg), msg);
+            in_msg = true;
+        } else if (!quiet) {
+            last = msg;
+            last_end = end;
         }
-        end = start;
+        line = next;
     }
+    if (!in_msg && last) {
+        if (last_end - last > 6 && !strncmp(last, "situ: ", 6))
+            last += 6;
+        snprintf(out, len, "%.*s", (int)(last_end - last), last);
+    }
+    if (used >= len && len > 4) /* cut: say so */
+        memcpy(out + len - 4, "...", 4);
 }
 
-/* Runs digest_print in a child; *out gets its stdout (malloc'd). -1 with err naming the file and
- * SimGrid's reason (its last error line). */
+static char digest_program[4096]; /* "": this binary */
+
+void platform_set_digest_program(const char *path)
+{
+    snprintf(digest_program, sizeof digest_program, "%s", path ? path : "");
+}
+
+/* The host pairs a routes-only child reads on its stdin ("A B" lines), in a memory file: it
+ * reads them all before it writes anything, and a file cannot fill up as a pipe would. */
+static int pairs_file(const long *pairs, long npairs)
+{
+    int fd = memfd_create("situ-digest-pairs", MFD_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+    bool ok = f != NULL;
+    for (long k = 0; ok && k < npairs; k++)
+        ok = fprintf(f, "%ld %ld\n", pairs[2 * k], pairs[2 * k + 1]) > 0;
+    ok = f && fclose(f) == 0 && ok && lseek(fd, 0, SEEK_SET) == 0;
+    if (!ok && fd >= 0)
+        close(fd);
+    return ok ? fd : -1;
+}
+
+/* Runs `situ __digest PATH [--routes]` (digest.c); *out gets its stdout (malloc'd). -1 with err
+ * naming the file and SimGrid's reason. Spawned (posix_spawn, an exec), never a copy of this
+ * process: the explorer calls this from a thread of its pool, and a copy of a process with
+ * threads may not start SimGrid; a copy that is itself a fork without exec (a simulation child
+ * of `situ run`) has closed the descriptors libuv's fork handler would close again. The child
+ * leads its own process group, dies with this process (PDEATHSIG, --parent), and is killed,
+ * group and all, past DIGEST_SECONDS_MAX or DIGEST_BYTES_MAX. */
 static int digest_child(const char *path, const long *pairs, long npairs, bool routes_only,
                         struct platform_text *out, char *err, size_t errlen)
 {
-    int po[2], pe[2];
-    if (pipe(po) < 0 || pipe(pe) < 0) {
-        snprintf(err, errlen, "%s: cannot start SimGrid: %s", path, strerror(errno));
+    char self[sizeof digest_program], parent[32];
+    if (digest_program[0])
+        memcpy(self, digest_program, sizeof self);
+    else
+        datadir_self(self, sizeof self);
+    snprintf(parent, sizeof parent, "%ld", (long)getpid());
+    char *argv[] = {
+        self, "__digest", (char *)path, "--parent", parent, routes_only ? "--routes" : NULL, NULL};
+    *out = (struct platform_text){0};
+    int po[2] = {-1, -1}, pe[2] = {-1, -1}, in = -1;
+    pid_t pid = -1;
+    if (access(self, X_OK) < 0 || (routes_only && (in = pairs_file(pairs, npairs)) < 0) ||
+        pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
+        (po[1] = child_fd_above_std(po[1])) < 0 || (pe[1] = child_fd_above_std(pe[1])) < 0 ||
+        (in >= 0 && (in = child_fd_above_std(in)) < 0) ||
+        child_spawn(argv, in, po[1], pe[1], &pid) < 0) {
+        snprintf(err, errlen, "%s: cannot start SimGrid (%s): %s", path, self, strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            if (po[i] >= 0)
+                close(po[i]);
+            if (pe[i] >= 0)
+                close(pe[i]);
+        }
+        if (in >= 0)
+            close(in);
         return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t parent = getpid(), pid = fork();
-    if (pid == 0) {
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-            _exit(3);
-        dup2(po[1], STDOUT_FILENO);
-        dup2(pe[1], STDERR_FILENO);
-        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-        int rc = digest_print(path, pairs, npairs, routes_only);
-        fflush(stdout);
-        _exit(rc);
     }
     close(po[1]);
     close(pe[1]);
+    if (in >= 0)
+        close(in);
     struct platform_text msg = {0};
-    *out = (struct platform_text){0};
-    bool ok = pid > 0, too_long = false;
+    bool ok = true, too_long = false;
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int open_fds = 2; ok && open_fds > 0;) {
@@ -88,7 +164,7 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
         /* SimGrid builds every host of a huge platform before anything can be said of it. */
-        if (now.tv_sec - t0.tv_sec > DIGEST_SECONDS_MAX || out->len > DIGEST_BYTES_MAX) {
+        if (now.tv_sec - t0.tv_sec > DIGEST_SECONDS_MAX || out->len + msg.len > DIGEST_BYTES_MAX) {
             too_long = true;
             ok = false;
             break;
@@ -110,20 +186,17 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
     if (pe[0] >= 0)
         close(pe[0]);
     int status = 0;
-    if (pid > 0) {
-        if (!ok)
-            kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
+    if (!ok)
+        kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
     char reason[384];
-    simgrid_reason(msg.buf, reason, sizeof reason);
+    /* Not msg.buf alone: allocated by a first read that found nothing, it holds no string. */
+    simgrid_reason(msg.len ? msg.buf : NULL, reason, sizeof reason);
     free(msg.buf);
     if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out->len > 0)
         return 0;
-    if (pid < 0)
-        snprintf(err, errlen, "%s: cannot start SimGrid: %s", path, strerror(errno));
-    else if (too_long)
+    if (too_long)
         snprintf(err, errlen,
                  "%s: too large: SimGrid took over %d s or %d MiB to describe it (Situ takes up "
                  "to %d hosts)",

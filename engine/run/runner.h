@@ -4,12 +4,13 @@
  * at most max_jobs at once, most urgent first, results cached by configuration.
  *
  * Each child is one fork: the simulation runs in it, either in the forked copy of the caller
- * (in_process: a single-threaded command line, which saves the binary's start-up) or in this
- * binary exec'd as `situ __simulate` (the explorer, whose threads make a fork without exec
- * unsafe). Nothing forks again below it. The wrapper alone applies the time limit, turns the
- * child's end into a one-line reason, and parses its JSON line, once, against the result schema.
- * Every child runs in its own process group, dies with its parent (PR_SET_PDEATHSIG) and is
- * SIGKILLed with its group when nobody waits for it any more.
+ * (in_process, while the caller has one thread: a command line, which saves the binary's
+ * start-up) or in this binary exec'd as `situ __simulate` (the explorer, and a command with a
+ * thread by then, whose threads make a fork without exec unsafe: engine/base/child.h). Nothing
+ * forks again below it. The wrapper alone applies the time limit, turns the child's end into a
+ * one-line reason, and parses its JSON line, once, against the result schema. Every child runs in
+ * its own process group, dies with its parent (PR_SET_PDEATHSIG) and is SIGKILLed with its group
+ * when nobody waits for it any more.
  *
  * A submission names a configuration, a priority (higher runs first, and may preempt a running
  * lower-priority child when every slot is taken) and a tag (what the caller cancels by). Identical
@@ -61,8 +62,9 @@ struct runner_opts {
      * binary as `situ __simulate` (SITU_SIM_SUBCOMMAND=model makes it `situ model --json`, a
      * test's instant stand-in). Every parameter follows as "--key" "value". */
     const char *const *argv;
-    /* Set: no exec, the forked child calls in_process(p), which prints the result's JSON line on
-     * stdout and exits (sim_child_main). Only for a caller with no other thread. */
+    /* Set: while this process has one thread when a child starts, no exec: the forked child
+     * calls in_process(p), which prints the result's JSON line on stdout and exits
+     * (sim_child_main). With another thread then, the child execs argv as without it. */
     void (*in_process)(const struct params *p);
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
     double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
@@ -115,12 +117,6 @@ void runner_shutdown(struct runner *r);
 
 /* Frees the runner; call after runner_shutdown and after the loop has drained. */
 void runner_free(struct runner *r);
-
-/* In a child just forked, before it execs or runs anything: what every child of Situ gets
- * (runner_child.c). Its own process group, default signals (a TERM, INT, HUP or PIPE the parent
- * ignored stays ignored), death with `parent` (exit 3 if it is already gone), stdin /dev/null,
- * stdout and stderr on `out` and `err`, no other descriptor. Async-signal-safe. */
-void runner_child_setup(pid_t parent, int out, int err);
 
 /* For a fatal-signal handler: SIGKILLs and reaps every live child of every runner.
  * Async-signal-safe; the runners are unusable afterwards. */

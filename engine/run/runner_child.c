@@ -4,7 +4,7 @@
  * telling stderr line; the time limit; SIGKILL to its process group; reaping on SIGCHLD; the
  * signal-safe registry of live children; and turning its end into a result (one parse of its
  * JSON line) or a one-line reason for the scheduler (runner.c). */
-#define _GNU_SOURCE /* close_range */
+#define _GNU_SOURCE /* pipe2 */
 #include "runner_internal.h"
 
 #include <errno.h>
@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../base/child.h"
 
 #define PID_SLOTS 256
 
@@ -258,43 +258,6 @@ static void on_stderr(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 
 /* ---- starting a child -------------------------------------------------------------------- */
 
-/* In the forked child, before exec or the simulation: async-signal-safe calls only (the parent
- * may have threads; one of them may have held a lock at the fork). Its own group, so that one
- * kill(-pid) takes whatever it starts; default signal dispositions and mask, but a TERM, INT or
- * HUP the parent ignored stays ignored (nohup); death with the parent, even a SIGKILLed one
- * (then getppid() is no longer it if it died before prctl); stdout and stderr on the pipes, and
- * no other descriptor of ours (the loop's, the terminal, other children's pipes). */
-void runner_child_setup(pid_t parent, int out, int err)
-{
-    setpgid(0, 0);
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction cur;
-        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &cur) < 0)
-            continue;
-        bool keep = cur.sa_handler == SIG_IGN &&
-                    (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPIPE);
-        if (!keep && cur.sa_handler != SIG_DFL) {
-            struct sigaction dfl = {.sa_handler = SIG_DFL};
-            sigaction(sig, &dfl, NULL);
-        }
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-        _exit(3);
-    int null = open("/dev/null", O_RDONLY);
-    if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
-        dup2(err, STDERR_FILENO) < 0)
-        _exit(3);
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
-        return;
-#endif
-    for (int fd = 3; fd < 1024; fd++)
-        close(fd);
-}
-
 static void pipes_close(int fds[2][2])
 {
     for (int i = 0; i < 2; i++)
@@ -331,29 +294,35 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         args[n++] = values[id];
     }
     args[n] = NULL;
-    const char *what = r->in_process ? "a simulation" : args[0];
+    /* A copy of this process runs the simulation only while the process has one thread (see
+     * child.h): else (the Lua watchdog's thread, a library's) the child execs this binary, as
+     * the explorer's always do. */
+    bool copy = r->in_process && child_threads() == 1;
+    const char *what = copy ? "a simulation" : args[0];
 
-    int fds[2][2] = {{-1, -1}, {-1, -1}};              /* stdout, stderr: read end, write end */
-    if (!r->in_process && access(args[0], X_OK) < 0) { /* said here: the child could only exit */
+    int fds[2][2] = {{-1, -1}, {-1, -1}};     /* stdout, stderr: read end, write end */
+    if (!copy && access(args[0], X_OK) < 0) { /* said here: the child could only exit */
         snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
         close_handles(j);
         return -1;
     }
-    if (pipe2(fds[0], O_CLOEXEC) < 0 || pipe2(fds[1], O_CLOEXEC) < 0) {
+    if (pipe2(fds[0], O_CLOEXEC) < 0 || pipe2(fds[1], O_CLOEXEC) < 0 ||
+        (fds[0][1] = child_fd_above_std(fds[0][1])) < 0 ||
+        (fds[1][1] = child_fd_above_std(fds[1][1])) < 0) {
         snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
         pipes_close(fds);
         close_handles(j);
         return -1;
     }
-    if (r->in_process) { /* a forked copy that does not exec would print it a second time */
+    if (copy) { /* a forked copy that does not exec would print it a second time */
         fflush(stdout);
         fflush(stderr);
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
-        runner_child_setup(parent, fds[0][1], fds[1][1]);
-        if (r->in_process) {
+        child_setup(parent, -1, fds[0][1], fds[1][1]);
+        if (copy) { /* fork without exec: the parent had one thread, this one (above) */
             r->in_process(&j->p); /* prints the JSON line and exits */
             _exit(3);
         }

@@ -3,8 +3,10 @@
  * each simulation runs in a child of the one child wrapper (runner.h), which turns its end into
  * one line. sim_child_main is the child's whole life: one simulation, its JSON line on stdout.
  * sim_pool_run drives the runner on a loop of its own for `situ run`, `situ sweep` and Lua, whose
- * children are forks without exec (SimGrid's start-up is paid once). While children run, TERM,
- * INT and HUP kill and reap their groups before the caller goes (see struct guard). */
+ * children are copies of the caller (forks without exec: no second start of the binary) while it
+ * has one thread (Lua's watchdog ends its own while the pool runs), else `situ __simulate`
+ * exec'd with the same state (a library's thread: see child.h). While children run, TERM, INT
+ * and HUP kill and reap their groups before the caller goes (see struct guard). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,7 +17,9 @@
 #include <unistd.h>
 
 #include "../base/cache_dir.h"
+#include "../base/datadir.h"
 #include "../base/watchdog.h"
+#include "../lua/script.h"
 #include "../model/report.h"
 #include "../run/runner.h"
 #include "sim.h"
@@ -202,21 +206,54 @@ static void pool_on_watch(uv_timer_t *t)
     uv_close((uv_handle_t *)t, NULL);
 }
 
+/* The command a child execs when it cannot be a copy of this process: `situ __simulate` with
+ * what a copy would have inherited besides the parameters (--time-limit, --smpi-app). */
+static const char **exec_argv(char *self, size_t len, char *limit, size_t limit_len)
+{
+    const char **argv = calloc((size_t)sim_smpi_app.argc + 8, sizeof *argv);
+    if (!argv)
+        return NULL;
+    int n = 0;
+    datadir_self(self, len); /* "situ" if the kernel cannot tell: runner_new then says so */
+    argv[n++] = self;
+    argv[n++] = "__simulate";
+    if (script_time_limit() > 0) {
+        snprintf(limit, limit_len, "%.17g", script_time_limit());
+        argv[n++] = "--time-limit";
+        argv[n++] = limit;
+    }
+    if (sim_smpi_app.argc > 0) {
+        argv[n++] = "--smpi-app";
+        for (int i = 0; i < sim_smpi_app.argc; i++)
+            argv[n++] = sim_smpi_app.argv[i];
+        argv[n++] = "--"; /* the application's arguments end here, the parameters follow */
+    }
+    argv[n] = NULL;
+    return argv;
+}
+
 static int pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
                     void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
 {
+    char self[4096], limit[32];
+    const char **argv = exec_argv(self, sizeof self, limit, sizeof limit);
     uv_loop_t loop;
-    if (uv_loop_init(&loop) < 0)
+    if (!argv || uv_loop_init(&loop) < 0) {
+        free(argv);
         return -1;
+    }
     struct pool pl = {.jobs = jobs, .n = n, .progress = progress, .ud = ud};
     struct runner_opts o = {
+        .argv = argv,
         .in_process = sim_child_main,
         .max_jobs = parallel < 1 ? 1 : parallel,
         .time_limit = time_limit > 0 ? time_limit : -1,
         .cache_max = -1, /* every job runs (RUNNER_FORCE); a sweep keeps its own cache */
     };
     char err[RUNNER_ERR_MAX];
-    if (!(pl.r = runner_new(&loop, &o, err, sizeof err))) {
+    pl.r = runner_new(&loop, &o, err, sizeof err);
+    free(argv); /* the runner keeps its own copy */
+    if (!pl.r) {
         uv_loop_close(&loop);
         return -1;
     }
@@ -264,7 +301,8 @@ int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
                  void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud)
 {
     /* Waiting for the children is not the caller's time: a Lua scenario's deadline stops only
-     * its own Lua, however long the simulations it asked for take (they have time_limit). */
+     * its own Lua, however long the simulations it asked for take (they have time_limit). The
+     * pause also ends the watchdog's thread, so that the children can be copies of this one. */
     watchdog_pause();
     int rc = pool_run(jobs, n, parallel, time_limit, progress, ud);
     watchdog_resume();

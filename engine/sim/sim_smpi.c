@@ -92,6 +92,11 @@ static int config_text(const struct params *p, double t0, char **text, char *err
         fprintf(m, "--%s=%s\n", param_table[id].key, v);
     }
     fprintf(m, "--situ-t0=%.9f\n--situ-app=%d\n", t0, sim_smpi_app.argc > 0);
+    /* The run's processes are smpimain's: a platform they must read again (no cache) is read by
+     * this binary's `__digest`, which they cannot find themselves. */
+    char self[PATH_MAX];
+    if (datadir_self(self, sizeof self) == 0)
+        fprintf(m, "--situ-self=%s\n", self);
     fclose(m);
     return 0;
 }

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../run/runner.h"
+#include "../base/child.h"
 
 struct report {
     int status;      /* smpimain's wait status */
@@ -56,7 +56,7 @@ static _Noreturn void exec_main(const char *dir, char *const argv[], pid_t warde
     int err = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (out < 0 || err < 0)
         _exit(127);
-    runner_child_setup(warden, out, err);
+    child_setup(warden, -1, out, err);
     int d = open(dir, O_RDONLY | O_DIRECTORY); /* the lowest free: SIM_SMPI_DIR_FD */
     if (d < 0 || (d != SIM_SMPI_DIR_FD && dup2(d, SIM_SMPI_DIR_FD) < 0))
         _exit(127);

@@ -340,6 +340,54 @@ def hostfile_mapping():
         close(r["makespan"], m["makespan"], 0.02, "makespan")
 
 
+# One layout rule for every engine (issue 26): what the model accepts, fast and full run with the
+# same placement; what one of them would refuse, all refuse at the start, exit 2, the same line.
+HOSTFILE_EDGES = [  # (hostfile, nodes, ratio, cores_per_node): valid, at the limits
+    ("# a node full of analytics: cores_per_node slots\ndahu-1 slots=16\n", 2, 1, 16),
+    ("dahu-1 slots=8\ndahu-1.grid5000.fr:8\n", 2, 1, 16),  # two spellings, summing to the limit
+    ("dahu-32 slots=2\n", 1, 15, 32),  # the analytics beyond --nodes' first hosts
+    ("".join(f"dahu-{i}:1\n" for i in range(1, 17)), 2, 3, 16),  # one slot on each of 16 hosts
+    ("dahu-1:2\ndahu-3:30\n", 2, 1, 32),  # ranks fill the free cores, host by host
+]
+HOSTFILE_REFUSED = [  # (hostfile, nodes, ratio, cores_per_node, the line's words)
+    ("dahu-1 slots=32\n", 4, 1, 16, ":1: host 'dahu-1' given 32 slots, more than cores_per_node (16)"),
+    ("dahu-1 slots=32\n", 1, 15, 16, ":1: host 'dahu-1' given 32 slots"),
+    ("dahu-1:8\ndahu-1:9\n", 4, 1, 16, ":2: host 'dahu-1' given 17 slots in all"),
+    ("dahu-1:0\n", 2, 1, 16, ":1: expected 'HOST'"),
+    ("dahu-40:1\n", 2, 1, 16, ":1: unknown host 'dahu-40'"),
+    ("dahu-1:33\n", 2, 1, 32, ":1: host 'dahu-1' given 33 slots, more than its 32 cores"),
+]
+LAYOUT_KEYS = ("sim_cores", "analytics_cores", "sim_nodes", "analytics_nodes", "nodes_used")
+
+
+def hostfile_one_rule():
+    with tempfile.TemporaryDirectory() as d:
+        hf = os.path.join(d, "hosts")
+        for text, n, r, c in HOSTFILE_EDGES:
+            open(hf, "w").write(text)
+            args = ["--mapping", "hostfile", "--hostfile", hf, "--nodes", str(n), "--ratio", str(r),
+                    "--cores-per-node", str(c), "--iterations", "40", "--stride", "20",
+                    "--region", "20"]
+            m = model(*args)
+            for fidelity in ("fast", "full"):
+                got = run("--fidelity", fidelity, *args)
+                for k in LAYOUT_KEYS:
+                    assert got[k] == m[k], f"{text!r} {fidelity}: {k} {got[k]}, model {m[k]}"
+                c = got["conservation"]
+                assert c["puts"] == c["gets"] == c["analyses"], f"{text!r} {fidelity}: {c}"
+        for text, n, r, c, words in HOSTFILE_REFUSED:
+            open(hf, "w").write(text)
+            args = ["--mapping", "hostfile", "--hostfile", hf, "--nodes", str(n), "--ratio", str(r),
+                    "--cores-per-node", str(c), "--iterations", "40"]
+            lines = set()
+            for cmd in (["model"], ["run", "--fidelity", "fast"], ["run", "--fidelity", "full"]):
+                p = situ(*cmd, *args, expect=2)
+                assert p.stdout == "" and len(p.stderr.splitlines()) == 1, p.stderr
+                assert hf + words in p.stderr, f"{' '.join(cmd)}: {words!r} not in {p.stderr!r}"
+                lines.add(p.stderr)
+            assert len(lines) == 1, f"{text!r}: the engines say different things: {lines}"
+
+
 FIG8 = [  # the paper's Fig. 8 grid, 8 steps: eq. 5 is up to 8.3% short (R = 15), the model within 1%
     ["--preset", "paper-fig8", "--nodes", str(n), "--ratio", str(r)]
     for n, rs in ((1, (1, 3, 7, 15, 31)), (2, (15, 31))) for r in rs
@@ -529,6 +577,8 @@ def main():
         check("the actors may drift: fast is an upper bound and warns " + " ".join(a),
               drift_upper_bound(a))
     check("hostfile mapping places the analytics by host name", hostfile_mapping)
+    check("hostfiles: what the model accepts fast and full run alike; the rest is refused once",
+          hostfile_one_rule)
     check("model's makespan within 1% of full on the Fig. 8 grid", model_vs_full(FIG8, 0.01))
     check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
     check("model's makespan within 2% of full when an allgather meets the halos",

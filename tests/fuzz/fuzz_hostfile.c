@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_file(data, size);
     int slots[PLATFORM_MAX_HOSTS];
     char err[512] = "";
-    if (layout_read_hostfile(path, &pf, slots, err, sizeof err) < 0) {
+    if (layout_read_hostfile(path, &pf, 0, slots, err, sizeof err) < 0) {
         fuzz_check_error(err, sizeof err, "layout_read_hostfile");
         FUZZ_ASSERT(!strncmp(err, path, strlen(path)), "error does not name the file: %s", err);
         return 0;
@@ -53,7 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(slots[h] >= 0 && slots[h] <= pf.host[h].cores, "host %d: %d slots", h,
                     slots[h]);
 
-    static const long configs[][2] = {{1, 15}, {2, 31}, {4, 3}, {32, 1}}; /* nodes, ratio */
+    /* nodes, ratio, cores_per_node: fewer cores per node than a host has too (issue 26) */
+    static const long configs[][3] = {{1, 15, 32}, {2, 31, 32}, {4, 3, 32},
+                                      {32, 1, 32}, {3, 1, 16},  {2, 3, 8}};
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
         struct params p;
         params_defaults(&p);
@@ -61,6 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(p.hostfile, sizeof p.hostfile, "%s", path);
         p.nodes = configs[c][0];
         p.ratio = configs[c][1];
+        p.cores_per_node = configs[c][2];
         struct layout l;
         err[0] = 0;
         if (layout_build(&p, &pf, &l, err, sizeof err) < 0) {

@@ -3,7 +3,8 @@
 the knot around it) and only those (a private NAME_internal.h, a generated header, a header of
 another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the
 C compiler every byte of a file; every Lua state is made in one place, where the sandbox is built;
-tests/mutants/run.py --check names every mutant that no longer applies or compiles, and only those.
+tests/mutants/run.py --check names every mutant that no longer applies or compiles, and only those;
+tools/check-forks.py finds a fork that never execs (and this tree has none).
 Ends with 'tools: N passed, M failed'."""
 import os
 import re
@@ -19,6 +20,7 @@ import suite  # noqa: E402
 SUITE = suite.Suite("tools")
 check = SUITE.check
 CIRCLES = os.path.join(ROOT, "tools", "check-circles.py")
+FORKS = os.path.join(ROOT, "tools", "check-forks.py")
 
 
 def tree(files):
@@ -247,6 +249,66 @@ def sound_mutants():
                                     "them: make it unique)"), lines
 
 
+def forks(files):
+    p = subprocess.run([sys.executable, FORKS, tree(files), "engine"], capture_output=True,
+                       text=True)
+    return p.returncode, p.stderr.splitlines()
+
+
+# The digest's child as it was: a copy of the process that goes on to start SimGrid.
+FORK_COPY = """
+static int digest_child(const char *path)
+{
+    pid_t pid = fork(); /* execv( in a comment is no exec */
+    if (pid == 0) {
+        const char *s = "execl(";
+        _exit(digest_print(path, s));
+    }
+    return waitpid(pid, NULL, 0);
+}
+"""
+
+# sim_smpi.c's shape: the child calls a function of the file that execs.
+FORK_EXEC = """
+static void run_it(char **argv)
+{
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+static void through(char **argv)
+{
+    run_it(argv);
+}
+
+int start(char **argv)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        through(argv);
+    return pid;
+}
+"""
+
+
+def fork_without_exec():
+    rc, lines = forks({"engine/model/platform_load.c": "#include <unistd.h>\n" + FORK_COPY})
+    assert rc == 1, f"exit {rc}: {lines}"
+    assert len(lines) == 1 and lines[0].startswith(
+        "forks: engine/model/platform_load.c:5: digest_child() forks and never execs"), lines
+
+
+def fork_then_exec():
+    rc, lines = forks({"engine/sim/a.c": FORK_EXEC,
+                       "engine/sim/b.c": "int spawn(void) { return posix_spawn(0, 0, 0, 0, 0, 0); }"})
+    assert rc == 0 and not lines, lines
+
+
+def this_tree_forks():
+    p = subprocess.run([sys.executable, FORKS], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+
+
 def main():
     check("two modules that include each other: one line naming both", two_modules)
     check("a longer loop, and the knot around it, on one line", longer_loop_and_knot)
@@ -257,6 +319,11 @@ def main():
           two_files_calling_each_other)
     check("calls one way, same-named statics, a shared global: no call circle", calls_one_way)
     check("this build has no call circle", this_build_calls)
+    check("check-forks: a fork whose child never execs is named, file, line and function",
+          fork_without_exec)
+    check("check-forks: a fork whose child execs through a helper of the file: accepted",
+          fork_then_exec)
+    check("this tree: every fork execs, or is the runner's guarded copy", this_tree_forks)
     check("embed-lua.sh: every byte of the file, NUL-terminated, at -Werror", embed_every_byte)
     check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
     check("one maker of Lua states (script_new, which builds the sandbox first)",

@@ -246,7 +246,7 @@ Test(layout_hostfile, all_spellings, .init = fixture_dir_make, .fini = fixture_d
                   "\tnode2\t\n",
                   path, sizeof path);
     int slots[4] = {-1, -1, -1, -1};
-    cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(layout_read_hostfile(path, &pf, 0, slots, err, sizeof err), 0, "%s", err);
     cr_assert_eq(slots[0], 0);
     cr_assert_eq(slots[1], 3);
     cr_assert_eq(slots[2], 3);
@@ -260,7 +260,7 @@ Test(layout_hostfile, empty_file_gives_no_slots, .init = fixture_dir_make,
     char path[256], err[256] = "";
     fixture_write("hosts", "# nothing\n\n", path, sizeof path);
     int slots[4] = {9, 9, 9, 9};
-    cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(layout_read_hostfile(path, &pf, 0, slots, err, sizeof err), 0, "%s", err);
     for (int h = 0; h < 4; h++)
         cr_assert_eq(slots[h], 0);
 }
@@ -271,7 +271,8 @@ static void expect_hostfile_error(const char *text, const char *needle)
     char path[256], err[256] = "";
     fixture_write("hosts", text, path, sizeof path);
     int slots[4];
-    cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), -1, "accepted: %s", text);
+    cr_assert_eq(layout_read_hostfile(path, &pf, 0, slots, err, sizeof err), -1, "accepted: %s",
+                 text);
     cr_assert_not_null(strstr(err, path), "error does not name the file: %s", err);
     cr_assert_not_null(strstr(err, needle), "error '%s' lacks '%s'", err, needle);
     cr_assert_null(strchr(err, '\n'), "error is not one line: %s", err);
@@ -292,6 +293,8 @@ Test(layout_hostfile, bad_lines, .init = fixture_dir_make, .fini = fixture_dir_r
     expect_hostfile_error("node1:0\n", ":1:");
     expect_hostfile_error("# ok\nnode1:9\n", ":2:"); /* more than the node's 8 cores */
     expect_hostfile_error("node1:5\nnode1 slots=4\n", "more than its 8 cores");
+    /* a huge count after a first line: no overflow adding them (the fuzzer's find) */
+    expect_hostfile_error("node1:5\nnode1:99999999999999999999\n", ":2: host 'node1' given");
 }
 
 Test(layout_hostfile, missing_file_or_directory, .init = fixture_dir_make,
@@ -301,9 +304,9 @@ Test(layout_hostfile, missing_file_or_directory, .init = fixture_dir_make,
     char path[256], err[256] = "";
     int slots[4];
     snprintf(path, sizeof path, "%s/none", fixture_dir);
-    cr_assert_eq(layout_read_hostfile(path, &pf, slots, err, sizeof err), -1);
+    cr_assert_eq(layout_read_hostfile(path, &pf, 0, slots, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, path), "%s", err);
-    cr_assert_eq(layout_read_hostfile(fixture_dir, &pf, slots, err, sizeof err), -1);
+    cr_assert_eq(layout_read_hostfile(fixture_dir, &pf, 0, slots, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
 }
 
@@ -370,4 +373,109 @@ Test(layout_hostfile, unknown_host_through_layout, .init = fixture_dir_make,
     struct layout l;
     cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "unknown host 'node7'"), "%s", err);
+}
+
+/* One layout rule for every engine (issue 26): a node runs at most cores_per_node of the
+ * workflow's processes, so a hostfile that gives a host more analytics slots than that is bad
+ * input, named by its line, before any engine sees it (fast mode once built a negative rank
+ * count from it: "out of memory building the workflow"). */
+Test(layout_hostfile, slots_beyond_cores_per_node, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
+{
+    struct platform pf = fixture_dahu_platform();
+    struct params p;
+    params_defaults(&p);
+    p.mapping = MAPPING_HOSTFILE;
+    p.nodes = 4;
+    p.ratio = 1;
+    p.cores_per_node = 16;
+    const char *cases[][2] = {
+        {"dahu-1 slots=32\n", ":1: host 'dahu-1' given 32 slots, more than cores_per_node (16)"},
+        {"# two lines\ndahu-1 slots=8\ndahu-1.grid5000.fr:9\n",
+         ":3: host 'dahu-1.grid5000.fr' given 17 slots in all, more than cores_per_node (16)"},
+        {"dahu-2:33\n", ":1: host 'dahu-2' given 33 slots, more than cores_per_node (16)"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char err[512] = "";
+        fixture_write("hosts", cases[k][0], p.hostfile, sizeof p.hostfile);
+        struct layout l;
+        cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), -1, "accepted: %s", cases[k][0]);
+        cr_assert_not_null(strstr(err, p.hostfile), "%s", err);
+        cr_assert_not_null(strstr(err, cases[k][1]), "'%s' lacks '%s'", err, cases[k][1]);
+    }
+    /* Exactly cores_per_node: accepted, the node full of analytics. */
+    fixture_write("hosts", "dahu-1 slots=8\ndahu-1:8\n", p.hostfile, sizeof p.hostfile);
+    p.nodes = 2;
+    struct layout l;
+    char err[512] = "";
+    cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(l.ana_per_host[0], 16);
+    cr_assert_eq(l.sim_per_host[0], 0);
+    cr_assert_eq(l.sim_per_host[1], 16);
+    layout_free(&l);
+    platform_free(&pf);
+}
+
+/* Whatever the layout accepts, every engine can build: no host holds a negative count or more
+ * processes than min(cores_per_node, its cores), the counts add up, and the ranks are listed
+ * host by host (fast mode makes one group per host from that order). Hostfiles and
+ * configurations around the limits. */
+Test(layout_hostfile, every_accepted_layout_fits_its_nodes, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
+{
+    struct platform pf = fixture_dahu_platform();
+    static const char *files[] = {
+        "dahu-1 slots=32\n",
+        "dahu-1 slots=16\n",
+        "dahu-1 slots=8\ndahu-1:8\n",
+        "dahu-1:2\ndahu-3:30\n",
+        "dahu-32 slots=2\n",
+        "dahu-2\ndahu-2.grid5000.fr:3\n",
+        "dahu-1:1\ndahu-2:1\ndahu-3:1\ndahu-4:1\ndahu-5:1\ndahu-6:1\ndahu-7:1\ndahu-8:1\n"};
+    static const long shapes[][2] = {{1, 2},  {1, 16},  {3, 16}, {15, 16}, {1, 32},
+                                     {3, 32}, {31, 32}, {7, 8},  {3, 4}}; /* ratio, cores */
+    int accepted = 0, refused = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        struct params p;
+        params_defaults(&p);
+        p.mapping = MAPPING_HOSTFILE;
+        fixture_write("hosts", files[f], p.hostfile, sizeof p.hostfile);
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            for (long n = 1; n <= 6; n++) {
+                p.ratio = shapes[s][0];
+                p.cores_per_node = shapes[s][1];
+                p.nodes = n;
+                struct layout l;
+                char err[512] = "";
+                if (layout_build(&p, &pf, &l, err, sizeof err) < 0) {
+                    refused++;
+                    cr_assert_not_null(strstr(err, p.hostfile), "%s", err);
+                    continue;
+                }
+                accepted++;
+                long sim = 0, ana = 0, r = 0;
+                for (int h = 0; h < pf.hosts; h++) {
+                    long most =
+                        p.cores_per_node < pf.host[h].cores ? p.cores_per_node : pf.host[h].cores;
+                    cr_assert(l.sim_per_host[h] >= 0 && l.ana_per_host[h] >= 0,
+                              "%s n=%ld R=%ld C=%ld: host %d holds %d ranks, %d actors", files[f],
+                              n, p.ratio, p.cores_per_node, h, l.sim_per_host[h],
+                              l.ana_per_host[h]);
+                    cr_assert_leq(l.sim_per_host[h] + l.ana_per_host[h], most,
+                                  "%s n=%ld R=%ld C=%ld: host %d over its cores", files[f], n,
+                                  p.ratio, p.cores_per_node, h);
+                    sim += l.sim_per_host[h];
+                    ana += l.ana_per_host[h];
+                    for (int k = 0; k < l.sim_per_host[h]; k++, r++)
+                        cr_assert_eq(l.rank_host[r], h, "ranks not host by host");
+                }
+                cr_assert_eq(sim, l.sim_cores, "%s n=%ld R=%ld C=%ld", files[f], n, p.ratio,
+                             p.cores_per_node);
+                cr_assert_eq(ana, l.ana_cores);
+                layout_free(&l);
+            }
+        }
+    }
+    cr_assert_gt(accepted, 100, "%d accepted", accepted);
+    cr_assert_gt(refused, 10, "%d refused", refused);
+    platform_free(&pf);
 }

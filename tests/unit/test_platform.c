@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
+#include "../../engine/base/datadir.h"
 #include "../../engine/model/params.h"
 #include "../../engine/model/platform.h"
 #include "fixtures.h"
@@ -105,7 +107,8 @@ Test(platform, staging_zone_and_speeds, .init = own_cache, .fini = fixture_dir_r
     platform_free(&pf);
 }
 
-/* SimGrid's own reason, naming the file: a topology it refuses, a unit it does not know. */
+/* SimGrid's own reason, naming the file, on one line: a topology it refuses, a unit it does not
+ * know, and the refusals whose backtrace follows SimGrid's message. */
 Test(platform, simgrid_reasons, .init = own_cache, .fini = fixture_dir_remove)
 {
     const char *bad[][2] = {
@@ -117,7 +120,21 @@ Test(platform, simgrid_reasons, .init = own_cache, .fini = fixture_dir_remove)
          "unknown unit"},
         {"<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"1-4\" speed=\"1Gf\" bw=\"1Gbps\" "
          "lat=\"1us\" colour=\"red\"/>",
-         "Bad attribute `colour'"}};
+         "Bad attribute `colour'"},
+        /* Refused by an exception or an assertion, whose backtrace follows the message. */
+        {"<host id=\"a\" speed=\"1Gf\"/><host id=\"a\" speed=\"1Gf\"/>",
+         "Refusing to create a second host named 'a'."},
+        {"<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>",
+         "Refusing to create a second NetZone called 'w'."},
+        {"<host id=\"a\" speed=\"1Gf\" core=\"0\"/>", "Host a must have at least one core, not 0."},
+        {"", "There is no host!"},
+        {"<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
+         "<route src=\"a\" dst=\"b\"><link_ctn id=\"nolink\"/></route>",
+         "Link not found: nolink"},
+        /* A message on two lines: its second line too, joined. */
+        {"<host id=\"a\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+         "<route src=\"a\" dst=\"zz\"><link_ctn id=\"l\"/></route>",
+         "Route dst='zz' does name a node. Existing netpoints: 'a'"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char xml[1024], path[256], err[512] = "";
         snprintf(xml, sizeof xml, PROLOG "%s" EPILOG, bad[k][0]);
@@ -127,6 +144,8 @@ Test(platform, simgrid_reasons, .init = own_cache, .fini = fixture_dir_remove)
         cr_assert_not_null(strstr(err, path), "%s", err);
         cr_assert_not_null(strstr(err, bad[k][1]), "%s", err);
         cr_assert_null(strchr(err, '\n'), "one line: %s", err);
+        cr_assert_null(strstr(err, "acktrace"), "%s", err);
+        cr_assert_null(strstr(err, "Uncaught exception"), "%s", err);
     }
     struct platform pf;
     char err[512];
@@ -193,6 +212,54 @@ Test(platform, routes_on_demand, .init = own_cache, .fini = fixture_dir_remove)
     cr_assert_eq(platform_need_routes(&pf, more, 1, err, sizeof err), -1, "edited: accepted");
     cr_assert_not_null(strstr(err, "changed since"), "%s", err);
     platform_free(&pf);
+}
+
+/* The digest's child is `PROGRAM __digest PLATFORM --parent PID [--routes]` exec'd (the explorer
+ * reads platforms on its thread pool: a copy of a process with threads may not start SimGrid),
+ * in a process group of its own: a wrapper that logs how it was started, then execs this binary
+ * (tests/unit/digest_entry.c answers __digest). A fork that does not exec never runs it. */
+Test(platform, digest_child_is_an_exec, .init = own_cache, .fini = fixture_dir_remove)
+{
+    char self[4096], script[256], calls[256], text[8192], big[256], err[512];
+    cr_assert_eq(datadir_self(self, sizeof self), 0);
+    snprintf(calls, sizeof calls, "%s/calls", fixture_dir);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nread -r pid comm state ppid pgrp rest < /proc/$$/stat\n"
+             "echo \"$pid $pgrp $ppid $*\" >> '%s'\nexec '%s' \"$@\"\n",
+             calls, self);
+    fixture_write("digest.sh", text, script, sizeof script);
+    cr_assert_eq(chmod(script, 0755), 0);
+    fixture_write("big.xml",
+                  PROLOG "<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"1-200\" "
+                         "speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\"/>" EPILOG,
+                  big, sizeof big);
+    platform_set_digest_program(script);
+    struct platform pf;
+    load(big, &pf);
+    int pairs[] = {0, 199};
+    cr_assert_eq(platform_need_routes(&pf, pairs, 1, err, sizeof err), 0, "%s", err);
+    cr_assert_not_null(platform_route(&pf, 0, 199, &(int){0}), "the routes' child answered");
+    platform_free(&pf);
+    platform_set_digest_program(NULL);
+
+    FILE *f = fopen(calls, "r");
+    cr_assert_not_null(f, "the digest was not made by an exec'd program");
+    char line[2][1024] = {"", ""};
+    for (int i = 0; i < 2; i++)
+        cr_assert_not_null(fgets(line[i], sizeof line[i], f), "%d call(s) of the program", i);
+    cr_assert_null(fgets(text, sizeof text, f), "more calls than two: %s", text);
+    fclose(f);
+    for (int i = 0; i < 2; i++) {
+        long pid, pgrp, ppid;
+        char args[512], want[512];
+        cr_assert_eq(sscanf(line[i], "%ld %ld %ld %511[^\n]", &pid, &pgrp, &ppid, args), 4, "%s",
+                     line[i]);
+        cr_assert_eq(pgrp, pid, "the child leads its own process group: %s", line[i]);
+        cr_assert_eq(ppid, (long)getpid(), "the child is this process's: %s", line[i]);
+        snprintf(want, sizeof want, "__digest %s --parent %ld%s", big, (long)getpid(),
+                 i ? " --routes" : "");
+        cr_assert_str_eq(args, want);
+    }
 }
 
 Test(platform, digest_reader_refuses_garbage)

@@ -93,7 +93,7 @@ Test(regressions, hostfile_short_names, .init = fixture_dir_make, .fini = fixtur
     cr_assert_eq(platform_load(path, &pf, err, sizeof err), 0, "%s", err);
     fixture_write("hosts", "dahu-2 slots=1\ndahu-3.grid5000.fr:2\n", hosts, sizeof hosts);
     int slots[4];
-    cr_assert_eq(layout_read_hostfile(hosts, &pf, slots, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(layout_read_hostfile(hosts, &pf, 0, slots, err, sizeof err), 0, "%s", err);
     cr_assert_eq(slots[0], 0);
     cr_assert_eq(slots[1], 1);
     cr_assert_eq(slots[2], 2);
