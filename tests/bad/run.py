@@ -82,7 +82,7 @@ def generate(gen):
     # Enormous lines.
     write("huge-line.hostfile", "dahu-1" + " " * (1 << 20) + "slots=1\n")
     write("huge-line.conf", "ratio = " + "1" * (1 << 20) + "\n")
-    write("huge-comment-line.conf", "# " + "x" * 2000 + " ratio = 7\n")
+    write("huge-comment-line.conf", "# " + "x" * 8000 + " ratio = 7\n")
     write("huge-line.jsonl", '{"makespan": ' + "1" * (4 << 20) + "}\n")
     write("huge-string.jsonl", '{"config": "' + "x" * (4 << 20) + '"}\n')
     write("many-lines.hostfile", "dahu-1 slots=1\n" * 100000)
