@@ -450,7 +450,7 @@ static int run(struct opts *o)
         cli_error("advise: %s", err);
         return EXIT_BAD_INPUT;
     }
-    if (o->out && outfile_check_dir(o->out, err, sizeof err) < 0) {
+    if (o->out && outfile_check_dir(o->out, advise_out_files, err, sizeof err) < 0) {
         cli_error("advise: --out %s", err);
         return EXIT_BAD_INPUT;
     }

@@ -117,6 +117,17 @@ def generate(gen):
     # A dangling link where --out points: refused, and left as it is.
     os.symlink(os.path.join(gen, "nowhere", "t.csv"), os.path.join(gen, "dangling.csv"))
     made["dangling.csv"] = os.path.join(gen, "dangling.csv")
+    # A dangling link where --out DIR points, and a directory where the files to be written are
+    # a dangling link (advise.csv) and a directory (fig8.png): refused before any work.
+    os.symlink(os.path.join(gen, "nowhere-dir"), os.path.join(gen, "dangling-dir"))
+    made["dangling-dir"] = os.path.join(gen, "dangling-dir")
+    made["dangling-dir/"] = made["dangling-dir"] + "/"
+    os.mkdir(os.path.join(gen, "out-traps"))
+    os.symlink(os.path.join(gen, "nowhere", "a.csv"), os.path.join(gen, "out-traps", "advise.csv"))
+    os.mkdir(os.path.join(gen, "out-traps", "fig8.png"))
+    made["out-traps"] = os.path.join(gen, "out-traps")
+    for name in ("advise.csv", "fig8.png"):
+        made["out-traps/" + name] = os.path.join(gen, "out-traps", name)
     # Entity expansion that is quadratic, not exponential (libxml2 only stops the latter).
     big = "x" * 100000
     write("quadratic-blowup.xml", '<?xml version="1.0"?>\n<!DOCTYPE platform [<!ENTITY a "' + big +
