@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Output tests: every writer of situ (sweep, merge, advise, reproduce, situ.csv, standard
 output) either writes its file whole or leaves nothing, and says so with exit 1 and one line
-naming the file and
-the reason: on a full disk (RLIMIT_FSIZE, and a small tmpfs when root), on /dev/full, and with
---out pointing at what is not ours to replace (a link, a directory).
+naming the file and the reason: on a full disk (RLIMIT_FSIZE, and a small tmpfs when root), on
+/dev/full, and with --out pointing at what is not ours to replace (a link, a directory).
 Usage: python3 tests/study/output.py PATH/TO/situ. Ends with 'output: N passed, M failed'."""
 import os
 import resource
