@@ -61,7 +61,11 @@ int outfile_check_dir(const char *dir, const char *const *names, char *err, size
         /* What is already there under the names to be written must be replaceable too. */
         for (int i = 0; names && names[i]; i++) {
             char path[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s", d, names[i]);
+            int n = snprintf(path, sizeof path, "%s/%s", d, names[i]);
+            if (n < 0 || (size_t)n >= sizeof path) {
+                snprintf(err, errlen, "%.64s...: %s", dir, strerror(ENAMETOOLONG));
+                return -1;
+            }
             if (outfile_check(path, err, errlen) < 0)
                 return -1;
         }
