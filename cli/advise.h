@@ -24,7 +24,9 @@ struct advise_view {
 };
 
 /* Writes DIR/advise.csv, DIR/heatmap.{png,svg} and DIR/pareto.{png,svg} (each whole or absent).
- * -1 with "FILE: cannot write: why". */
+ * -1 with "FILE: cannot write: why". advise_out_files names them (NULL-terminated), for the
+ * check before any work (outfile_check_dir). */
+extern const char *const advise_out_files[];
 int advise_write_dir(const struct advise *a, const struct advise_check *chk, int nchk,
                      struct advise_view v, const char *dir, char *err, size_t errlen);
 

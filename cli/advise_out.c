@@ -232,6 +232,9 @@ static int write_csv(const struct advise *a, const struct advise_check *chk, int
     return outfile_commit(&out, err, errlen);
 }
 
+const char *const advise_out_files[] = {"advise.csv", "heatmap.png", "heatmap.svg",
+                                        "pareto.png", "pareto.svg",  NULL};
+
 int advise_write_dir(const struct advise *a, const struct advise_check *chk, int nchk,
                      struct advise_view v, const char *dir, char *err, size_t errlen)
 {

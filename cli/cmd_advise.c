@@ -120,19 +120,22 @@ static int option(struct opts *o, const char *key, const char *value, char *err,
     return study_option(&o->s, key, value, err, errlen);
 }
 
-/* The axis one name of --heatmap means: any of its keys, or all of them joined by ':'. */
-static int find_axis(const struct grid *g, const char *name)
+/* The axis one name of --heatmap means: any of its parameters, or several of them linked by ':'
+ * (in any order), spelt as everywhere else (params_find_linked). -1 with err. */
+static int find_axis(const struct grid *g, const char *name, char *err, size_t errlen)
 {
-    int id = params_find(name);
+    int ids[GRID_MAX_LINKED], n = params_find_linked(name, ids, GRID_MAX_LINKED, err, errlen);
+    if (n < 0)
+        return -1;
     for (int k = 0; k < g->naxes; k++) {
-        char full[256];
-        grid_axis_name(&g->axes[k], full, sizeof full);
-        if (!strcmp(full, name))
+        int on = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < g->axes[k].nids; i++)
+                on += g->axes[k].ids[i] == ids[j];
+        if (on == n)
             return k;
-        for (int i = 0; i < g->axes[k].nids; i++)
-            if (g->axes[k].ids[i] == id)
-                return k;
     }
+    snprintf(err, errlen, "heatmap: '%s' is not one of the axes given", name);
     return -1;
 }
 
@@ -149,11 +152,10 @@ static int heatmap_axes(const struct opts *o, struct advise_view *v, char *err, 
             return -1;
         }
         *comma = 0;
-        v->x = find_axis(g, buf);
-        v->y = find_axis(g, comma + 1);
-        const char *bad = v->x < 0 ? buf : v->y < 0 ? comma + 1 : NULL;
-        if (bad) {
-            snprintf(err, errlen, "heatmap: '%s' is not one of the axes given", bad);
+        char why[256];
+        if ((v->x = find_axis(g, buf, why, sizeof why)) < 0 ||
+            (v->y = find_axis(g, comma + 1, why, sizeof why)) < 0) {
+            snprintf(err, errlen, "%s%s", strncmp(why, "heatmap: ", 9) ? "heatmap: " : "", why);
             return -1;
         }
         if (v->x == v->y) {
@@ -164,7 +166,8 @@ static int heatmap_axes(const struct opts *o, struct advise_view *v, char *err, 
     }
     /* The paper's view, ratio across and nodes up, when both vary; else the first two axes
      * with more than one value. */
-    int r = find_axis(g, "ratio"), n = find_axis(g, "nodes");
+    char why[256];
+    int r = find_axis(g, "ratio", why, sizeof why), n = find_axis(g, "nodes", why, sizeof why);
     if (r >= 0 && n >= 0 && g->axes[r].n > 1 && g->axes[n].n > 1) {
         *v = (struct advise_view){r, n};
         return 0;
@@ -447,7 +450,7 @@ static int run(struct opts *o)
         cli_error("advise: %s", err);
         return EXIT_BAD_INPUT;
     }
-    if (o->out && outfile_check_dir(o->out, err, sizeof err) < 0) {
+    if (o->out && outfile_check_dir(o->out, advise_out_files, err, sizeof err) < 0) {
         cli_error("advise: --out %s", err);
         return EXIT_BAD_INPUT;
     }

@@ -224,8 +224,19 @@ int cmd_reproduce(int argc, char **argv)
         jobs = probe.jobs;
     }
     /* Everything that is bad input first, so that exit 2 leaves nothing behind. */
-    char err[OUTFILE_ERR_MAX];
-    if (outfile_check_dir(dir, err, sizeof err) < 0) {
+    char err[OUTFILE_ERR_MAX], names[4 * 8][64];
+    const char *files[4 * 8 + 1];
+    int nfiles = 0;
+    static const char *const suffixes[] = {"csv", "png", "svg", "txt"};
+    for (int k = 0; k < reproduce_nfigures && nfiles + 4 < (int)(sizeof files / sizeof *files); k++)
+        for (int x = 0; (all || k == chosen) && x < 4; x++) {
+            snprintf(names[nfiles], sizeof names[nfiles], "%s.%s", reproduce_figures[k].name,
+                     suffixes[x]);
+            files[nfiles] = names[nfiles];
+            nfiles++;
+        }
+    files[nfiles] = NULL;
+    if (outfile_check_dir(dir, files, err, sizeof err) < 0) {
         cli_error("reproduce: --out %s", err);
         return EXIT_BAD_INPUT;
     }

@@ -339,8 +339,10 @@ unsigned app_advise_objective(struct app_state *s);
 
 /* ---- lessons (app_lesson.c) ---- */
 
-/* Opens lesson NAME at step 1 (loading its configuration). -1 with err; else APP_* flags. */
-int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen);
+/* Opens lesson l (the app owns it from now on, even on failure) at step 1, loading its
+ * configuration. In the explorer l is the checking child's copy (evaluator_lesson_check): no
+ * Lua of the lesson runs here. -1 with err; else APP_* flags. */
+int app_lesson_open(struct app_state *s, struct lesson *l, char *err, size_t errlen);
 void app_lesson_close(struct app_state *s);
 /* Goes to step i (0-based): forward keeps what the user set and loads the step's configuration
  * on top; backward keeps the configuration as it is (the student's work is theirs). Past the last
@@ -358,10 +360,10 @@ unsigned app_lesson_hint(struct app_state *s);
  * due (no goal, or the model is not in yet). */
 long app_lesson_goal_due(const struct app_state *s, const char **lesson, int *step,
                          const struct sim_result **sim, const char **answer);
-/* The lesson's file changed and its checking child ran it within the limit: the panel reloads
- * it at the same step (the last, if it has fewer now), the configuration and the goals met
- * kept. _failed: why it did not (the old lesson stays). */
-unsigned app_lesson_reload(struct app_state *s);
+/* The lesson's file changed and its checking child ran it within the limit: the panel takes l,
+ * the child's copy (the app owns it), at the same step (the last, if it has fewer now), the
+ * configuration and the goals met kept. _failed: why it did not (the old lesson stays). */
+unsigned app_lesson_reload(struct app_state *s, struct lesson *l);
 unsigned app_lesson_reload_failed(struct app_state *s, const char *why);
 /* A: the prompt for the answer to the step's question (a notice if it asks none); Enter on it
  * records the answer, which the goal then checks (state.answer). */

@@ -1,7 +1,8 @@
 /* The lesson panel's state: which step is on, the configuration each step loads, and the goal's
  * status, re-checked whenever the model or the simulation of the configuration changes. The
- * goal is user code: the evaluator process checks it (the loop asks, app_lesson_goal_due, and
- * hands the answer to app_lesson_on_goal); never this thread. */
+ * lesson is user code: a checking child reads it and hands it over as data (lesson_wire.h), and
+ * the evaluator process checks its goals (the loop asks, app_lesson_goal_due, and hands the
+ * answer to app_lesson_on_goal); none of its Lua runs on this thread. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,11 +225,8 @@ unsigned app_lesson_hint(struct app_state *s)
     return APP_DIRTY;
 }
 
-int app_lesson_open(struct app_state *s, const char *name, char *err, size_t errlen)
+int app_lesson_open(struct app_state *s, struct lesson *l, char *err, size_t errlen)
 {
-    struct lesson *l = lesson_load(name, err, errlen);
-    if (!l)
-        return -1;
     app_lesson_close(s);
     lesson_set_output(l, NULL); /* a goal's print() would write over the screen */
     s->lesson.l = l;
@@ -275,16 +273,13 @@ unsigned app_lesson_answer_commit(struct app_state *s)
     return APP_DIRTY;
 }
 
-unsigned app_lesson_reload(struct app_state *s)
+unsigned app_lesson_reload(struct app_state *s, struct lesson *l)
 {
     struct app_lesson *ls = &s->lesson;
-    if (!ls->l)
+    if (!ls->l) {
+        lesson_free(l);
         return 0;
-    char path[PARAMS_PATH_MAX], err[APP_MSG_MAX];
-    snprintf(path, sizeof path, "%s", lesson_path(ls->l));
-    struct lesson *l = lesson_load(path, err, sizeof err);
-    if (!l)
-        return app_lesson_reload_failed(s, err);
+    }
     lesson_set_output(l, NULL);
     lesson_free(ls->l);
     ls->l = l;

@@ -1,7 +1,9 @@
 #include "evaluator.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "../engine/lua/script.h"
+#include "../engine/scenario/lesson_wire.h"
 #include "../engine/base/watchdog.h"
 #include "proc.h"
 
@@ -242,53 +245,108 @@ void evaluator_close(struct evaluator *ev)
     uv_close((uv_handle_t *)&ev->deadline, on_timer_closed);
 }
 
-int evaluator_lesson_check(const char *lesson, double time_limit, char *err, size_t errlen)
+/* Appends what fd has now to *buf (grown as needed, at most max bytes kept: the first ones, or
+ * with tail the last ones); false at its end (or an error: nothing more will come). */
+static bool take(int fd, char **buf, size_t *len, size_t *cap, size_t max, bool tail)
+{
+    char chunk[16384];
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return true;
+    if (n <= 0)
+        return false;
+    if (tail && *len + (size_t)n >= max && *len > (size_t)n) { /* the newer part is the reason */
+        memmove(*buf, *buf + (size_t)n, *len - (size_t)n);
+        *len -= (size_t)n;
+    }
+    if (*len + (size_t)n + 1 > *cap && *len + (size_t)n < max) {
+        size_t want = (*len + (size_t)n + 1) * 2;
+        char *grown = realloc(*buf, want);
+        if (grown) {
+            *buf = grown;
+            *cap = want;
+        }
+    }
+    if (*len + (size_t)n + 1 > *cap)
+        return true; /* over max, or no memory: dropped, and the reader finds it cut short */
+    memcpy(*buf + *len, chunk, (size_t)n);
+    *len += (size_t)n;
+    (*buf)[*len] = 0;
+    return true;
+}
+
+struct lesson *evaluator_lesson_check(const char *lesson, double time_limit, char *err,
+                                      size_t errlen)
 {
     char limit[32];
     snprintf(limit, sizeof limit, "%.17g", time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT);
-    int pipefd[2];
-    if (pipe(pipefd) < 0) {
+    int out[2] = {-1, -1}, errp[2] = {-1, -1};
+    if (pipe(out) < 0 || pipe(errp) < 0) {
         snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
-        return -1;
+        for (int k = 0; k < 2; k++)
+            if (out[k] >= 0)
+                close(out[k]);
+        return NULL;
     }
     pid_t pid = fork();
     if (pid == 0) {
-        dup2(pipefd[1], STDERR_FILENO);
-        close(pipefd[0]);
-        close(pipefd[1]);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(errp[1], STDERR_FILENO);
+        close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
         execl("/proc/self/exe", "situ", "--time-limit", limit, "__lesson-check", lesson,
               (char *)NULL);
         _exit(127);
     }
-    close(pipefd[1]);
+    close(out[1]);
+    close(errp[1]);
     if (pid < 0) {
-        close(pipefd[0]);
+        close(out[0]);
+        close(errp[0]);
         snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
-        return -1;
+        return NULL;
     }
-    /* Its own watchdog stops it at the limit; this deadline is for a child that cannot. */
+    /* Its own watchdog stops it at the limit; this deadline is for a child that cannot. Both
+     * pipes are read as it goes: a lesson bigger than a pipe must not stall it. */
     double wait_s = atof(limit) + WATCHDOG_GRACE + 1;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *wire = NULL, *text = NULL;
+    size_t wlen = 0, wcap = 0, tlen = 0, tcap = 0;
+    bool out_open = true, err_open = true, done = false;
     int status = 0;
-    bool done = false;
-    for (double waited = 0; !done && waited < wait_s; waited += 0.01) {
-        done = waitpid(pid, &status, WNOHANG) == pid;
-        if (!done)
+    for (;;) {
+        struct pollfd fds[2] = {{out_open ? out[0] : -1, POLLIN, 0},
+                                {err_open ? errp[0] : -1, POLLIN, 0}};
+        if (out_open || err_open)
+            (void)poll(fds, 2, 10);
+        else
             nanosleep(&(struct timespec){0, 10000000}, NULL);
+        if (out_open && fds[0].revents)
+            out_open = take(out[0], &wire, &wlen, &wcap, LESSON_WIRE_MAX, false);
+        if (err_open && fds[1].revents)
+            err_open = take(errp[0], &text, &tlen, &tcap, 64 * 1024, true);
+        done = done || waitpid(pid, &status, WNOHANG) == pid;
+        if (done && !out_open && !err_open)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > wait_s)
+            break;
     }
-    char text[1024] = "";
+    close(out[0]);
+    close(errp[0]);
+    struct lesson *l = NULL;
+    char line[PROC_ERR_TAIL];
+    proc_last_line(text ? text : "", line, sizeof line);
     if (!done) {
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
-        snprintf(text, sizeof text, "%s: no answer within %s s, the time limit", lesson, limit);
+        snprintf(err, errlen, "%s: no answer within %s s, the time limit", lesson, limit);
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(err, errlen, "%s", line[0] ? line : "the lesson's check failed");
     } else {
-        ssize_t n = read(pipefd[0], text, sizeof text - 1);
-        text[n > 0 ? n : 0] = 0;
+        l = lesson_wire_read(wire ? wire : "", wlen, err, errlen);
     }
-    close(pipefd[0]);
-    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    char line[PROC_ERR_TAIL];
-    proc_last_line(text, line, sizeof line);
-    snprintf(err, errlen, "%s", line[0] ? line : "the lesson's check failed");
-    return -1;
+    free(wire);
+    free(text);
+    return l;
 }

@@ -86,13 +86,15 @@ void evaluator_close(struct evaluator *ev);
 /* The child's side: reads requests on stdin and answers on stdout until stdin closes. */
 int evaluator_child_main(int argc, char **argv);
 
-/* `situ __lesson-check FILE`: loads a lesson and frees it, exit 0, or 2 with its one line. The
- * explorer runs a lesson's top-level code here first, where a hang can be killed, before it
- * loads the lesson itself (it needs its text and configurations). */
+/* `situ __lesson-check FILE`: loads a lesson, writes it on stdout as data (lesson_wire.h) and
+ * frees it: exit 0, or 2 with its one line. The lesson's Lua runs here and in the evaluator
+ * (its goals), never in the explorer, which takes the lesson this check hands over. */
 int evaluator_lesson_check_main(int argc, char **argv);
 
-/* Runs that check in a child and waits for it, at most the time limit and a second. -1 with
- * the child's line, or why it was stopped. */
-int evaluator_lesson_check(const char *lesson, double time_limit, char *err, size_t errlen);
+/* Runs that check in a child and waits for it, at most the time limit and a second (before the
+ * loop runs: at start-up). The lesson it handed over (lesson_free it), or NULL with the child's
+ * line, or why it was stopped. */
+struct lesson *evaluator_lesson_check(const char *lesson, double time_limit, char *err,
+                                      size_t errlen);
 
 #endif

@@ -15,6 +15,7 @@
 #include "../engine/lua/analytics.h"
 #include "../engine/model/layout.h"
 #include "../engine/scenario/lesson.h"
+#include "../engine/scenario/lesson_wire.h"
 #include "../engine/base/watchdog.h"
 #include "evaluator.h"
 
@@ -177,12 +178,22 @@ int evaluator_lesson_check_main(int argc, char **argv)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() == 1)
         return 1;
+    /* The lesson goes out on a descriptor of its own; stdout becomes stderr, so that nothing
+     * else (the lesson's io.write, a library's message) can slip into it. */
+    int fd = dup(STDOUT_FILENO);
+    FILE *wire = fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ? NULL : fdopen(fd, "w");
+    if (!wire)
+        return 1;
     char err[1024];
     struct lesson *l = lesson_load(argv[2], err, sizeof err);
     if (!l) {
         fprintf(stderr, "situ: %s\n", err);
         return 2;
     }
-    lesson_free(l); /* its finalizers too: under the limits, as in the explorer */
+    if (lesson_wire_write(l, wire) < 0 || fclose(wire) != 0) {
+        fprintf(stderr, "situ: %s: cannot hand the lesson over: %s\n", argv[2], strerror(errno));
+        return 1;
+    }
+    lesson_free(l); /* its finalizers too: under the limits, as in the explorer's goals */
     return 0;
 }

@@ -350,11 +350,13 @@ int tui_run(const struct tui_opts *o)
     t->app.script_unsafe = o->unsafe;
     if (o->lesson_log)
         snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
-    /* A lesson's top-level code runs here (the panel needs its text and configurations), but
-     * first in a child, where a hang is stopped at the time limit. */
+    /* A lesson is user code: a child runs it, where a hang is stopped at the time limit, and
+     * hands over what the panel needs (its text and configurations) as data; none of it runs
+     * here. */
+    struct lesson *lesson = NULL;
     if (o->lesson && o->lesson[0] &&
-        (evaluator_lesson_check(o->lesson, script_time_limit(), err, sizeof err) < 0 ||
-         app_lesson_open(&t->app, o->lesson, err, sizeof err) < 0)) {
+        (!(lesson = evaluator_lesson_check(o->lesson, script_time_limit(), err, sizeof err)) ||
+         app_lesson_open(&t->app, lesson, err, sizeof err) < 0)) {
         fprintf(stderr, "situ: %s\n", err);
         app_free(&t->app);
         uv_loop_close(&t->loop);

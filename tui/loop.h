@@ -83,7 +83,9 @@ struct tui {
 
     /* loop_watch.c: the analytics, lesson and scenario files */
     struct watch watches[WATCH_KINDS];
-    struct proc *lesson_check; /* a changed lesson's top level, run in a child first */
+    struct proc *lesson_check; /* a changed lesson, read in a child: the explorer takes its */
+    char *lesson_wire;         /* lesson as data (lesson_wire.h), never runs its Lua */
+    size_t lesson_wire_len, lesson_wire_cap;
 
     /* loop_helpers.c: a Lua analytics' model and a lesson's goals are evaluated in child
      * processes (evaluator.h), so that neither waits for the other or for the curves. */

@@ -1,13 +1,15 @@
 /* The files the explorer follows, reloaded on save: the analytics (its model is evaluated anew),
- * the lesson (its top level runs first in a checking child, where a hang is stopped at the
- * limit, then the panel reloads at the same step) and the scenario (it runs again). Each file's
- * directory is watched, since an editor saves by renaming a new file over the old, and a change
- * acts once the burst of events has settled. */
+ * the lesson (a checking child runs it, where a hang is stopped at the limit, and hands it over
+ * as data: the panel reloads at the same step, and no line of it runs here) and the scenario
+ * (it runs again). Each file's directory is watched, since an editor saves by renaming a new
+ * file over the old, and a change acts once the burst of events has settled. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../engine/lua/analytics.h"
 #include "../engine/lua/script.h"
+#include "../engine/scenario/lesson_wire.h"
 #include "loop.h"
 
 /* "dir" and "base" of path ("." for a bare name). */
@@ -23,28 +25,55 @@ static void split_path(const char *path, char *dir, size_t dlen, char *base, siz
     }
 }
 
+static void wire_clear(struct tui *t)
+{
+    free(t->lesson_wire);
+    t->lesson_wire = NULL;
+    t->lesson_wire_len = t->lesson_wire_cap = 0;
+}
+
 static void on_lesson_checked(void *ud, int status, const char *err_tail)
 {
     struct tui *t = ud;
     t->lesson_check = NULL; /* proc.h: gone after on_exit */
-    if (t->quitting)
-        return;
-    if (status == 0) {
-        loop_post(t, app_lesson_reload(&t->app));
+    if (t->quitting) {
+        wire_clear(t);
         return;
     }
     char why[APP_MSG_MAX];
-    proc_last_line(err_tail, why, sizeof why);
-    loop_post(t, app_lesson_reload_failed(&t->app, why[0] ? why : "its check failed"));
+    struct lesson *l = NULL;
+    if (status == 0)
+        l = lesson_wire_read(t->lesson_wire ? t->lesson_wire : "", t->lesson_wire_len, why,
+                             sizeof why);
+    else
+        proc_last_line(err_tail, why, sizeof why);
+    wire_clear(t);
+    loop_post(t, l ? app_lesson_reload(&t->app, l)
+                   : app_lesson_reload_failed(&t->app, why[0] ? why : "its check failed"));
 }
 
+/* The lesson, as data, as the child writes it: kept whole (up to LESSON_WIRE_MAX) for
+ * on_lesson_checked. */
 static void on_lesson_out(void *ud, const char *buf, size_t n)
 {
-    (void)ud, (void)buf, (void)n; /* the check prints nothing on stdout */
+    struct tui *t = ud;
+    if (t->lesson_wire_len + n > LESSON_WIRE_MAX)
+        return; /* dropped: the reader finds it cut short and says so */
+    if (t->lesson_wire_len + n > t->lesson_wire_cap) {
+        size_t want = (t->lesson_wire_len + n) * 2;
+        char *grown = realloc(t->lesson_wire, want);
+        if (!grown)
+            return;
+        t->lesson_wire = grown;
+        t->lesson_wire_cap = want;
+    }
+    memcpy(t->lesson_wire + t->lesson_wire_len, buf, n);
+    t->lesson_wire_len += n;
 }
 
-/* The lesson's top level is user code: a child runs it under the limit before this process
- * loads it (as at start-up), and the loop goes on meanwhile. */
+/* The lesson is user code: a child runs it under the limit and hands over what the panel needs
+ * as data (as at start-up); this process never runs a line of it, and the loop goes on
+ * meanwhile. */
 static void lesson_changed(struct tui *t)
 {
     if (!t->app.lesson.l || t->lesson_check)
@@ -55,6 +84,7 @@ static void lesson_changed(struct tui *t)
     const char *args[] = {"--time-limit", limit, "__lesson-check", lesson_path(t->app.lesson.l),
                           NULL};
     struct proc_cbs cbs = {.on_out = on_lesson_out, .on_exit = on_lesson_checked, .ud = t};
+    wire_clear(t);
     t->lesson_check = proc_start(&t->loop, args, &cbs, why, sizeof why);
     if (!t->lesson_check)
         loop_post(t, app_lesson_reload_failed(&t->app, why));
@@ -140,4 +170,5 @@ void watch_close(struct tui *t)
     }
     proc_close(t->lesson_check);
     t->lesson_check = NULL;
+    wire_clear(t);
 }

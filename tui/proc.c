@@ -1,10 +1,13 @@
 #include "proc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct proc {
     uv_process_t proc;
@@ -31,6 +34,32 @@ static void close_pipes(struct proc *p)
     uv_close((uv_handle_t *)&p->err, handle_closed);
 }
 
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+static void on_out(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+static void on_err(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+
+/* What the child wrote just before it exited may not have been read yet: read it now, before
+ * on_exit closes the pipes, so that its output (a lesson handed over, its last line) arrives
+ * whole. The child is gone; a bounded number of reads stops at once at an empty pipe
+ * (non-blocking) or at one something it left behind keeps writing to. */
+static void drain(uv_pipe_t *pipe, uv_read_cb cb)
+{
+    uv_os_fd_t fd;
+    if (uv_fileno((uv_handle_t *)pipe, &fd) < 0 ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0)
+        return;
+    for (int k = 0; k < 1024; k++) {
+        uv_buf_t b;
+        alloc_cb((uv_handle_t *)pipe, 65536, &b);
+        ssize_t n = read(fd, b.base, b.len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        cb((uv_stream_t *)pipe, n, &b);
+    }
+}
+
 static void on_exit_cb(uv_process_t *h, int64_t status, int sig)
 {
     struct proc *p = h->data;
@@ -38,6 +67,8 @@ static void on_exit_cb(uv_process_t *h, int64_t status, int sig)
     uv_close((uv_handle_t *)h, handle_closed);
     if (p->closed)
         return;
+    drain(&p->out, on_out);
+    drain(&p->err, on_err);
     p->closed = true; /* one on_exit, then nothing */
     close_pipes(p);
     if (p->cbs.on_exit)

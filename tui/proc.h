@@ -1,8 +1,9 @@
 /* One child process of the explorer (neovim's process wrapper): this binary with arguments, in
  * its own session, its stdin, stdout and stderr on pipes. Its stdout reaches on_out as it
- * arrives; the tail of its stderr is kept for on_exit, which runs once it has been reaped (the
- * reason it died: a watchdog's line, say). proc_close kills it if it runs and frees everything
- * once its handles are closed; no callback runs after it. Callbacks run on the loop thread. */
+ * arrives, all of it before on_exit; the tail of its stderr is kept for on_exit, which runs once
+ * it has been reaped (the reason it died: a watchdog's line, say). proc_close kills it if it
+ * runs and frees everything once its handles are closed; no callback runs after it. Callbacks
+ * run on the loop thread. */
 #ifndef SITU_TUI_PROC_H
 #define SITU_TUI_PROC_H
 

@@ -30,7 +30,7 @@ static int writable_dir(const char *dir)
     return access(dir, W_OK | X_OK) < 0 ? errno : 0;
 }
 
-int outfile_check_dir(const char *dir, char *err, size_t errlen)
+int outfile_check_dir(const char *dir, const char *const *names, char *err, size_t errlen)
 {
     char d[PATH_MAX], parent[PATH_MAX];
     struct stat st;
@@ -46,11 +46,30 @@ int outfile_check_dir(const char *dir, char *err, size_t errlen)
     for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
         d[n - 1] = 0; /* "out/" is "out": its parent is ".", not "out" */
     int e = 0;
+    /* A link to nowhere is there (mkdir fails on it) yet stat says absent: lstat tells. */
+    if (lstat(d, &st) == 0 && S_ISLNK(st.st_mode) && stat(d, &st) < 0) {
+        snprintf(err, errlen, "%s: is a symbolic link to %s", dir,
+                 errno == ENOENT ? "nothing (dangling)" : strerror(errno));
+        return -1;
+    }
     if (stat(d, &st) == 0 || errno != ENOENT) {
         e = writable_dir(d);
-        if (e)
+        if (e) {
             snprintf(err, errlen, "%s: %s", dir, e == ENOTDIR ? "not a directory" : strerror(e));
-        return e ? -1 : 0;
+            return -1;
+        }
+        /* What is already there under the names to be written must be replaceable too. */
+        for (int i = 0; names && names[i]; i++) {
+            char path[PATH_MAX];
+            int n = snprintf(path, sizeof path, "%s/%s", d, names[i]);
+            if (n < 0 || (size_t)n >= sizeof path) {
+                snprintf(err, errlen, "%.64s...: %s", dir, strerror(ENAMETOOLONG));
+                return -1;
+            }
+            if (outfile_check(path, err, errlen) < 0)
+                return -1;
+        }
+        return 0;
     }
     /* Absent: it will be made in its parent, which must exist (no mkdir -p of a typo). */
     dir_of(d, parent, sizeof parent);

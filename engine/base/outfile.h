@@ -27,9 +27,11 @@ struct outfile {
  * user's link). -1 with "PATH: reason". */
 int outfile_check(const char *path, char *err, size_t errlen);
 
-/* The same for a directory to write files in (reproduce --out): an existing directory we may
- * write in, or an absent one whose parent we may create it in. Nothing is created here. */
-int outfile_check_dir(const char *dir, char *err, size_t errlen);
+/* The same for a directory to write files in (advise and reproduce --out): an existing
+ * directory we may write in, where each of names (NULL-terminated; NULL: none) passes
+ * outfile_check, or an absent one whose parent we may create it in; never a symbolic link to
+ * nowhere. Nothing is created here. */
+int outfile_check_dir(const char *dir, const char *const *names, char *err, size_t errlen);
 
 /* Starts writing `path` (NULL: standard output). -1 with "PATH: cannot write: strerror".
  * Until the commit or the abort, TERM, INT and HUP are held back: a signal then ends the process

@@ -2,6 +2,7 @@
  * table (params.c): a script reads and writes exactly the keys of the CLI, presets and
  * `situ run --json`. */
 #include <lauxlib.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,9 +65,17 @@ int script_param_key(lua_State *L, int idx, char *err, size_t errlen)
     return id;
 }
 
-static int apply_one(lua_State *L, struct params *p, char *err, size_t errlen)
+/* The key at -2 with its value at -1; seen: the ids set so far, since one table can name a
+ * parameter in both spellings ("compute_scaling" and ["compute-scaling"]) and its order is none. */
+static int apply_one(lua_State *L, struct params *p, bool *seen, char *err, size_t errlen)
 {
-    int id = script_param_key(L, -2, err, errlen); /* key at -2, value at -1 */
+    int id = script_param_key(L, -2, err, errlen);
+    if (id >= 0 && seen[id]) {
+        snprintf(err, errlen, "%s: given twice", param_table[id].key);
+        return -1;
+    }
+    if (id >= 0)
+        seen[id] = true;
     return id < 0 ? -1 : script_set_param(L, -1, p, id, err, errlen);
 }
 
@@ -78,9 +87,10 @@ int script_apply_params(lua_State *L, int idx, struct params *p, char *err, size
         return -1;
     }
     struct params work = *p;
+    bool seen[PARAM_COUNT] = {0};
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        if (apply_one(L, &work, err, errlen) < 0) {
+        if (apply_one(L, &work, seen, err, errlen) < 0) {
             lua_pop(L, 2);
             return -1;
         }

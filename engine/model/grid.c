@@ -59,27 +59,8 @@ static bool parse_range(char *item, double *lo, double *hi, double *step, char *
 int grid_add_axis(struct grid *s, const char *keys, const char *list, char *err, size_t errlen)
 {
     struct grid_axis fresh = {0};
-    char kbuf[256];
-    snprintf(kbuf, sizeof kbuf, "%s", keys);
-    char *save = NULL;
-    for (char *k = strtok_r(kbuf, ":", &save); k; k = strtok_r(NULL, ":", &save)) {
-        int id = params_find(k);
-        if (id < 0 || fresh.nids == GRID_MAX_LINKED) {
-            snprintf(err, errlen, "unknown parameter '%s'; see 'situ --help'", k);
-            return -1;
-        }
-        /* "ratio:ratio 7:15" would set ratio twice per row and keep only the last value. */
-        for (int j = 0; j < fresh.nids; j++)
-            if (fresh.ids[j] == id) {
-                snprintf(err, errlen, "%s: given twice in '%s'", param_table[id].key, keys);
-                return -1;
-            }
-        fresh.ids[fresh.nids++] = id;
-    }
-    if (!fresh.nids) {
-        snprintf(err, errlen, "empty parameter name");
+    if ((fresh.nids = params_find_linked(keys, fresh.ids, GRID_MAX_LINKED, err, errlen)) < 0)
         return -1;
-    }
     for (int k = 0; k < s->naxes; k++)
         for (int i = 0; i < s->axes[k].nids; i++)
             for (int j = 0; j < fresh.nids; j++)
@@ -89,7 +70,7 @@ int grid_add_axis(struct grid *s, const char *keys, const char *list, char *err,
                 }
     char *copy = strdup(list);
     int rc = copy ? 0 : -1;
-    save = NULL;
+    char *save = NULL;
     for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == 0;
          item = strtok_r(NULL, ",", &save)) {
         item = trim(item);

@@ -86,18 +86,57 @@ static void seterr(char *err, const char *fmt, ...)
     va_end(ap);
 }
 
-int params_find(const char *key)
+int params_find_n(const char *name, size_t len)
 {
+    /* The one spelling rule: '-' and '_' are the same letter, so the CLI's --compute-scaling,
+     * the JSON's compute_scaling and anything between name one parameter wherever names are
+     * read. Nothing else is folded: case and blanks count. */
     for (int id = 0; id < PARAM_COUNT; id++) {
         const char *k = param_table[id].key;
-        size_t n = strlen(k);
-        bool same = strlen(key) == n;
-        for (size_t j = 0; same && j < n; j++)
-            same = key[j] == k[j] || (key[j] == '-' && k[j] == '_');
+        bool same = strlen(k) == len;
+        for (size_t j = 0; same && j < len; j++)
+            same = name[j] == k[j] ||
+                   ((name[j] == '-' || name[j] == '_') && (k[j] == '-' || k[j] == '_'));
         if (same)
             return id;
     }
     return -1;
+}
+
+int params_find(const char *key)
+{
+    return params_find_n(key, strlen(key));
+}
+
+int params_find_linked(const char *names, int *ids, int max, char *err, size_t errlen)
+{
+    int n = 0;
+    for (const char *k = names;; k++) {
+        size_t len = strcspn(k, ":");
+        int id = params_find_n(k, len);
+        if (!len) {
+            snprintf(err, errlen, "'%s': empty parameter name", names);
+            return -1;
+        }
+        if (id < 0) {
+            snprintf(err, errlen, "unknown parameter '%.*s'; see 'situ --help'", (int)len, k);
+            return -1;
+        }
+        /* "ratio:ratio 7:15" would set ratio twice per row and keep only the last value. */
+        for (int j = 0; j < n; j++)
+            if (ids[j] == id) {
+                snprintf(err, errlen, "%s: given twice in '%s'", param_table[id].key, names);
+                return -1;
+            }
+        if (n == max) {
+            snprintf(err, errlen, "'%s': more than %d parameters linked", names, max);
+            return -1;
+        }
+        ids[n++] = id;
+        k += len;
+        if (!*k)
+            return n;
+    }
 }
 
 void params_defaults(struct params *p)

@@ -90,8 +90,15 @@ extern const struct param_desc param_table[PARAM_COUNT];
 /* Whether a PARAM_PATH parameter holds a name (a zone of the platform) rather than a path. */
 bool params_is_name(int id);
 
-/* Look a parameter up by JSON key or by CLI flag spelling ("data-scaling"). -1 if unknown. */
+/* The one lookup of a parameter by name, wherever a name is read (flags, axes, presets, Lua,
+ * JSON): its key, '-' and '_' being the same ("data-scaling", "data_scaling"). -1 if unknown.
+ * _n: the first len bytes of name. */
 int params_find(const char *key);
+int params_find_n(const char *name, size_t len);
+
+/* Linked names "stride:compute-scaling" into at most max ids, in order. Returns how many, or -1
+ * with a one-line message (an empty or unknown name, one named twice, too many). */
+int params_find_linked(const char *names, int *ids, int max, char *err, size_t errlen);
 
 void params_defaults(struct params *p);
 

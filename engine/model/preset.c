@@ -78,6 +78,112 @@ static char *trim(char *s)
     return s;
 }
 
+static bool needs_quotes(const char *v)
+{
+    size_t n = strlen(v);
+    if (!n || v[0] == ' ' || v[0] == '\t' || v[n - 1] == ' ' || v[n - 1] == '\t')
+        return true;
+    for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+        if (*c == '#' || *c == '"' || *c == '\\' || *c < 0x20 || *c == 0x7f)
+            return true;
+    return false;
+}
+
+int preset_quote(const char *value, char *out, size_t len)
+{
+    if (!needs_quotes(value))
+        return snprintf(out, len, "%s", value) < (int)len ? 0 : -1;
+    size_t used = 0;
+    /* Room for the widest escape and the closing quote, checked before each byte. */
+    if (len < 2)
+        return -1;
+    out[used++] = '"';
+    for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
+        if (used + 6 > len)
+            return -1;
+        const char *esc = *c == '"'    ? "\\\""
+                          : *c == '\\' ? "\\\\"
+                          : *c == '\n' ? "\\n"
+                          : *c == '\r' ? "\\r"
+                          : *c == '\t' ? "\\t"
+                                       : NULL;
+        if (esc)
+            used += (size_t)snprintf(out + used, len - used, "%s", esc);
+        else if (*c < 0x20 || *c == 0x7f)
+            used += (size_t)snprintf(out + used, len - used, "\\x%02x", *c);
+        else
+            out[used++] = (char)*c;
+    }
+    out[used++] = '"';
+    out[used] = 0;
+    return 0;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+int preset_unquote(const char *text, char *out, size_t len, char *why, size_t whylen)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    size_t used = 0;
+    if (*text != '"') { /* bare: up to a comment, blanks at either end off */
+        size_t n = strcspn(text, "#");
+        while (n > 0 && strchr(" \t\r\n", text[n - 1]))
+            n--;
+        if (n >= len) {
+            snprintf(why, whylen, "the value is longer than %zu bytes", len - 1);
+            return -1;
+        }
+        memcpy(out, text, n);
+        out[n] = 0;
+        return 0;
+    }
+    const char *c = text + 1;
+    for (; *c && *c != '"'; c++) {
+        char b = *c;
+        if (b == '\n' || b == '\r')
+            break; /* the line ended inside the quotes */
+        if (b == '\\') {
+            c++;
+            int hi, lo;
+            b = *c == 'n' ? '\n' : *c == 'r' ? '\r' : *c == 't' ? '\t' : *c;
+            if (*c == 'x' && (hi = hex_digit(c[1])) >= 0 && (lo = hex_digit(c[2])) >= 0 &&
+                (hi || lo)) {
+                b = (char)(hi * 16 + lo);
+                c += 2;
+            } else if (!strchr("nrt\"\\", *c) || !*c) {
+                snprintf(why, whylen,
+                         "unknown escape '\\%c' in a quoted value (\\\" \\\\ \\n \\r \\t \\xHH)",
+                         *c > ' ' && *c < 0x7f ? *c : '?');
+                return -1;
+            }
+        }
+        if (used + 1 >= len) {
+            snprintf(why, whylen, "the value is longer than %zu bytes", len - 1);
+            return -1;
+        }
+        out[used++] = b;
+    }
+    out[used] = 0;
+    if (*c != '"') {
+        snprintf(why, whylen, "a quoted value without its closing quote");
+        return -1;
+    }
+    for (c++; *c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'; c++)
+        ;
+    if (*c && *c != '#') {
+        snprintf(why, whylen, "text after the closing quote: '%.20s'", c);
+        return -1;
+    }
+    return 0;
+}
+
 int preset_apply(const char *name, struct params *p, char *err, size_t errlen)
 {
     return preset_read(name, p, NULL, NULL, err, errlen);
@@ -95,7 +201,7 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
         return -1;
     }
     struct params next = *p;
-    char line[1024], perr[PARAMS_ERR_MAX];
+    char line[PRESET_QUOTED_MAX + 256], perr[PARAMS_ERR_MAX], value[PRESET_QUOTED_MAX];
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
@@ -106,31 +212,39 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
             rc = -1;
             break;
         }
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *s = trim(line);
+        /* A '#' before the '=' starts a comment; after it, the value's quoting says
+         * (preset_unquote): a '#' inside quotes is the value's. */
+        char *s = line, *eq = strchr(line, '='), *hash = strchr(line, '#');
+        if (hash && (!eq || hash < eq))
+            *hash = 0, eq = NULL;
+        s = trim(s);
         if (!*s)
             continue;
-        char *eq = strchr(s, '=');
         if (!eq) {
             snprintf(err, errlen, "%s:%d: expected 'key = value', got '%.60s'", path, lineno, s);
             rc = -1;
             break;
         }
         *eq = 0;
-        char *key = trim(s), *value = trim(eq + 1);
+        char *key = trim(s), why[128];
         if (!strncmp(key, "sweep.", 6)) {
-            /* A study's axis: single-configuration readers start from the base alone. */
-            char aerr[PARAMS_ERR_MAX];
-            if (on_axis && on_axis(ud, key + 6, value, aerr, sizeof aerr) < 0) {
+            /* A study's axis: single-configuration readers start from the base alone. Its
+             * list is in the sweep's syntax (a value of it holds no comma, so it is never
+             * quoted): the line up to a comment. */
+            char aerr[PARAMS_ERR_MAX], *list = eq + 1, *hash = strchr(list, '#');
+            if (hash)
+                *hash = 0;
+            if (on_axis && on_axis(ud, key + 6, trim(list), aerr, sizeof aerr) < 0) {
                 snprintf(err, errlen, "%s:%d: %s", path, lineno, aerr);
                 rc = -1;
             }
             continue;
         }
         int id = params_find(key);
-        if (id < 0) {
+        if (preset_unquote(eq + 1, value, sizeof value, why, sizeof why) < 0) {
+            snprintf(err, errlen, "%s:%d: %.60s: %s", path, lineno, key, why);
+            rc = -1;
+        } else if (id < 0) {
             snprintf(err, errlen, "%s:%d: unknown parameter '%.60s'; see 'situ --help'", path,
                      lineno, key);
             rc = -1;
@@ -278,9 +392,12 @@ int preset_save(const char *name, const struct params *p, const char *descriptio
     struct outfile o;
     if (outfile_open(&o, path, err, errlen) < 0)
         return -1;
-    char buf[2 * PATH_MAX];
-    int n = snprintf(buf, sizeof buf, "# %s\n",
-                     description && description[0] ? description : "saved by situ");
+    char buf[2 * PATH_MAX + PRESET_QUOTED_MAX], q[PRESET_QUOTED_MAX];
+    /* One comment line: a line break in the description would start a line of its own. */
+    snprintf(q, sizeof q, "%s", description && description[0] ? description : "saved by situ");
+    for (char *c = q; *c; c++)
+        *c = (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c;
+    int n = snprintf(buf, sizeof buf, "# %s\n", q);
     outfile_write(&o, buf, (size_t)n);
     /* Every parameter not at its default, so that the file says the whole configuration. */
     struct params d;
@@ -294,7 +411,8 @@ int preset_save(const char *name, const struct params *p, const char *descriptio
             snprintf(b, sizeof b, "%s", def); /* the default platform, found where it is */
         if (!strcmp(a, b))
             continue;
-        n = snprintf(buf, sizeof buf, "%-15s = %s\n", param_table[id].key, a);
+        preset_quote(a, q, sizeof q); /* q holds any value: PRESET_QUOTED_MAX */
+        n = snprintf(buf, sizeof buf, "%-15s = %s\n", param_table[id].key, q);
         outfile_write(&o, buf, (size_t)n);
     }
     return outfile_commit(&o, err, errlen);

@@ -26,6 +26,19 @@ typedef int (*preset_axis_cb)(void *ud, const char *keys, const char *list, char
 int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void *ud, char *err,
                 size_t errlen);
 
+/* The one quoting rule of preset values, for the writer and the reader alike. A value is written
+ * bare unless it is empty, has blanks at either end, or holds '#', '"', '\\' or a control byte;
+ * then it is written in double quotes, with \" \\ \n \r \t and \xHH (any other byte below
+ * 0x20, and 0x7f) escaped. preset_quote writes value so into out; -1 if out is too small (a
+ * buffer of PRESET_QUOTED_MAX always holds a parameter's value). */
+#define PRESET_QUOTED_MAX (4 * PARAMS_PATH_MAX + 3)
+int preset_quote(const char *value, char *out, size_t len);
+
+/* Reads back what follows "key =" on a line: a quoted value (then only blanks or a # comment
+ * may follow), or a bare one, which ends at a '#' and loses its blanks at either end. 0 with the
+ * value in out; -1 with why (one phrase) if the quoting is broken or out is too small. */
+int preset_unquote(const char *text, char *out, size_t len, char *why, size_t whylen);
+
 /* Names of the presets (every .conf file in presets/, without the suffix, then the user's own in
  * preset_user_dir), sorted. Returns how many exist; writes at most max into names. */
 int preset_list(char names[][PRESET_NAME_MAX], int max);

@@ -30,18 +30,24 @@ int report_params_from_json(json_t *cfg, struct params *p, char *err, size_t err
 {
     params_defaults(p);
     const char *key;
-    json_t *v;
+    json_t *v, *by_id[PARAM_COUNT] = {0};
     json_object_foreach(cfg, key, v)
     {
-        if (params_find(key) < 0) {
+        int id = params_find(key);
+        if (id < 0) {
             snprintf(err, errlen, "unknown parameter '%s': written by another version of Situ",
                      key);
             return -1;
         }
+        if (by_id[id]) { /* "compute_scaling" and "compute-scaling": which one? */
+            snprintf(err, errlen, "parameter '%s' given twice", param_table[id].key);
+            return -1;
+        }
+        by_id[id] = v;
     }
     char perr[PARAMS_ERR_MAX], text[PARAMS_PATH_MAX];
     for (int id = 0; id < PARAM_COUNT; id++) {
-        v = json_object_get(cfg, param_table[id].key);
+        v = by_id[id];
         if (!v) {
             snprintf(err, errlen, "parameter '%s' missing: written by another version of Situ",
                      param_table[id].key);

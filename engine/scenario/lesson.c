@@ -13,29 +13,9 @@
 #include "../model/report.h"
 #include "../lua/script.h"
 #include "../lua/script_convert.h"
+#include "lesson_internal.h"
 #include "script_situ.h"
 #include "embedded/lesson_shape_lua.h" /* scripts/lua/internal/lesson_shape.lua, compiled in */
-
-#define LESSON_HINTS_MAX 4
-
-struct lesson_step {
-    char *text;
-    char *hints[LESSON_HINTS_MAX]; /* graded: a nudge first, then more */
-    int nhints;
-    bool has_config, has_goal, has_solution;
-    char goal_pos[PATH_MAX + 16]; /* "FILE:LINE" of the goal function */
-    char *question;               /* a quiz: the goal checks state.answer; NULL: none */
-    char *answer;                 /* an answer that meets the goal (the instructor's check) */
-};
-
-struct lesson {
-    struct script *s;
-    int ref; /* the lesson table */
-    char path[PATH_MAX];
-    char *title;
-    int n;
-    struct lesson_step *steps;
-};
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -65,28 +45,82 @@ static int resolve(const char *name, char *path, size_t len, char *err, size_t e
     return -1;
 }
 
-/* Pushes field `key` of step i (1-based in Lua). */
+/* Pushes field `key` of step i (1-based in Lua). Raw: no metamethod of the lesson's runs from
+ * here, outside a protected call (load_steps checked that these are tables). */
 static void push_step_field(struct lesson *l, int i, const char *key)
 {
     lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
-    lua_getfield(L, -1, "steps");
+    lua_pushliteral(L, "steps");
+    lua_rawget(L, -2);
     lua_rawgeti(L, -1, i + 1);
-    lua_getfield(L, -1, key);
+    lua_pushstring(L, key);
+    lua_rawget(L, -2);
     lua_replace(L, -4);
     lua_pop(L, 2);
 }
 
+/* Field key of the table at idx, raw, as a new string ("" if it is not one); NULL: no memory. */
 static char *dup_field(lua_State *L, int idx, const char *key)
 {
-    lua_getfield(L, idx, key);
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    lua_rawget(L, idx);
     char *s = strdup(lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
     lua_pop(L, 1);
     return s;
 }
 
-/* Applies the table `key` of step i on top of base; 1 if there is one, 0 if not. */
-static int step_params(struct lesson *l, int i, const char *key, const struct params *base,
+/* The parameters of the table at idx, each checked as script_set_param checks it (the key a
+ * parameter in either spelling, once; the value's type and range), kept as given. */
+static int read_sets(lua_State *L, int idx, struct lesson_sets *out, char *err, size_t errlen)
+{
+    idx = lua_absindex(L, idx);
+    struct params scratch;
+    params_defaults(&scratch);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        int id = script_param_key(L, -2, err, errlen);
+        for (int k = 0; id >= 0 && k < out->n; k++)
+            if (out->v[k].id == id) {
+                snprintf(err, errlen, "%s: given twice", param_table[id].key);
+                id = -1;
+            }
+        if (id < 0 || script_set_param(L, -1, &scratch, id, err, errlen) < 0) {
+            lua_pop(L, 2);
+            return -1;
+        }
+        struct lesson_set *v = &out->v[out->n++];
+        v->id = id;
+        v->text = lua_type(L, -1) == LUA_TSTRING;
+        if (v->text && !(v->str = strdup(lua_tostring(L, -1)))) {
+            lua_pop(L, 2);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        v->num = v->text ? 0 : lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* Applies sets on top of p, as script_apply_params would have applied their table. */
+static int apply_sets(const struct lesson_sets *sets, struct params *p, char *err, size_t errlen)
+{
+    char perr[PARAMS_ERR_MAX];
+    for (int k = 0; k < sets->n; k++) {
+        const struct lesson_set *v = &sets->v[k];
+        if ((v->text ? params_set(p, v->id, v->str, perr)
+                     : params_set_number(p, v->id, v->num, perr)) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Applies step i's config (or solution) on top of base; 1 if there is one, 0 if not. */
+static int step_params(struct lesson *l, int i, bool solution, const struct params *base,
                        struct params *out, char *err, size_t errlen)
 {
     *out = *base;
@@ -94,19 +128,16 @@ static int step_params(struct lesson *l, int i, const char *key, const struct pa
         snprintf(err, errlen, "%s: no step %d", l->path, i + 1);
         return -1;
     }
-    push_step_field(l, i, key);
-    lua_State *L = script_lua(l->s);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
+    const struct lesson_step *st = &l->steps[i];
+    if (!(solution ? st->has_solution : st->has_config))
         return 0;
-    }
     char perr[PARAMS_ERR_MAX + 128];
-    int rc = script_apply_params(L, -1, out, perr, sizeof perr);
-    lua_pop(L, 1);
+    int rc = apply_sets(solution ? &st->solution : &st->config, out, perr, sizeof perr);
     if (rc == 0)
         rc = script_finish_params(out, perr, sizeof perr);
     if (rc < 0) {
-        if (snprintf(err, errlen, "%s: step %d: %s: %s", l->path, i + 1, key, perr) >= (int)errlen)
+        if (snprintf(err, errlen, "%s: step %d: %s: %s", l->path, i + 1,
+                     solution ? "solution" : "config", perr) >= (int)errlen)
             err[errlen - 1] = 0;
         *out = *base;
         return -1;
@@ -117,19 +148,20 @@ static int step_params(struct lesson *l, int i, const char *key, const struct pa
 int lesson_step_config(struct lesson *l, int i, const struct params *base, struct params *out,
                        char *err, size_t errlen)
 {
-    return step_params(l, i, "config", base, out, err, errlen);
+    return step_params(l, i, false, base, out, err, errlen);
 }
 
 int lesson_step_solution(struct lesson *l, int i, const struct params *base, struct params *out,
                          char *err, size_t errlen)
 {
-    return step_params(l, i, "solution", base, out, err, errlen);
+    return step_params(l, i, true, base, out, err, errlen);
 }
 
 /* The step's hint (on top of the stack): a string is one level, a list is graded. */
 static int load_hints(lua_State *L, struct lesson_step *st)
 {
-    lua_getfield(L, -1, "hint");
+    lua_pushliteral(L, "hint");
+    lua_rawget(L, -2);
     if (lua_isstring(L, -1)) {
         st->hints[st->nhints] = strdup(lua_tostring(L, -1));
         if (!st->hints[st->nhints++]) {
@@ -137,10 +169,10 @@ static int load_hints(lua_State *L, struct lesson_step *st)
             return -1;
         }
     } else if (lua_istable(L, -1)) {
-        int n = (int)luaL_len(L, -1);
+        int n = (int)lua_rawlen(L, -1);
         for (int k = 1; k <= n && k <= LESSON_HINTS_MAX; k++) {
             lua_rawgeti(L, -1, k);
-            st->hints[st->nhints] = strdup(lua_tostring(L, -1));
+            st->hints[st->nhints] = strdup(lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
             lua_pop(L, 1);
             if (!st->hints[st->nhints++]) {
                 lua_pop(L, 1);
@@ -152,14 +184,44 @@ static int load_hints(lua_State *L, struct lesson_step *st)
     return 0;
 }
 
+/* Step i's config or solution (the step's table on top of the stack) into sets. */
+static int load_sets(lua_State *L, struct lesson *l, int i, const char *key, bool *has,
+                     struct lesson_sets *sets, char *err, size_t errlen)
+{
+    lua_pushstring(L, key);
+    lua_rawget(L, -2);
+    *has = !lua_isnil(L, -1);
+    char perr[PARAMS_ERR_MAX + 128];
+    int rc = 0;
+    if (*has && !lua_istable(L, -1)) {
+        snprintf(perr, sizeof perr, "must be a table of parameters");
+        rc = -1;
+    } else if (*has) {
+        rc = read_sets(L, -1, sets, perr, sizeof perr);
+    }
+    lua_pop(L, 1);
+    if (rc < 0 &&
+        snprintf(err, errlen, "%s: step %d: %s: %s", l->path, i + 1, key, perr) >= (int)errlen)
+        err[errlen - 1] = 0;
+    return rc;
+}
+
+/* Everything the panel shows and loads, read once out of the checked lesson table (raw reads:
+ * the shape check ran the lesson's metamethods, if any, under the limits; nothing here does). */
 static int load_steps(struct lesson *l, char *err, size_t errlen)
 {
     lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
     l->title = dup_field(L, -1, "title");
-    lua_getfield(L, -1, "steps");
-    l->n = (int)luaL_len(L, -1);
-    l->steps = calloc(l->n, sizeof *l->steps);
+    lua_pushliteral(L, "steps");
+    lua_rawget(L, -2);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 2);
+        snprintf(err, errlen, "%s: steps must be a non-empty list of steps", l->path);
+        return -1;
+    }
+    l->n = (int)lua_rawlen(L, -1);
+    l->steps = calloc(l->n ? l->n : 1, sizeof *l->steps);
     if (!l->title || !l->steps) {
         lua_pop(L, 2);
         snprintf(err, errlen, "out of memory");
@@ -167,48 +229,60 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
     }
     for (int i = 0; i < l->n; i++) {
         struct lesson_step *st = &l->steps[i];
-        lua_rawgeti(L, -1, i + 1);
+        if (lua_rawgeti(L, -1, i + 1) != LUA_TTABLE) {
+            lua_pop(L, 3);
+            snprintf(err, errlen, "%s: step %d: expected a table", l->path, i + 1);
+            return -1;
+        }
         st->text = dup_field(L, -1, "text");
         bool oom = !st->text || load_hints(L, st) < 0;
-        lua_getfield(L, -1, "question");
-        bool has_q = lua_isstring(L, -1);
-        lua_pop(L, 1);
-        if (has_q && !(st->question = dup_field(L, -1, "question")))
-            oom = true;
-        lua_getfield(L, -1, "answer");
-        bool has_a = lua_isstring(L, -1);
-        lua_pop(L, 1);
-        if (has_a && !(st->answer = dup_field(L, -1, "answer")))
-            oom = true;
-        const char *keys[] = {"config", "goal", "solution"};
-        bool *has[] = {&st->has_config, &st->has_goal, &st->has_solution};
-        for (int k = 0; k < 3; k++) {
-            lua_getfield(L, -1, keys[k]);
-            *has[k] = !lua_isnil(L, -1);
-            if (k == 1 && *has[k]) {
-                lua_Debug ar;
-                lua_getinfo(L, ">S", &ar);
-                snprintf(st->goal_pos, sizeof st->goal_pos, "%s:%d", script_source(&ar),
-                         ar.linedefined);
-            } else
-                lua_pop(L, 1);
+        const char *keys[] = {"question", "answer"};
+        char **to[] = {&st->question, &st->answer};
+        for (int k = 0; k < 2; k++) {
+            lua_pushstring(L, keys[k]);
+            lua_rawget(L, -2);
+            bool has = lua_isstring(L, -1);
+            lua_pop(L, 1);
+            if (has && !(*to[k] = dup_field(L, -1, keys[k])))
+                oom = true;
         }
-        lua_pop(L, 1);
+        lua_pushliteral(L, "goal");
+        lua_rawget(L, -2);
+        st->has_goal = lua_isfunction(L, -1);
+        if (st->has_goal) {
+            lua_Debug ar;
+            lua_getinfo(L, ">S", &ar);
+            snprintf(st->goal_pos, sizeof st->goal_pos, "%s:%d", script_source(&ar),
+                     ar.linedefined);
+        } else {
+            lua_pop(L, 1);
+        }
         if (oom) {
-            lua_pop(L, 2);
+            lua_pop(L, 3);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
+        if (load_sets(L, l, i, "config", &st->has_config, &st->config, err, errlen) < 0 ||
+            load_sets(L, l, i, "solution", &st->has_solution, &st->solution, err, errlen) < 0) {
+            lua_pop(L, 3);
+            return -1;
+        }
+        lua_pop(L, 1);
     }
     lua_pop(L, 2);
+    return lesson_check_steps(l, err, errlen);
+}
+
+int lesson_check_steps(struct lesson *l, char *err, size_t errlen)
+{
     /* Every configuration must load, each step on top of the one before, as in the explorer. */
     struct params p, q;
     params_defaults(&p);
     for (int i = 0; i < l->n; i++) {
-        if (step_params(l, i, "config", &p, &q, err, errlen) < 0)
+        if (step_params(l, i, false, &p, &q, err, errlen) < 0)
             return -1;
         p = q;
-        if (step_params(l, i, "solution", &p, &q, err, errlen) < 0)
+        if (step_params(l, i, true, &p, &q, err, errlen) < 0)
             return -1;
     }
     return 0;
@@ -267,6 +341,10 @@ void lesson_free(struct lesson *l)
         free(l->steps[i].answer);
         for (int k = 0; k < l->steps[i].nhints; k++)
             free(l->steps[i].hints[k]);
+        for (int k = 0; k < l->steps[i].config.n; k++)
+            free(l->steps[i].config.v[k].str);
+        for (int k = 0; k < l->steps[i].solution.n; k++)
+            free(l->steps[i].solution.v[k].str);
     }
     free(l->steps);
     free(l->title);
@@ -276,7 +354,8 @@ void lesson_free(struct lesson *l)
 
 void lesson_set_output(struct lesson *l, FILE *out)
 {
-    script_redirect_io(l->s, out); /* print moves; io keeps its old target if this fails */
+    if (l->s)
+        script_redirect_io(l->s, out); /* print moves; io keeps its old target if this fails */
 }
 
 const char *lesson_title(const struct lesson *l)
@@ -322,14 +401,13 @@ int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol,
     buf[0] = 0;
     if (i < 0 || i >= l->n || !l->steps[i].has_solution)
         return 0;
-    push_step_field(l, i, "solution");
-    lua_State *L = script_lua(l->s);
+    const struct lesson_sets *sets = &l->steps[i].solution;
     size_t used = 0;
     int n = 0;
-    for (int id = 0; id < PARAM_COUNT; id++) {
-        lua_getfield(L, -1, param_table[id].key);
-        bool named = !lua_isnil(L, -1);
-        lua_pop(L, 1);
+    for (int id = 0; id < PARAM_COUNT; id++) { /* the table's order, whatever the file's */
+        bool named = false;
+        for (int k = 0; k < sets->n; k++)
+            named = named || sets->v[k].id == id;
         if (!named)
             continue;
         char v[PARAMS_PATH_MAX];
@@ -342,7 +420,6 @@ int lesson_step_solution_keys(struct lesson *l, int i, const struct params *sol,
         used += (size_t)w;
         n++;
     }
-    lua_pop(L, 1);
     return n;
 }
 
@@ -417,6 +494,10 @@ int lesson_goal_check(struct lesson *l, int i, const struct lesson_state *st, ch
     msg[0] = 0;
     if (i < 0 || i >= l->n || !l->steps[i].has_goal)
         return LESSON_NO_GOAL;
+    if (!l->s) { /* lesson_wire_read's copy: its goals are checked where its Lua runs */
+        snprintf(msg, msglen, "%s: step %d: no Lua here to check the goal", l->path, i + 1);
+        return LESSON_GOAL_ERROR;
+    }
     lua_State *L = script_lua(l->s);
     push_step_field(l, i, "goal");
     if (push_state(L, st, msg, msglen) < 0) {

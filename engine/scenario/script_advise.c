@@ -268,13 +268,14 @@ int script_advise(lua_State *L)
                 lua_pop(L, 1);
                 continue;
             }
-            char first[128];
-            snprintf(first, sizeof first, "%.*s", (int)strcspn(k, ":"), k);
-            int fid = params_find(first);
-            if (fid < 0)
+            int fid = params_find_n(k, strcspn(k, ":"));
+            if (fid < 0) {
+                char first[128]; /* luaL_error knows no "%.*s" */
+                snprintf(first, sizeof first, "%.*s", (int)strcspn(k, ":"), k);
                 return luaL_error(L, "situ.advise: unknown parameter '%s' (or %s)", first,
                                   "base, objective, verify, top, jobs, max_makespan, max_nodes, "
                                   "min_efficiency");
+            }
             if (fid == id)
                 add_axis(L, &a.grid);
             lua_pop(L, 1);

@@ -232,22 +232,31 @@ static int l_sweep(lua_State *L)
     if (!model_only)
         no_simulations(L, "situ.sweep without model = true");
 
+    /* Each axis's list by parameter id (a key in either spelling), so that the axes come in
+     * the table's order whatever the Lua table's. */
+    lua_createtable(L, PARAM_COUNT, 0);
+    int by_id = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, 1)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING &&
-            (!strcmp(lua_tostring(L, -1), "base") || !strcmp(lua_tostring(L, -1), "model") ||
-             !strcmp(lua_tostring(L, -1), "jobs")))
+        if (lua_type(L, -2) == LUA_TSTRING &&
+            (!strcmp(lua_tostring(L, -2), "base") || !strcmp(lua_tostring(L, -2), "model") ||
+             !strcmp(lua_tostring(L, -2), "jobs"))) {
+            lua_pop(L, 1);
             continue;
-        if (script_param_key(L, -1, err, sizeof err) < 0)
+        }
+        int id = script_param_key(L, -2, err, sizeof err);
+        if (id < 0)
             return luaL_error(L, "situ.sweep: %s (or base, model, jobs)", err);
+        if (lua_rawgeti(L, by_id, id + 1) != LUA_TNIL)
+            return luaL_error(L, "situ.sweep: %s: given twice", param_table[id].key);
+        lua_pop(L, 1);
+        lua_rawseti(L, by_id, id + 1);
     }
     struct axis axes[PARAM_COUNT];
     int naxes = 0;
     long total = 1;
     for (int id = 0; id < PARAM_COUNT; id++) {
-        lua_getfield(L, 1, param_table[id].key);
-        if (lua_isnil(L, -1)) {
+        if (lua_rawgeti(L, by_id, id + 1) == LUA_TNIL) {
             lua_pop(L, 1);
             continue;
         }

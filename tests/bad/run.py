@@ -82,7 +82,7 @@ def generate(gen):
     # Enormous lines.
     write("huge-line.hostfile", "dahu-1" + " " * (1 << 20) + "slots=1\n")
     write("huge-line.conf", "ratio = " + "1" * (1 << 20) + "\n")
-    write("huge-comment-line.conf", "# " + "x" * 2000 + " ratio = 7\n")
+    write("huge-comment-line.conf", "# " + "x" * 8000 + " ratio = 7\n")
     write("huge-line.jsonl", '{"makespan": ' + "1" * (4 << 20) + "}\n")
     write("huge-string.jsonl", '{"config": "' + "x" * (4 << 20) + '"}\n')
     write("many-lines.hostfile", "dahu-1 slots=1\n" * 100000)
@@ -117,6 +117,17 @@ def generate(gen):
     # A dangling link where --out points: refused, and left as it is.
     os.symlink(os.path.join(gen, "nowhere", "t.csv"), os.path.join(gen, "dangling.csv"))
     made["dangling.csv"] = os.path.join(gen, "dangling.csv")
+    # A dangling link where --out DIR points, and a directory where the files to be written are
+    # a dangling link (advise.csv) and a directory (fig8.png): refused before any work.
+    os.symlink(os.path.join(gen, "nowhere-dir"), os.path.join(gen, "dangling-dir"))
+    made["dangling-dir"] = os.path.join(gen, "dangling-dir")
+    made["dangling-dir/"] = made["dangling-dir"] + "/"
+    os.mkdir(os.path.join(gen, "out-traps"))
+    os.symlink(os.path.join(gen, "nowhere", "a.csv"), os.path.join(gen, "out-traps", "advise.csv"))
+    os.mkdir(os.path.join(gen, "out-traps", "fig8.png"))
+    made["out-traps"] = os.path.join(gen, "out-traps")
+    for name in ("advise.csv", "fig8.png"):
+        made["out-traps/" + name] = os.path.join(gen, "out-traps", name)
     # Entity expansion that is quadratic, not exponential (libxml2 only stops the latter).
     big = "x" * 100000
     write("quadratic-blowup.xml", '<?xml version="1.0"?>\n<!DOCTYPE platform [<!ENTITY a "' + big +

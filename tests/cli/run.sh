@@ -223,6 +223,72 @@ if [ "$(id -u)" -ne 0 ]; then
     chmod 755 "$tmp/xdg-ro/situ"
 fi
 
+# ---- parameter names: '-' and '_' are one letter wherever a name is read (params_find) ----
+
+# rows FILE: the data rows of a CSV (its header off).
+rows() {
+    echo $(($(wc -l <"$1") - 1))
+}
+
+for name in compute_scaling compute-scaling; do
+    run model --json "--$name" 3
+    [ $rc -eq 0 ] || miss "exit $rc"
+    json_check 'd["config"]["compute_scaling"] == 3'
+    finish "flag --$name"
+
+    run sweep --model --no-cache "--$name" 1,2
+    [ $rc -eq 0 ] && [ "$(rows "$out")" -eq 2 ] || miss "exit $rc, $(rows "$out") rows"
+    finish "sweep axis --$name"
+    run sweep --model --no-cache "--stride:$name" 20:1,200:10
+    [ $rc -eq 0 ] && [ "$(rows "$out")" -eq 2 ] || miss "exit $rc, $(rows "$out") rows"
+    grep -q '^1,32,15,200,8000,70,8.2e-07,20,7.93e-07,10,' "$out" || miss "no row at 200:10"
+    finish "sweep linked axis --stride:$name"
+
+    for heat in "stride:$name,ratio" "$name,ratio" "ratio,$name:stride"; do
+        rm -rf "$tmp/advice"
+        run advise --verify 0 --ratio 1,3 "--stride:$name" 20:1,200:10 --heatmap "$heat" \
+            --out "$tmp/advice"
+        [ $rc -eq 0 ] || miss "exit $rc"
+        [ -s "$tmp/advice/heatmap.png" ] || miss "no heatmap.png"
+        finish "advise --stride:$name --heatmap $heat"
+    done
+
+    printf '%s = 4\nsweep.stride:%s = 20:1, 200:10\n' "$name" "$name" >"$tmp/names.conf"
+    run model --json --preset "$tmp/names.conf"
+    [ $rc -eq 0 ] || miss "exit $rc"
+    json_check 'd["config"]["compute_scaling"] == 4'
+    finish "preset key $name"
+    run sweep --model --no-cache --preset "$tmp/names.conf"
+    [ $rc -eq 0 ] && [ "$(rows "$out")" -eq 2 ] || miss "exit $rc, $(rows "$out") rows"
+    finish "preset axis sweep.stride:$name"
+
+    # fig7's axes move compute_scaling: a base flag that names it is refused as such.
+    run reproduce fig7 "--$name" 2 --out "$tmp/fig7"
+    [ $rc -eq 2 ] || miss "exit $rc, expected 2"
+    grep -q "compute_scaling is one of this study's axes" "$err" || miss "not named as an axis"
+    finish "reproduce --$name"
+
+    cat >"$tmp/names.lua" <<EOF
+local m = situ.model{ ["$name"] = 3 }
+assert(m.config.compute_scaling == 3, "situ.model")
+local rs = situ.sweep{ ["$name"] = {1, 2}, model = true }
+assert(#rs == 2 and rs[2].config.compute_scaling == 2, "situ.sweep: " .. #rs .. " results")
+local a = situ.advise{ ["stride:$name"] = {"20:1", "200:10"}, ratio = {1, 3}, verify = 0 }
+assert(#a == 4, "situ.advise: " .. #a .. " candidates")
+assert(not pcall(situ.model, { compute_scaling = 2, ["compute-scaling"] = 2 }), "twice")
+print("names ok")
+EOF
+    run script "$tmp/names.lua"
+    [ $rc -eq 0 ] && grep -q "names ok" "$out" || miss "exit $rc"
+    finish "Lua tables: [\"$name\"]"
+
+    run run --json --iterations 400 --compute-scaling 3
+    sed "s/\"compute_scaling\"/\"$name\"/" "$out" >"$tmp/names.jsonl"
+    run merge "$tmp/names.jsonl"
+    [ $rc -eq 0 ] && [ "$(rows "$out")" -eq 1 ] || miss "exit $rc, $(rows "$out") rows"
+    finish "merge: JSON key \"$name\""
+done
+
 # ---- bad input: exit 2, one line on stderr naming NEEDLE, nothing on stdout ----
 
 # bad NAME NEEDLE ARGS...

@@ -1,7 +1,8 @@
 /* Fuzzes preset reading: the input is the contents of a presets/NAME.conf file (`key = value`
  * lines, `sweep.KEYS = LIST` axis lines, # comments), read by preset_read.
  * Invariants: a rejected preset leaves the parameters unchanged and explains itself in one line
- * naming the file (or "preset:"); an accepted one leaves every parameter in range. */
+ * naming the file (or "preset:"); an accepted one leaves every parameter in range, and each of
+ * its values quotes (preset_quote) to text that reads back (preset_unquote) as the same. */
 #include "fuzz_common.h"
 #include <math.h>
 
@@ -49,6 +50,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         double v = params_get_number(&p, id);
         FUZZ_ASSERT(isfinite(v) && v >= d->min && v <= d->max, "%s = %g", d->key, v);
+    }
+    /* One quoting rule: every value read quotes back to text that reads as the same value. */
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        char v[PARAMS_PATH_MAX], q[PRESET_QUOTED_MAX], back[PARAMS_PATH_MAX], why[128];
+        params_format(&p, id, v, sizeof v);
+        FUZZ_ASSERT(preset_quote(v, q, sizeof q) == 0, "%s: cannot quote", param_table[id].key);
+        FUZZ_ASSERT(!strchr(q, '\n'), "%s: a line break written as one", param_table[id].key);
+        FUZZ_ASSERT(preset_unquote(q, back, sizeof back, why, sizeof why) == 0, "%s: %s: %s",
+                    param_table[id].key, q, why);
+        FUZZ_ASSERT(!strcmp(v, back), "%s: '%s' read back as '%s'", param_table[id].key, v, back);
     }
     /* preset_apply ignores the axes and must agree with preset_read on the base. */
     struct params q;

@@ -307,6 +307,93 @@ def explorer_lesson_load_hang():
         t.close()
 
 
+# Lua that hangs only in the explorer's own process: its helpers (situ __lesson-check,
+# __evaluate) are started with a "__" command, the explorer is not. A lesson that runs it at its
+# top level passes the checking child; the explorer must take the child's result, never run it.
+ONLY_IN_EXPLORER = ('local f = io.open("/proc/self/cmdline")\n'
+                    'local cmd = f and f:read("a") or ""\n'
+                    'if f then f:close() end\n'
+                    'if not cmd:find("\\0__", 1, true) then %s end\n')
+
+
+def explorer_lesson_reload_hang(kind):
+    """An edited lesson is checked in a child, and the explorer takes the child's result: code
+    that would hang in the explorer's own process never runs there (top level, step
+    configurations); a goal that hangs is the evaluator's, shown as the goal's error; the keys
+    answer throughout and q exits at once with the terminal restored."""
+    def test():
+        path = write(f"reload-{kind}.lua", "return { title = 'Before', steps = {\n"
+                     "  { text = 'First step.' }, { text = 'Second step.' } } }\n")
+        t = Pane("--lesson", path, "--time-limit", str(LIMIT))
+        try:
+            t.wait_for("LESSON Before")
+            with open(path + ".new", "w") as f:
+                f.write(ONLY_IN_EXPLORER % HANGS[kind] + "return { title = 'After', steps = {\n"
+                        "  { text = 'First step, edited.',\n"
+                        "    goal = function(s) %s return true end },\n"
+                        "  { text = 'Second step, edited.', config = { ratio = 7 } } } }\n"
+                        % HANGS[kind])
+            os.replace(path + ".new", path)  # as an editor saves
+            t.wait_for("LESSON After", timeout=LIMIT + 10)
+            t.wait_for("lesson reloaded")
+            t.tmux("send-keys", "Right")
+            t.wait_for("31 sim/ana")
+            t.wait_for("goal error", timeout=LIMIT + 10)  # the evaluator's, at the limit
+            assert "stopped" in t.screen(), t.screen()
+            t.tmux("send-keys", "n")  # the step's configuration, read from the child's result
+            t.wait_for("Second step, edited.")
+            t.wait_for("7 sim/ana")
+            seconds = t.quit_time("q")
+            assert seconds < 0.5, f"exit after {seconds:.2f} s"
+            assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
+            assert not t.stderr().strip(), t.stderr()
+        finally:
+            t.close()
+    return test
+
+
+def explorer_lesson_reload_refused(kind):
+    """An edited lesson whose top level hangs in the checking child too: one line says why it
+    was not reloaded, the old lesson stays, the keys answer, q exits at once."""
+    def test():
+        path = write(f"refused-{kind}.lua", "return { title = 'Kept', steps = {\n"
+                     "  { text = 'The step that stays.' } } }\n")
+        t = Pane("--lesson", path, "--time-limit", str(LIMIT))
+        try:
+            t.wait_for("LESSON Kept")
+            with open(path + ".new", "w") as f:
+                f.write(HANGS[kind] + "\nreturn { title = 'Never', steps = { { text = 'x' } } }\n")
+            os.replace(path + ".new", path)
+            t.wait_for("lesson not reloaded", timeout=LIMIT + 10)
+            line = [l for l in t.screen().splitlines() if "lesson not reloaded" in l][0]
+            assert "stopped" in line or "limit" in line, line
+            assert "LESSON Kept" in t.screen() and "Never" not in t.screen(), t.screen()
+            t.tmux("send-keys", "Right")
+            t.wait_for("31 sim/ana")
+            seconds = t.quit_time("q")
+            assert seconds < 0.5, f"exit after {seconds:.2f} s"
+            assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
+        finally:
+            t.close()
+    return test
+
+
+def explorer_lesson_start_only_in_child():
+    """At start-up too, the lesson's code runs in the checking child only: a top level that would
+    hang in the explorer's own process does not stop it from starting."""
+    path = write("start-only.lua", ONLY_IN_EXPLORER % HANGS["pattern"] +
+                 "return { title = 'Started', steps = {\n"
+                 "  { text = 'Here.', config = { ratio = 7 } } } }\n")
+    t = Pane("--lesson", path, "--time-limit", str(LIMIT))
+    try:
+        t.wait_for("LESSON Started", timeout=LIMIT + 10)
+        t.wait_for("7 sim/ana")
+        seconds = t.quit_time("q")
+        assert seconds < 0.5, f"exit after {seconds:.2f} s"
+    finally:
+        t.close()
+
+
 def explorer_recovers():
     """A broken file shows its error; fixing it brings the numbers back and a simulation."""
     path = write("fixme.lua", "return { name = 'fixme', cost = function(ctx) while true do end end }\n")
@@ -352,6 +439,13 @@ def main():
           explorer_goal_hang)
     check("explorer lesson whose top level hangs: exit 2 at the limit, one line",
           explorer_lesson_load_hang)
+    check("explorer lesson: its code runs in the checking child only, at start-up too",
+          explorer_lesson_start_only_in_child)
+    for kind in ("pattern", "loop"):
+        check(f"explorer lesson reload {kind}: the child's result, no Lua in the explorer",
+              explorer_lesson_reload_hang(kind))
+    check("explorer lesson reload that hangs in the child too: one line, the old one kept",
+          explorer_lesson_reload_refused("pattern"))
     for sock in glob.glob(os.path.join(TMP, "tmux*")):  # whatever a failed check left running
         subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
     shutil.rmtree(TMP, ignore_errors=True)

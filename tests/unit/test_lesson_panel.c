@@ -20,7 +20,9 @@ static struct app_state *lesson_start(const char *name)
     params_defaults(&p);
     char err[1024] = "";
     cr_assert_eq(app_init(s, &p, "", err, sizeof err), 0, "app_init: %s", err);
-    int rc = app_lesson_open(s, name, err, sizeof err);
+    struct lesson *l = lesson_load(name, err, sizeof err);
+    cr_assert_not_null(l, "lesson_load: %s", err);
+    int rc = app_lesson_open(s, l, err, sizeof err);
     cr_assert_geq(rc, 0, "app_lesson_open: %s", err);
     return s;
 }
@@ -206,7 +208,7 @@ Test(lesson_panel, unknown_lesson_is_an_error)
     params_defaults(&p);
     char err[1024] = "";
     cr_assert_eq(app_init(s, &p, "", err, sizeof err), 0);
-    cr_assert_eq(app_lesson_open(s, "nosuch", err, sizeof err), -1);
+    cr_assert_null(lesson_load("nosuch", err, sizeof err));
     cr_assert(strstr(err, "nosuch"), "%s", err);
     cr_assert_null(s->lesson.l);
     stop(s);

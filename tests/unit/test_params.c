@@ -144,6 +144,26 @@ Test(params, find_accepts_dash_and_underscore)
     cr_assert_eq(params_find(""), -1);
 }
 
+Test(params, linked_names_follow_the_same_spelling)
+{
+    int ids[4];
+    char err[256];
+    cr_assert_eq(params_find_linked("stride:compute-scaling", ids, 4, err, sizeof err), 2, "%s",
+                 err);
+    cr_assert(ids[0] == P_STRIDE && ids[1] == P_COMPUTE_SCALING);
+    cr_assert_eq(params_find_linked("cores_per_node", ids, 4, err, sizeof err), 1);
+    cr_assert_eq(ids[0], P_CORES_PER_NODE);
+    cr_assert_eq(params_find_n("ratio:stride", 5), P_RATIO);
+    cr_assert_eq(params_find_linked("stride:bogus", ids, 4, err, sizeof err), -1);
+    cr_assert(strstr(err, "unknown parameter 'bogus'"), "%s", err);
+    cr_assert_eq(params_find_linked("stride::ratio", ids, 4, err, sizeof err), -1);
+    cr_assert_eq(params_find_linked("stride:", ids, 4, err, sizeof err), -1);
+    cr_assert_eq(params_find_linked("compute_scaling:compute-scaling", ids, 4, err, sizeof err),
+                 -1);
+    cr_assert(strstr(err, "given twice"), "%s", err);
+    cr_assert_eq(params_find_linked("nodes:ratio:stride", ids, 2, err, sizeof err), -1);
+}
+
 Test(params, parse_flag_all_spellings)
 {
     struct params p;

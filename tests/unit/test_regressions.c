@@ -58,8 +58,9 @@ Test(regressions, result_error_is_one_line)
  * as two lines, and the tail of a long comment ("... ratio = 7") was applied as a setting. */
 Test(regressions, preset_long_line_rejected, .init = fixture_dir_make, .fini = fixture_dir_remove)
 {
-    char path[256], err[1024] = "", text[4096];
-    snprintf(text, sizeof text, "# %2000s stride = 200\n", "comment");
+    char path[256], err[1024] = "", text[10000];
+    /* Longer than any line a preset needs (a quoted path of PRESET_QUOTED_MAX bytes). */
+    snprintf(text, sizeof text, "# %8000s stride = 200\n", "comment");
     fixture_write("long.conf", text, path, sizeof path);
     struct params p, before;
     params_defaults(&p);
