@@ -82,48 +82,21 @@ def full_disk_sweep_and_merge():
     nothing_beside(d, "m.")
 
 
-def full_disk_reproduce():
-    """The CSV, the PNG and the SVG each fail in turn: what failed is absent, what was written
-    before it is whole, and a directory that reproduce made and left empty is removed."""
-    base = ["reproduce", "fig8", "--iterations", "2000", "--jobs", "2", "--cache", CACHE]
-    p = run(base + ["--out", "warm"], cwd=fresh("rep"))  # fills the cache: the runs below only write
+def full_disk_each_file(tag, base, names):
+    """`base --out DIR` with each of its files failing in turn (a file-size limit just above what
+    the files before it need): what failed is absent, what was written before it is whole, and a
+    directory the command made and left empty is removed. Returns how many files could be made
+    to fail (one that fits under the earlier ones' limit cannot)."""
+    p = run(base + ["--out", "warm"], cwd=fresh(tag))  # fills the cache: the runs below only write
     assert p.returncode == 0, p.stderr[-300:]
-    sizes = {n: os.path.getsize(os.path.join(TMP, "rep", "warm", n)) for n in
-             ("fig8.csv", "fig8.png", "fig8.svg", "fig8.txt")}
-    for failing in ("fig8.csv", "fig8.png", "fig8.svg", "fig8.txt"):
-        d = fresh("rep-" + failing)
-        before = [n for n in ("fig8.csv", "fig8.png", "fig8.svg", "fig8.txt")][:[
-            "fig8.csv", "fig8.png", "fig8.svg", "fig8.txt"].index(failing)]
-        limit = max([sizes[n] for n in before] + [0]) // 1024 + 1
-        if sizes[failing] <= limit * 1024:
-            continue  # this one fits under the limit the earlier ones need: not testable here
-        p = run(base + ["--out", "new"], cwd=d, limit_kib=limit)
-        assert p.returncode == 1, f"{failing}: exit {p.returncode}: {p.stderr[-300:]}"
-        one_line(p, failing, os.strerror(27))
-        if not before:
-            assert not os.path.exists(os.path.join(d, "new")), "the empty directory was left"
-            continue
-        left = sorted(os.listdir(os.path.join(d, "new")))
-        assert left == sorted(before), f"{failing}: left {left}"
-        for n in before:
-            assert os.path.getsize(os.path.join(d, "new", n)) == sizes[n], f"{n} is partial"
-
-
-def full_disk_advise():
-    """advise --out DIR: each of its files fails in turn; what failed is absent, what was written
-    before it is whole, and a directory that advise made and left empty is removed."""
-    base = ["advise", "--verify", "0", "--ratio", "1,3,7,15,31", "--nodes", "1..8"]
-    names = ["advise.csv", "heatmap.png", "heatmap.svg", "pareto.png", "pareto.svg"]
-    p = run(base + ["--out", "warm"], cwd=fresh("adv"))
-    assert p.returncode == 0, p.stderr[-300:]
-    sizes = {n: os.path.getsize(os.path.join(TMP, "adv", "warm", n)) for n in names}
+    sizes = {n: os.path.getsize(os.path.join(TMP, tag, "warm", n)) for n in names}
     tested = 0
     for failing in names:
-        d = fresh("adv-" + failing)
+        d = fresh(tag + "-" + failing)
         before = names[:names.index(failing)]
         limit = max([sizes[n] for n in before] + [0]) // 1024 + 1
         if sizes[failing] <= limit * 1024:
-            continue  # fits under the limit the earlier ones need: not testable here
+            continue
         tested += 1
         p = run(base + ["--out", "new"], cwd=d, limit_kib=limit)
         assert p.returncode == 1, f"{failing}: exit {p.returncode}: {p.stderr[-300:]}"
@@ -135,7 +108,21 @@ def full_disk_advise():
         assert left == sorted(before), f"{failing}: left {left}"
         for n in before:
             assert os.path.getsize(os.path.join(d, "new", n)) == sizes[n], f"{n} is partial"
-    assert tested >= 2, f"only {tested} of the files could be made to fail: {sizes}"
+    return tested
+
+
+def full_disk_reproduce():
+    """reproduce --out DIR: the CSV, the PNG, the SVG and the summary each fail in turn."""
+    full_disk_each_file("rep", ["reproduce", "fig8", "--iterations", "2000", "--jobs", "2",
+                                "--cache", CACHE], ["fig8.csv", "fig8.png", "fig8.svg", "fig8.txt"])
+
+
+def full_disk_advise():
+    """advise --out DIR: its CSV and each figure fail in turn."""
+    names = ["advise.csv", "heatmap.png", "heatmap.svg", "pareto.png", "pareto.svg"]
+    tested = full_disk_each_file("adv", ["advise", "--verify", "0", "--ratio", "1,3,7,15,31",
+                                         "--nodes", "1..8"], names)
+    assert tested >= 2, f"only {tested} of the files could be made to fail"
 
 
 def full_disk_situ_csv():
