@@ -52,7 +52,7 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
         SCALE_LINEAR, fidelity_choices, NULL,
         "simulation detail: fast (aggregated per node), full (every rank and message) or smpi "
-        "(an MPI proxy of the workflow under smpirun)", true},
+        "(an MPI proxy of the workflow under SMPI)", true},
     [P_SMPI_NETWORK] = {"smpi_network", "", PARAM_CHOICE, OFF(smpi_network), SMPI_NET_LV08, 0, 1, 1,
         SCALE_LINEAR, smpi_network_choices, NULL,
         "network model of fidelity=smpi: LV08 (the other levels' model) or SMPI (piecewise, "
