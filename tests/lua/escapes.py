@@ -84,12 +84,11 @@ def written(out):
     return files
 
 
-def no_escape(p, out, what):
+def no_escape(p, out, what, words="the sandbox only writes inside the current directory"):
     files = written(out)
     assert not files, f"{what} wrote outside the current directory: {files}"
     assert p.returncode == 2, f"{what}: exit {p.returncode}: {p.stderr[:300]}"
-    assert "the sandbox only writes inside the current directory" in p.stderr.splitlines()[0], \
-        f"{what}: {p.stderr[:300]}"
+    assert words in p.stderr.splitlines()[0], f"{what}: {p.stderr[:300]}"
 
 
 def links(cwd, out):
@@ -155,7 +154,10 @@ def checks(situ, tmp, pane):
                      "return { name = 'attack', cost = function(ctx)\n  %s\n  return 1\nend }\n"
                      % body)
         for cmd in ("model", "run"):
-            no_escape(situ(cmd, "--analytics", path), out, f"situ {cmd} --analytics")
+            # io.open is refused in an analytics file whatever its mode (content_alone), so the
+            # uncaught write that ends it is refused as such.
+            no_escape(situ(cmd, "--analytics", path), out, f"situ {cmd} --analytics",
+                      "io.open is refused in an analytics file")
 
     def replaced_lesson():
         links(tmp, out)
@@ -284,6 +286,32 @@ says("cwd-relative ..", "{words}", dofile, "../outside/evil.lua")
         p = situ("lesson", lesson, "--headless")
         assert p.returncode == 0 and "second" in p.stdout, f"{p.returncode}: {p.stderr[:300]}"
 
+    def content_alone():
+        """A helper read by io.open / io.lines / io.input and handed to load would change the
+        results with the file's content unchanged, and so would the clock: the disk cache would
+        then answer with results of another helper or another day."""
+        d = os.path.join(tmp, "content")
+        os.makedirs(d, exist_ok=True)
+        write(os.path.join(d, "helper.txt"), "return 1e-7\n")
+        for way, code in (("io.open", 'load(io.open("helper.txt"):read("a"))()'),
+                          ("io.lines", 'io.lines("helper.txt")()'),
+                          ("io.input with a file name", 'io.input("helper.txt")'),
+                          ("os.time", "os.time()"), ("os.clock", "os.clock()"),
+                          ("os.date", "os.date()"), ("math.randomseed", "math.randomseed(1)")):
+            an = write(os.path.join(d, "a.lua"),
+                       "return { name = 'x', cost = function(ctx) local v = %s return 1e-7 end }\n"
+                       % code)
+            for cmd in ("model", "run"):
+                p = situ(cmd, "--analytics", an, "--iterations", "80", "--stride", "40", cwd=d)
+                assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and \
+                    f"a.lua:1: {way} is refused in an analytics file" in p.stderr, \
+                    f"{way}, situ {cmd}: exit {p.returncode}: {p.stderr[:300]}"
+        an = write(os.path.join(d, "r.lua"), "local x = math.random()\n"
+                   "return { name = 'r', cost = function(ctx) return 1e-7 * (1 + x) end }\n")
+        spans = {json.loads(situ("model", "--analytics", an, "--json", cwd=d).stdout)["makespan"]
+                 for _ in range(3)}
+        assert len(spans) == 1, f"math.random differs between evaluations: {spans}"
+
     return [
         ("sandbox: replaced globals and string methods cannot write outside (situ script)",
          replaced_script),
@@ -296,4 +324,6 @@ says("cwd-relative ..", "{words}", dofile, "../outside/evil.lua")
         ("sandbox: code loads only from the current directory and the script's",
          code_stays_inside),
         ("sandbox: a file that replaces globals still loads as written", own_checks_keep_theirs),
+        ("sandbox: an analytics file's numbers come from its content alone (no file read, no "
+         "clock, the same random numbers)", content_alone),
     ]

@@ -8,10 +8,11 @@
 -- checks are C closures (engine/lua/sandbox.c) that hold what they call. User code then gets
 -- its own copy of the globals.
 -- Arguments: the checked functions (open, output, load, loadfile, dofile, searcher: require's
--- Lua searcher), and self_contained (analytics files: dofile, loadfile and require are refused).
+-- Lua searcher), and self_contained (analytics files: dofile, loadfile, require, reading files or
+-- standard input and the clock are refused, and random numbers are seeded the same every time).
 local checked, self_contained = ...
-local G, error, ipairs = _G, error, ipairs
-local os, io, package, string = os, io, package, string
+local G, error, ipairs, type = _G, error, ipairs, type
+local os, io, package, string, math = os, io, package, string, math
 G.debug, package.loaded.debug = nil, nil
 local _ENV = nil -- from here on, a global is an error
 
@@ -41,11 +42,26 @@ searchers[4] = nil
 
 if self_contained then
   local why = ' is refused in an analytics file: it must be self-contained, so that '
-    .. 'results cached for its content cannot go stale through another file'
+    .. 'results cached for its content cannot go stale through another file or the clock'
   local function refused(name)
     local msg = name .. why
     return function() error(msg, 2) end
   end
   G.dofile, G.loadfile, G.require = refused('dofile'), refused('loadfile'), refused('require')
   searchers[2] = refused('require')
+  -- Nothing but the file's content may decide its numbers: no file read (a file read and handed
+  -- to load is a helper file by another name; standard input is /dev/null here, set by
+  -- script_redirect_io through io.input with a handle), no clock, and the same random numbers
+  -- at every evaluation (Lua 5.4 seeds them randomly at start).
+  io.open, io.lines = refused('io.open'), refused('io.lines')
+  local input, input_why = io.input, 'io.input with a file name' .. why
+  io.input = function(file)
+    if type(file) == 'string' then error(input_why, 2) end
+    return input(file)
+  end
+  for _, f in ipairs{'time', 'clock', 'date'} do
+    os[f] = refused('os.' .. f)
+  end
+  math.randomseed(0x5174)
+  math.randomseed = refused('math.randomseed')
 end
