@@ -41,6 +41,9 @@ void cli_help_buffer(void);
 /* Prints "situ: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Takes --time-limit SECONDS out of argv (main.c). -1 after an error message. */
+int cli_time_limit_flag(int *argc, char **argv);
+
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simulation child */

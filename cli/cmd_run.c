@@ -25,9 +25,9 @@ static void usage(void)
         "'situ model --json'), plus wall_seconds, activities, per-step arrays and link traffic.\n"
         "--smpi-app runs your MPI application (built with smpicc and libsitu_dtl, see\n"
         "smpi/situ_dtl.h) under SMPI as the simulation ranks, with Situ's analytics and\n"
-        "collector placed per the mapping (fidelity smpi); its arguments, which end at the\n"
-        "first Situ flag or at '--', reach it as they are (no shell); --time-limit S kills it\n"
-        "past S seconds.\n"
+        "collector placed per the mapping (fidelity smpi); its arguments, which end at '--'\n"
+        "(every one before it is the application's) or else at the first Situ flag, reach it as\n"
+        "they are (no shell); --time-limit S kills it past S seconds.\n"
         "Exit status: 0, 2 for bad input, 3 when the simulation failed.\n\n"
         "parameters:\n");
     params_print_help(stdout);
@@ -60,14 +60,18 @@ static bool situ_flag(const char *arg)
     char key[64];
     if (!flag_name(arg, key, sizeof key))
         return false;
-    static const char *const own[] = {"json", "preset", "help", "stats", "alert", NULL};
+    static const char *const own[] = {"json",       "preset", "help", "stats",
+                                      "time-limit", "alert",  NULL};
     for (int i = 0; own[i]; i++)
         if (!strcmp(key, own[i]))
             return true;
     return params_find(key) >= 0;
 }
 
-/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. -1 on bad input. */
+/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. With a `--` after APP,
+ * every argument up to it is the application's, whatever it looks like (--alert, --nodes: byte
+ * for byte); without one, they end at the first of situ run's own flags. Called before any other
+ * flag is taken out of argv, so that none is taken from the application's. -1 on bad input. */
 static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
 {
     *fidelity_given = false;
@@ -100,8 +104,14 @@ static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
             cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
             return -1;
         }
-        while (end < *argc && !situ_flag(argv[end]) && strcmp(argv[end], "--"))
-            end++;
+        int dashes = end;
+        while (dashes < *argc && strcmp(argv[dashes], "--"))
+            dashes++;
+        if (dashes < *argc)
+            end = dashes;
+        else
+            while (end < *argc && !situ_flag(argv[end]))
+                end++;
         int nargs = end - first;
         sim_smpi_app.argv = calloc(nargs + 1, sizeof(char *));
         if (!sim_smpi_app.argv)
@@ -166,7 +176,8 @@ int cmd_run(int argc, char **argv)
     struct cli_opts o;
     struct model_result m;
     bool fidelity_given;
-    if (take_alert(&argc, argv) < 0 || take_smpi_app(&argc, argv, &fidelity_given) < 0)
+    if (take_smpi_app(&argc, argv, &fidelity_given) < 0 || take_alert(&argc, argv) < 0 ||
+        cli_time_limit_flag(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)
@@ -231,7 +242,7 @@ int cmd_simulate(int argc, char **argv)
     struct cli_opts o;
     struct model_result m;
     bool fidelity_given;
-    if (take_smpi_app(&argc, argv, &fidelity_given) < 0)
+    if (take_smpi_app(&argc, argv, &fidelity_given) < 0 || cli_time_limit_flag(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
     if (rc != 0)

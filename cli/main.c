@@ -8,7 +8,6 @@
 #include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
-#include "../engine/lua/script.h"
 #include "../engine/sim/sim.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
@@ -43,31 +42,6 @@ static void usage(FILE *out)
         "parameters (each subcommand takes them; --key=value also works):\n",
         ANALYTICS_TIME_LIMIT, SCRIPT_TIME_LIMIT);
     params_print_help(out);
-}
-
-/* --time-limit SECONDS, for every command but sweep: how long user Lua may run at once. Taken
- * out of argv wherever it stands. -1 after an error message. */
-static int time_limit_flag(int *argc, char **argv)
-{
-    int out = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *v;
-        if (!flag_take(*argc, argv, &i, "time-limit", &v)) {
-            argv[out++] = argv[i];
-            continue;
-        }
-        v = v ? v : "";
-        char *end;
-        double s = strtod(v, &end);
-        if (!*v || *end || !(s > 0 && s <= 86400)) {
-            cli_error("--time-limit: '%s' is not a number of seconds in (0, 86400]", v);
-            return -1;
-        }
-        script_set_time_limit(s);
-    }
-    argv[out] = NULL;
-    *argc = out;
-    return 0;
 }
 
 /* The explorer's own flags (--lesson NAME, --log FILE, --alert U, --script 'FILE [ARG ...]',
@@ -136,7 +110,8 @@ static int dispatch(int argc, char **argv)
      * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
      * check is a sweep, shares it. */
     bool sweep = argc >= 2 && (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "advise"));
-    if (!sweep && time_limit_flag(&argc, argv) < 0)
+    bool run = argc >= 2 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "__simulate"));
+    if (!sweep && !run && cli_time_limit_flag(&argc, argv) < 0)
         return 2;
     if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* simulation children that exec */
         return cmd_simulate(argc, argv);

@@ -5,11 +5,13 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../engine/base/datadir.h"
 #include "../engine/base/flag.h"
+#include "../engine/lua/script.h"
 #include "../engine/model/preset.h"
 
 void cli_error(const char *fmt, ...)
@@ -156,5 +158,31 @@ int cli_prepare(int argc, char **argv, int first, void (*usage)(void), struct cl
         cli_error("%s", err);
         return -1;
     }
+    return 0;
+}
+
+/* --time-limit SECONDS, for every command but sweep: how long user Lua may run at once. Taken
+ * out of argv wherever it stands (run and __simulate call it once --smpi-app's arguments are out
+ * of argv: they are the application's). -1 after an error message. */
+int cli_time_limit_flag(int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *v;
+        if (!flag_take(*argc, argv, &i, "time-limit", &v)) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        v = v ? v : "";
+        char *end;
+        double s = strtod(v, &end);
+        if (!*v || *end || !(s > 0 && s <= 86400)) {
+            cli_error("--time-limit: '%s' is not a number of seconds in (0, 86400]", v);
+            return -1;
+        }
+        script_set_time_limit(s);
+    }
+    argv[out] = NULL;
+    *argc = out;
     return 0;
 }

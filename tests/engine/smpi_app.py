@@ -98,6 +98,14 @@ def arguments(situ, tmp):
         shown = [a.replace("\udcff", "\ufffd").replace("\udcfe", "\ufffd") for a in args]
         assert r["app"]["command"] == [exe, *shown], r["app"]["command"]
         assert not leftovers(tmpdir), leftovers(tmpdir)
+        # Before a `--`, arguments spelled like Situ's flags are the application's too: none is
+        # taken (and applied) by situ run.
+        flags = ["args", "--alert", "0.5", "--time-limit", "0.001", "--nodes", "3", "--json"]
+        out, _ = run(situ, ["run", "--json", "--smpi-app", exe, *flags, "--", *SMALL])
+        r = json.loads(out)
+        seen = [l for l in r["app"]["output"].splitlines() if l.startswith("arg ")]
+        want = [f"arg {i} {os.fsencode(a).hex()}" for i, a in enumerate([exe, *flags])]
+        assert seen == want, f"the application saw {seen}, not {want}"
     return test
 
 
