@@ -5,6 +5,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -28,11 +29,16 @@ static struct sim_group *self(struct app_rank **r, const char *call)
     if (!ranks && !(ranks = calloc(e->nsims, sizeof *ranks)))
         situ_smpi_die("out of memory");
     *r = &ranks[g - e->sims];
+    if (g->done && strcmp(call, "situ_dtl_finalize"))
+        situ_smpi_die("%s after situ_dtl_finalize: finalize ends the rank's part in the workflow",
+                      call);
     return g;
 }
 
 int situ_dtl_init(MPI_Comm *comm)
 {
+    if (sg_actor_self_get_data()) /* joined already: a second join would take another place */
+        situ_smpi_die("situ_dtl_init: called a second time on this rank; call it once");
     struct sim_group *g;
     int rank, role = situ_smpi_join(true, &g);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

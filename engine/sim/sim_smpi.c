@@ -384,8 +384,13 @@ static void why_failed(const char *dir, int status, char *err, size_t errlen)
         snprintf(how, sizeof how, " (%s)", sig);
     else if (WIFEXITED(status) && WEXITSTATUS(status))
         snprintf(how, sizeof how, " (exit status %d)", WEXITSTATUS(status));
-    if (sim_smpi_app.argc > 0 && strstr(reason, "Deadlock") && strlen(reason) < 300)
-        strcat(reason, " [an MPI deadlock, or a rank that did not call situ_dtl_finalize]");
+    if (sim_smpi_app.argc > 0 && strstr(reason, "Deadlock")) { /* what it means first: the */
+        char simgrid[sizeof reason];                           /* line may be cut after */
+        snprintf(simgrid, sizeof simgrid, "%s", reason);
+        snprintf(reason, sizeof reason,
+                 "an MPI deadlock, or a rank that did not call situ_dtl_finalize (SimGrid: %.300s)",
+                 simgrid);
+    }
     /* Every process ended well, and none wrote the result: one never left (situ_dtl). */
     const char *none =
         sim_smpi_app.argc > 0 ? "no result: did every rank call situ_dtl_finalize?" : "no result";

@@ -3,6 +3,9 @@
  *   hang    rank 1 spins forever without calling MPI
  *   uneven  rank 0 puts one state more than the others
  *   early   a put before situ_dtl_init
+ *   twice   situ_dtl_init called twice
+ *   late    a put after situ_dtl_finalize
+ *   nofinal MPI_Finalize without situ_dtl_finalize
  *   args    rank 0 prints each argument in hex, one per line ("arg I HEX")
  *   binary  rank 0 prints bytes that are not UTF-8 (and a NUL)
  *   flood   rank 0 prints 65535 'x', then U+00E9 across the 64 KiB mark, then 10000 'y'
@@ -34,6 +37,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    if (!strcmp(mode, "twice"))
+        situ_dtl_init(&comm);
     int rank;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && !strcmp(mode, "args"))
@@ -74,7 +79,10 @@ int main(int argc, char **argv)
             ;
     if (!strcmp(mode, "uneven") && rank == 0)
         situ_dtl_put(NULL, 1000);
-    situ_dtl_finalize();
+    if (strcmp(mode, "nofinal"))
+        situ_dtl_finalize();
+    if (!strcmp(mode, "late"))
+        situ_dtl_put(NULL, 1000);
     MPI_Finalize();
     return 0;
 }

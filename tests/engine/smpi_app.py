@@ -126,6 +126,10 @@ def reasons(situ, tmp):
     cases = [
         (["uneven"], SMALL, "situ_dtl_put: more than the 1 analysis points of --iterations 40 / --stride 40"),
         (["early"], SMALL, "situ_dtl_put before situ_dtl_init"),
+        (["twice"], SMALL, "situ_dtl_init: called a second time on this rank"),
+        (["late"], SMALL, "situ_dtl_put after situ_dtl_finalize"),
+        # SimGrid's deadlock report is long: what it means comes first, so a cut keeps it.
+        (["nofinal"], SMALL, "an MPI deadlock, or a rank that did not call situ_dtl_finalize"),
         ([], ["--iterations", "80", *SMALL[2:]], "put 1 states; --iterations 80 / --stride 40 make 2"),
     ]
 
