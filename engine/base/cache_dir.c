@@ -41,6 +41,15 @@ int cache_default_dir(char *out, size_t len)
     return 0;
 }
 
+uint64_t cache_stat_stamp(const struct stat *st)
+{
+    int64_t f[] = {(int64_t)st->st_dev,          (int64_t)st->st_ino,
+                   (int64_t)st->st_size,         (int64_t)st->st_mtim.tv_sec,
+                   (int64_t)st->st_mtim.tv_nsec, (int64_t)st->st_ctim.tv_sec,
+                   (int64_t)st->st_ctim.tv_nsec};
+    return cache_fnv1a(CACHE_FNV_SEED, f, sizeof f);
+}
+
 uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *b = data;

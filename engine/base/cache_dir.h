@@ -21,6 +21,11 @@ int cache_default_dir(char *out, size_t len);
 #define CACHE_FNV_SEED 14695981039346656037ull
 uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len);
 
+/* A file's identity (device, inode, size, mtime, ctime; a struct stat): a rewrite, even of the
+ * same bytes, or another file renamed in its place changes it. */
+struct stat;
+uint64_t cache_stat_stamp(const struct stat *st);
+
 /* mkdir -p: 0, or -1 with errno (ENAMETOOLONG for a path over PATH_MAX). */
 int cache_mkdir_p(const char *dir);
 

@@ -294,8 +294,29 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
             goto loaded;
         unlink(cached); /* corrupt: made again below */
     }
-    if (digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
-        return -1;
+    /* SimGrid reads the file by its path after we hashed it: its digest is kept only if the file
+     * kept its identity (inode, size, times) from before the hash to after the digest, so that
+     * the bytes hashed are the bytes SimGrid read; else the cache would hold one version's digest
+     * under another's key (an editor saving as we read: even A, B, then A again). */
+    for (int tries = 1;; tries++) {
+        struct stat before, after;
+        if (stat(path, &before) < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (file_key(path, &key, err, errlen) < 0 ||
+            digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
+            return -1;
+        if (stat(path, &after) == 0 && cache_stat_stamp(&before) == cache_stat_stamp(&after))
+            break;
+        free(digest.buf);
+        if (tries == 3) {
+            snprintf(err, errlen,
+                     "%s: changed while SimGrid read it, %d times: read it again once it is saved",
+                     path, tries);
+            return -1;
+        }
+    }
     if (platform_parse_digest(digest.buf, digest.len, pf, why, sizeof why) < 0) {
         snprintf(err, errlen, "%s: %s", path, why);
         free(digest.buf);
@@ -375,7 +396,8 @@ int platform_need_routes(struct platform *pf, const int *pairs, long npairs, cha
     } else if (u > 0 &&
                (rc = digest_child(pf->path, missing, u, true, &routes, err, errlen)) == 0) {
         rc = platform_add_routes(pf, routes.buf, routes.len, err, errlen);
-        if (rc == 0)
+        /* As for the digest: cached only when they are still the digest's file's. */
+        if (rc == 0 && file_key(pf->path, &key, err, errlen) == 0 && key == pf->key)
             cache_add_routes(pf, routes.buf, routes.len);
         free(routes.buf);
     }

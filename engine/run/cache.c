@@ -37,11 +37,7 @@ static void input_read(const char *path, struct cache_input *in)
     in->stamp = 0;
     in->hash = CACHE_FNV_SEED;
     if (fd >= 0 && fstat(fd, &st) == 0) {
-        int64_t f[] = {(int64_t)st.st_dev,          (int64_t)st.st_ino,
-                       (int64_t)st.st_size,         (int64_t)st.st_mtim.tv_sec,
-                       (int64_t)st.st_mtim.tv_nsec, (int64_t)st.st_ctim.tv_sec,
-                       (int64_t)st.st_ctim.tv_nsec};
-        in->stamp = cache_fnv1a(CACHE_FNV_SEED, f, sizeof f);
+        in->stamp = cache_stat_stamp(&st);
     }
     char buf[16384];
     ssize_t n = 0;

@@ -7,12 +7,14 @@ import glob
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
@@ -185,6 +187,53 @@ def cache_refuses_a_platform_edited_during_the_run():
 
 def cache_refuses_an_analytics_edited_during_the_run():
     race("analytics")
+
+
+def digest_cache_keeps_the_version_it_read():
+    """SimGrid reads the platform by its path after situ hashed it: a file saved in between (here
+    two versions, one core speed apart, swapped in by rename as fast as can be) must never leave
+    one version's digest under the other's key, for every later model to trust."""
+    d = os.path.join(TMP, "digest-race")
+    os.makedirs(d)
+    text = open(os.path.join(os.path.dirname(SITU), "platforms", "dahu.xml")).read()
+    versions = {}
+    for name, speed in (("a", "1Gf"), ("b", "2Gf")):
+        body = re.sub(r'speed="[^"]*"', f'speed="{speed}"', text, count=1)
+        assert body != text or speed == "1Gf", "no speed to change in dahu.xml"
+        path = os.path.join(d, name + ".xml")
+        open(path, "w").write(body)
+        cache = os.path.join(d, "ref-" + name)
+        subprocess.run([SITU, "model", "--platform", path], env=dict(os.environ, XDG_CACHE_HOME=cache),
+                       capture_output=True, check=True, timeout=60)
+        [entry] = os.listdir(os.path.join(cache, "situ", "platforms"))
+        versions[entry] = open(os.path.join(cache, "situ", "platforms", entry)).read()
+    assert len(set(versions.values())) == 2, "the two versions have one digest"
+    flip = os.path.join(d, "flip.xml")
+    stop = threading.Event()
+
+    def swap():
+        bodies = [open(os.path.join(d, n + ".xml")).read() for n in ("a", "b")]
+        while not stop.is_set():
+            for b in bodies:
+                open(flip + ".new", "w").write(b)
+                os.replace(flip + ".new", flip)
+    shutil.copy(os.path.join(d, "a.xml"), flip)
+    writer = threading.Thread(target=swap)
+    writer.start()
+    try:
+        for i in range(25):
+            subprocess.run([SITU, "model", "--platform", flip], capture_output=True, timeout=60,
+                           env=dict(os.environ, XDG_CACHE_HOME=os.path.join(d, f"c{i}")))
+    finally:
+        stop.set()
+        writer.join()
+    wrong = []
+    for i in range(25):
+        where = os.path.join(d, f"c{i}", "situ", "platforms")
+        for entry in os.listdir(where) if os.path.isdir(where) else []:
+            if entry in versions and open(os.path.join(where, entry)).read() != versions[entry]:
+                wrong.append(f"c{i}/{entry}")
+    assert not wrong, f"another version's digest under a version's key: {wrong}"
 
 
 def unusable_cache_directory_is_one_line():
@@ -671,7 +720,7 @@ def digest_child_is_spawned_and_dies_with_its_parent():
 
 TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
-         cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, unusable_cache_directory_is_one_line,
+         cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, digest_cache_keeps_the_version_it_read, unusable_cache_directory_is_one_line,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:
