@@ -415,6 +415,22 @@ int platform_need_layout_routes(struct platform *pf, const struct layout *l, cha
         return -1;
     }
     int rc = platform_need_routes(pf, pairs, n, err, errlen);
+    /* SimGrid gives no links for two hosts that no route joins (an asymmetric route's missing
+     * way back); its simulation then stops at the first transfer between them. Said here, once,
+     * for the model and every engine alike. */
+    for (long k = 0; rc == 0 && k < n; k++) {
+        int a = pairs[2 * k], b = pairs[2 * k + 1], links;
+        if (a != b && platform_route(pf, a, b, &links) && links == 0) {
+            char from[128], to[128];
+            platform_host_name(pf, a, from, sizeof from);
+            platform_host_name(pf, b, to, sizeof to);
+            snprintf(err, errlen,
+                     "%s: no route from %s to %s, which the workflow sends between (SimGrid "
+                     "would stop at the first transfer): give the platform one",
+                     pf->path, from, to);
+            rc = -1;
+        }
+    }
     free(pairs);
     return rc;
 }
