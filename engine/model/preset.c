@@ -202,7 +202,7 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     }
     struct params next = *p;
     char line[PRESET_QUOTED_MAX + 256], perr[PARAMS_ERR_MAX], value[PRESET_QUOTED_MAX];
-    int lineno = 0, rc = 0;
+    int lineno = 0, rc = 0, given_at[PARAM_COUNT] = {0};
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         /* A longer line would be read as two, its tail as a line of its own. */
@@ -248,7 +248,11 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
             snprintf(err, errlen, "%s:%d: unknown parameter '%.60s'; see 'situ --help'", path,
                      lineno, key);
             rc = -1;
-        } else if (params_set(&next, id, value, perr) < 0) {
+        } else if (given_at[id]) { /* in either spelling: which one was meant? */
+            snprintf(err, errlen, "%s:%d: %s given twice (line %d too)", path, lineno,
+                     param_table[id].key, given_at[id]);
+            rc = -1;
+        } else if ((given_at[id] = lineno, params_set(&next, id, value, perr) < 0)) {
             snprintf(err, errlen, "%s:%d: %s", path, lineno, perr);
             rc = -1;
         }

@@ -46,13 +46,14 @@ static void lookup(lua_State *L, int row, const char *key)
         return;
     }
     const char *where[] = {NULL, "stage", "config"};
+    int param = params_find(key); /* a parameter in either spelling, as everywhere */
     for (int i = 0; i < 3; i++) {
         if (!where[i])
             lua_pushvalue(L, row);
         else
             lua_getfield(L, row, where[i]);
         if (lua_istable(L, -1)) {
-            lua_getfield(L, -1, key);
+            lua_getfield(L, -1, i == 2 && param >= 0 ? param_table[param].key : key);
             lua_remove(L, -2);
             if (!lua_isnil(L, -1))
                 return;

@@ -276,10 +276,12 @@ assert(#rs == 2 and rs[2].config.compute_scaling == 2, "situ.sweep: " .. #rs .. 
 local a = situ.advise{ ["stride:$name"] = {"20:1", "200:10"}, ratio = {1, 3}, verify = 0 }
 assert(#a == 4, "situ.advise: " .. #a .. " candidates")
 assert(not pcall(situ.model, { compute_scaling = 2, ["compute-scaling"] = 2 }), "twice")
+situ.table(rs, { "$name", "makespan" }) -- a column named in either spelling
 print("names ok")
 EOF
     run script "$tmp/names.lua"
     [ $rc -eq 0 ] && grep -q "names ok" "$out" || miss "exit $rc"
+    grep -Eq '^ +2 +[0-9]' "$out" || miss "situ.table's column $name is empty"
     finish "Lua tables: [\"$name\"]"
 
     run run --json --iterations 400 --compute-scaling 3
