@@ -215,7 +215,7 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
     l->title = dup_field(L, -1, "title");
     lua_pushliteral(L, "steps");
     lua_rawget(L, -2);
-    if (!lua_istable(L, -1)) {
+    if (!lua_istable(L, -1) || lua_rawlen(L, -1) == 0) { /* 0 raw steps: metamethods lied */
         lua_pop(L, 2);
         snprintf(err, errlen, "%s: steps must be a non-empty list of steps", l->path);
         return -1;

@@ -404,6 +404,14 @@ Test(lesson, api)
     path = write_file("bad.lesson.lua", "return { title = 'T', steps = {} }\n");
     cr_assert_null(lesson_load(path, err, sizeof err));
     cr_assert(strstr(err, "steps must be a non-empty list"), "%s", err);
+    /* Steps that only metamethods give: the lesson is read raw, and so is its check. */
+    path = write_file(
+        "meta.lesson.lua",
+        "return { title = 'T', steps = setmetatable({}, {\n"
+        "  __len = function() return 1 end,\n"
+        "  __index = function(_, i) if i == 1 then return { text = 'x' } end end }) }\n");
+    cr_assert_null(lesson_load(path, err, sizeof err));
+    cr_assert(strstr(err, "steps must be a non-empty list"), "%s", err);
 }
 
 /* Graded hints: a nudge first, then more; and a solution says every key it sets, even one equal
