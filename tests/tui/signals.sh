@@ -33,7 +33,7 @@ for sig in INT HUP TERM; do
     case $sig in INT) code=130 ;; HUP) code=129 ;; TERM) code=143 ;; esac # 128 + the signal
     cat >"$tmp/wrap.sh" <<EOF2
 before=\$(stty -g)
-XDG_CACHE_HOME="$tmp/cache-$sig" LANG=C.UTF-8 "$situ" --platform "$platform" --fidelity full 2>/dev/null
+XDG_CACHE_HOME="$tmp/cache-$sig" LANG=C.UTF-8 "$situ" --platform "$platform" --fidelity full --iterations 400000 2>/dev/null
 rc=\$?
 restored=yes
 [ "\$(stty -g)" = "\$before" ] || restored=no
@@ -46,8 +46,13 @@ EOF2
     wait_for 'efficiency η' 20 || why="did not start"
     # The signal goes to the explorer itself (the wrapper shell around it reports its status).
     pid=$(tui_pid sig) || why="${why:-no process of the pane runs $situ}"
-    # Make sure simulations are running: a change starts one after the debounce.
+    # Make sure simulations are running: a change starts one after the debounce. Each takes
+    # seconds (400,000 iterations at full fidelity), so that one still runs when the signal
+    # comes: a short one could end between this wait and the check below.
+    # The key also makes the start's simulation stale: it is killed, and the key's starts after
+    # the debounce. Past that, a simulation found running is the key's, and long.
     tui_tmux send-keys -t sig Right
+    sleep 0.5
     n=200
     while [ -z "$why" ] && [ "$(children)" -eq 0 ] && [ $n -gt 0 ]; do
         sleep 0.05
