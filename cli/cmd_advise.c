@@ -494,15 +494,17 @@ static int run(struct opts *o)
         print_contradiction(a);
         print_front(a);
     }
-    if (rc == 0 && o->out) {
-        bool created = mkdir(o->out, 0777) == 0;
-        if (!created && errno != EEXIST) {
-            cli_error("advise: --out %s: cannot create: %s", o->out, strerror(errno));
-            rc = 1;
-        } else if (advise_write_dir(a, chk, k, view, o->out, err, sizeof err) < 0) {
+    if (rc == 0 && o->out) { /* one set: all its files, or DIR as it was (outset) */
+        struct outset set;
+        int w = outset_open(&set, o->out, err, sizeof err);
+        if (w == 0 && advise_write_dir(a, chk, k, view, set.tmp, err, sizeof err) < 0) {
+            outset_fail(&set, err, sizeof err);
+            w = -1;
+        } else if (w == 0) {
+            w = outset_commit(&set, err, sizeof err);
+        }
+        if (w < 0) {
             cli_error("advise: %s", err);
-            if (created)
-                rmdir(o->out);
             rc = 1;
         }
     }

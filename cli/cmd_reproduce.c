@@ -117,24 +117,34 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         rc = EXIT_SIM_FAILED;
         goto done;
     }
+    /* A figure's files are one set (outset): all of them, or DIR as it was. Each figure is its
+     * own set: `all` keeps the figures that finished should a later one fail. */
     rc = 1;
     struct drawing d = {&s, alert};
     struct outfile txt;
-    snprintf(path, sizeof path, "%s/%s.csv", dir, f->name);
-    if (study_write(&s, path, err, sizeof err) < 0)
+    struct outset set;
+    char name[64];
+    if (outset_open(&set, dir, err, sizeof err) < 0)
         goto failed;
-    snprintf(path, sizeof path, "%s/%s", dir, f->name);
-    if (chart_write(path, f->width, f->height, f->draw, &d, err, sizeof err) < 0)
-        goto failed;
-    snprintf(path, sizeof path, "%s/%s.txt", dir, f->name);
-    if (outfile_open(&txt, path, err, sizeof err) < 0)
-        goto failed;
+    snprintf(name, sizeof name, "%s.csv", f->name);
+    if (study_write(&s, outset_path(&set, name, path, sizeof path), err, sizeof err) < 0)
+        goto unwritten;
+    if (chart_write(outset_path(&set, f->name, path, sizeof path), f->width, f->height, f->draw, &d,
+                    err, sizeof err) < 0)
+        goto unwritten;
+    snprintf(name, sizeof name, "%s.txt", f->name);
+    if (outfile_open(&txt, outset_path(&set, name, path, sizeof path), err, sizeof err) < 0)
+        goto unwritten;
     f->summary(&s, txt.f, alert);
     if (outfile_commit(&txt, err, sizeof err) < 0)
+        goto unwritten;
+    if (outset_commit(&set, err, sizeof err) < 0)
         goto failed;
     f->summary(&s, stdout, alert);
     rc = 0;
     goto done;
+unwritten:
+    outset_fail(&set, err, sizeof err);
 failed:
     cli_error("reproduce %s: %s", f->name, err);
 done:
@@ -244,17 +254,9 @@ int cmd_reproduce(int argc, char **argv)
         if ((all || k == chosen) &&
             reproduce_one(&reproduce_figures[k], dir, jobs, cache, alert, &o, true))
             return EXIT_BAD_INPUT;
-    bool created = mkdir(dir, 0777) == 0;
-    if (!created && errno != EEXIST) {
-        cli_error("reproduce: --out %s: cannot create: %s", dir, strerror(errno));
-        return 1;
-    }
     int rc = 0;
     for (int k = 0; k < reproduce_nfigures && rc == 0; k++)
         if (all || k == chosen)
             rc = reproduce_one(&reproduce_figures[k], dir, jobs, cache, alert, &o, false);
-    /* Ours to remove only if we made it and nothing complete is in it (rmdir fails otherwise). */
-    if (rc && created)
-        rmdir(dir);
     return rc;
 }

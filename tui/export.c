@@ -1,8 +1,8 @@
 /* E: what is on screen, to files a report can use. The results (configuration, model, SimGrid,
  * the per-stage comparison and the crossover's points) as JSON and as CSV; the plot in view as
  * SVG and PNG through plot/ (the crossover, or the step's bars). Every file goes through outfile,
- * so each is whole or absent; the names are the first free "situ-NAME-K" in the working
- * directory, NAME the preset (or "defaults"). */
+ * and the four are one set (outset): all four are written, or none is; the names are the first free
+ * "situ-NAME-K" in the working directory, NAME the preset (or "defaults"). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -220,15 +220,25 @@ unsigned app_export(struct app_state *s)
     struct stage_cmp c;
     stages_compare(&s->p, &s->model, s->has_sim ? &s->sim : NULL, &c);
     bool xover = s->pane == APP_PANE_XOVER && xover_current(&s->xo);
-    snprintf(path, sizeof path, "%s.json", base);
-    int rc = write_json(s, &c, path, err, sizeof err);
+    /* The four files are one set (outset): all of them, or none. */
+    struct outset set;
+    char name[PARAMS_PATH_MAX + 16];
+    int rc = outset_open(&set, ".", err, sizeof err);
     if (rc == 0) {
-        snprintf(path, sizeof path, "%s.csv", base);
-        rc = write_csv(s, &c, path, err, sizeof err);
+        snprintf(name, sizeof name, "%s.json", base);
+        rc = write_json(s, &c, outset_path(&set, name, path, sizeof path), err, sizeof err);
+    }
+    if (rc == 0) {
+        snprintf(name, sizeof name, "%s.csv", base);
+        rc = write_csv(s, &c, outset_path(&set, name, path, sizeof path), err, sizeof err);
     }
     if (rc == 0)
-        rc = chart_write(base, xover ? 900 : 800, 560, xover ? xover_draw : bars_draw, s, err,
-                         sizeof err);
+        rc = chart_write(outset_path(&set, base, path, sizeof path), xover ? 900 : 800, 560,
+                         xover ? xover_draw : bars_draw, s, err, sizeof err);
+    if (rc == 0 && set.tmp[0])
+        rc = outset_commit(&set, err, sizeof err);
+    else if (set.tmp[0])
+        outset_fail(&set, err, sizeof err);
     if (rc < 0) {
         app_notice(s, true, "export: %.*s", APP_MSG_MAX - 16, err);
         return APP_DIRTY;

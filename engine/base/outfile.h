@@ -54,6 +54,29 @@ int outfile_append(const char *path, const char *line, char *err, size_t errlen)
 /* Gives up: the temporary is closed and removed; the destination is untouched. */
 void outfile_abort(struct outfile *o);
 
+/* A set of files written whole or not at all (advise and reproduce --out DIR, the explorer's
+ * export): each file of the set is written (outfile_open, chart_write...) at outset_path, in a
+ * temporary directory, and outset_commit moves them all into DIR at once, creating it if absent.
+ * On any failure DIR is as it was (outset.c says how) and the temporary directory is gone. Files
+ * of DIR not in the set are kept. TERM, INT and HUP wait from open to commit or abort. */
+struct outset {
+    char dir[PATH_MAX]; /* the destination, trailing slashes dropped */
+    char tmp[PATH_MAX]; /* the temporary directory; "" once gone */
+    bool fresh;         /* dir was absent: tmp is renamed to it */
+    sigset_t saved;
+};
+/* -1 with "DIR: cannot write: strerror". */
+int outset_open(struct outset *s, const char *dir, char *err, size_t errlen);
+/* Where to write the set's file `name` (a bare name): in buf, returned. */
+const char *outset_path(const struct outset *s, const char *name, char *buf, size_t len);
+/* Moves every file written into place: -1 with "PATH: cannot write: strerror", DIR unchanged. */
+int outset_commit(struct outset *s, char *err, size_t errlen);
+/* Gives up: the files written so far go; DIR is untouched. */
+void outset_abort(struct outset *s);
+/* outset_abort after a failed write whose message err names the temporary directory: err then
+ * names the file in DIR instead. */
+void outset_fail(struct outset *s, char *err, size_t errlen);
+
 /* At exit: flushes and closes standard output, checking it (a full disk, /dev/full, a closed
  * pipe). -1 with "standard output: strerror" when something written there was lost. */
 int outfile_close_stdout(char *err, size_t errlen);

@@ -439,6 +439,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     bool queue = p->dtl == DTL_QUEUE;
 
     memset(m, 0, sizeof *m);
+    m->traced = pf->traced;
     m->particles = layout_particles(p);
     m->sim_cores = l->sim_cores;
     m->ana_cores = l->ana_cores;
@@ -615,7 +616,9 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
     char drift[448];
     model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift,
                         m->scenario == SCENARIO_IS, drift, sizeof drift);
-    snprintf(buf, len, "%s%s%s", m->inbound_links > 1 ? MODEL_INBOUND_WARNING : "",
+    snprintf(buf, len, "%s%s%s%s%s", m->traced ? MODEL_TRACE_WARNING : "",
+             m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
+             m->inbound_links > 1 ? MODEL_INBOUND_WARNING : "",
              m->inbound_links > 1 && drift[0] ? "; " : "", drift);
     return buf;
 }

@@ -22,6 +22,12 @@
 #define MODEL_INBOUND_WARNING                                                                      \
     "the analytics receive states over several links (a torus?): the model takes them to share "   \
     "one, so it may overestimate R; check with situ run --fidelity full"
+/* A platform with traces (platform.traced): SimGrid plays them, at every fidelity (measured: fast
+ * and full alike follow a host's speed_file and a link's bandwidth_file); the model takes the
+ * digest's values, SimGrid's before any trace plays. */
+#define MODEL_TRACE_WARNING                                                                        \
+    "the platform has traces (a speed_file, bandwidth_file...): its hardware changes during the "  \
+    "run, which the model ignores; check with situ run"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -69,6 +75,7 @@ struct model_result {
      * them to share one (a host's link to its switch); over several (a torus node's), how many
      * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
     int inbound_links;
+    bool traced; /* the platform's (MODEL_TRACE_WARNING) */
     enum scenario scenario;
 };
 
@@ -131,7 +138,8 @@ const char *model_scenario_name(enum scenario s);
 const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool paced,
                                 char *buf, size_t len);
 
-/* The model's caveats for m, in buf ("" when none): several inbound links, the actors' drift. */
+/* The model's caveats for m, in buf ("" when none): traces, several inbound links, the actors'
+ * drift. */
 const char *model_warning(const struct model_result *m, char *buf, size_t len);
 
 /* Shared by the model and the engine's own accounting: the three eq. 4-6 quantities. */

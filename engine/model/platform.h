@@ -59,7 +59,26 @@ struct platform {
     int nroutes, route_cap;
     int *route_links;
     long nroute_links, route_links_cap;
+    /* The file names a trace (a profile of a host's speed or state, of a link's bandwidth,
+     * latency or state, or a <trace>): the hardware changes during the run, which SimGrid plays
+     * and the analytic model does not (MODEL_TRACE_WARNING). */
+    bool traced;
 };
+
+/* A file a platform names (platform_files.c): path is where SimGrid finds it (relative names in
+ * the current directory first, then in the platform's), name as the platform writes it, attr the
+ * attribute ("speed_file", a <trace>'s "file"...), owner its element and id ("host node-1"). */
+struct platform_file {
+    const char *path, *name, *attr, *owner;
+};
+typedef int (*platform_file_fn)(const struct platform_file *f, void *ud);
+/* Calls fn for each file the platform names, in document order, until fn returns non-zero
+ * (returned); *traced (if given) says whether the platform has any trace, a file or inline. A
+ * file that is not XML names nothing here: SimGrid's reason comes with the digest. */
+int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool *traced);
+/* -1 with "PLATFORM: host node-1's speed_file 'x.trace' cannot be read (PATH: reason)" when a
+ * file the platform names cannot be read; *traced as platform_each_file's. */
+int platform_files_check(const char *platform, bool *traced, char *err, size_t errlen);
 
 /* Loads the digest of a platform file: from the cache, or made by a SimGrid child (and cached).
  * On error returns -1 with one line naming the file and SimGrid's own reason in err. */

@@ -234,7 +234,27 @@ static void cache_store(const struct platform *pf, const char *text, size_t len)
     cache_file_write(name, text, len);
 }
 
-/* The cache key of a platform file: -1 with err when it cannot be read. */
+/* A named file's name and content into the key ("missing" when it cannot be read). */
+static int key_named(const struct platform_file *f, void *ud)
+{
+    uint64_t *key = ud;
+    char buf[16384];
+    ssize_t n = 0;
+    *key = cache_fnv1a(*key, f->path, strlen(f->path) + 1);
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
+    while (fd >= 0 && ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0)
+            *key = cache_fnv1a(*key, buf, (size_t)n);
+    if (fd < 0 || n < 0)
+        *key = cache_fnv1a(*key, "missing", 7);
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+/* The cache key of a platform file and of the files it names (SimGrid reads a profile's first
+ * value into the digest: a link's bandwidth_file sets its bandwidth): -1 with err when the
+ * platform cannot be read. */
 static int file_key(const char *path, uint64_t *key, char *err, size_t errlen)
 {
     struct platform_text file;
@@ -245,6 +265,7 @@ static int file_key(const char *path, uint64_t *key, char *err, size_t errlen)
     *key = cache_fnv1a(CACHE_FNV_SEED, v, sizeof v);
     *key = cache_fnv1a(*key, file.buf ? file.buf : "", file.len);
     free(file.buf);
+    platform_each_file(path, key_named, key, NULL);
     return 0;
 }
 
@@ -275,8 +296,12 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
 {
     struct platform_text digest;
     uint64_t key;
+    bool traced;
     memset(pf, 0, sizeof *pf);
     if (file_key(path, &key, err, errlen) < 0)
+        return -1;
+    /* A file it names that SimGrid could not read: said up front, cached digest or not. */
+    if (platform_files_check(path, &traced, err, errlen) < 0)
         return -1;
     /* Cached or not: a digest is the same with or without it. */
     if (sets_simgrid_config(path)) {
@@ -304,10 +329,13 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             return -1;
         }
+        uint64_t again;
         if (file_key(path, &key, err, errlen) < 0 ||
             digest_child(path, NULL, 0, false, &digest, err, errlen) < 0)
             return -1;
-        if (stat(path, &after) == 0 && cache_stat_stamp(&before) == cache_stat_stamp(&after))
+        /* The files it names too: their content is checked again, as what SimGrid read. */
+        if (stat(path, &after) == 0 && cache_stat_stamp(&before) == cache_stat_stamp(&after) &&
+            file_key(path, &again, err, errlen) == 0 && again == key)
             break;
         free(digest.buf);
         if (tries == 3) {
@@ -327,6 +355,7 @@ int platform_load(const char *path, struct platform *pf, char *err, size_t errle
     free(digest.buf);
 loaded:
     pf->key = key;
+    pf->traced = traced;
     snprintf(pf->path, sizeof pf->path, "%s", path);
     return 0;
 }

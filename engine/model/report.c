@@ -86,7 +86,7 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
     /* The paper's eq. 5 is a model's alone: a measured makespan has no formula. */
     if (isfinite(m->makespan_eq5))
         json_object_set_new(o, "makespan_eq5", json_real(m->makespan_eq5));
-    char warning[640];
+    char warning[1024];
     if (m->ana_active_drifted < m->ana_active)
         json_object_set_new(o, "analytics_active_drifted", json_real(m->ana_active_drifted));
     if (isfinite(m->makespan_eq5) && model_warning(m, warning, sizeof warning)[0]) /* a model's */
@@ -150,7 +150,7 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
             m->scenario == SCENARIO_IS   ? "the simulation waits for the analytics"
             : m->scenario == SCENARIO_IA ? "the analytics waits for the simulation"
                                          : "no idle time");
-    char warning[640];
+    char warning[1024];
     if (isfinite(m->makespan_eq5) && model_warning(m, warning, sizeof warning)[0]) /* a model's */
         fprintf(out, "  warning: %s\n", warning);
 }

@@ -1,6 +1,7 @@
 #include "cache.h"
 
 #include "../lua/analytics.h"
+#include "../model/platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,19 @@ static void input_read(const char *path, struct cache_input *in)
         close(fd);
 }
 
-/* Calls fn for each input file of p: the one loop over the parameter table. */
+/* Calls fn for each input file of p: the one loop over the parameter table, then the files the
+ * platform names (platform_each_file: SimGrid reads them too), under the platform's id. */
+struct named {
+    int (*fn)(int id, const char *path, void *ud);
+    void *ud;
+};
+
+static int each_named(const struct platform_file *f, void *ud)
+{
+    const struct named *n = ud;
+    return n->fn(P_PLATFORM, f->path, n->ud);
+}
+
 static int each_input(const struct params *p, int (*fn)(int id, const char *path, void *ud),
                       void *ud)
 {
@@ -65,18 +78,28 @@ static int each_input(const struct params *p, int (*fn)(int id, const char *path
         if (rc)
             return rc;
     }
-    return 0;
+    struct named n = {fn, ud};
+    return p->platform[0] ? platform_each_file(p->platform, each_named, &n, NULL) : 0;
+}
+
+/* Past CACHE_INPUTS_MAX files (a platform with a trace per host), the rest share the last slot:
+ * their hashes and stamps folded into it, in order. */
+static void fold(struct cache_input *into, const struct cache_input *more)
+{
+    into->hash = cache_fnv1a(into->hash, &more->hash, sizeof more->hash);
+    into->stamp = cache_fnv1a(into->stamp, &more->stamp, sizeof more->stamp);
 }
 
 static int take_one(int id, const char *path, void *ud)
 {
     struct cache_inputs *in = ud;
-    if (in->n == CACHE_INPUTS_MAX) { /* more file parameters than room: nothing is cached */
-        in->n = -1;
-        return -1;
-    }
-    in->in[in->n].id = id;
-    input_read(path, &in->in[in->n++]);
+    struct cache_input one = {.id = id};
+    input_read(path, &one);
+    if (in->n < CACHE_INPUTS_MAX)
+        in->in[in->n++] = one;
+    else
+        fold(&in->in[CACHE_INPUTS_MAX - 1], &one);
+    in->files++;
     return 0;
 }
 
@@ -93,29 +116,23 @@ uint64_t cache_inputs_digest(const struct cache_inputs *in)
         h = cache_fnv1a(h, &in->in[i].id, sizeof in->in[i].id);
         h = cache_fnv1a(h, &in->in[i].hash, sizeof in->in[i].hash);
     }
-    return h;
+    return cache_fnv1a(h, &in->files, sizeof in->files);
 }
 
-struct compare {
-    const struct cache_inputs *in;
-    int i;
-    const char *changed; /* the first file that differs */
+/* The path of input file k (in each_input's order). */
+struct nth {
+    int k, i;
     char path[PATH_MAX];
 };
 
-static int compare_one(int id, const char *path, void *ud)
+static int nth_one(int id, const char *path, void *ud)
 {
-    struct compare *c = ud;
-    struct cache_input now;
-    if (c->i >= c->in->n || c->in->in[c->i].id != id)
-        return -1;
-    input_read(path, &now);
-    const struct cache_input *then = &c->in->in[c->i++];
-    if (now.hash == then->hash && now.stamp == then->stamp)
+    struct nth *c = ud;
+    (void)id;
+    if (c->i++ < c->k)
         return 0;
     snprintf(c->path, sizeof c->path, "%s", path);
-    c->changed = c->path;
-    return -1;
+    return 1;
 }
 
 /* Files already said to have changed, so that a sweep says it once. */
@@ -125,21 +142,30 @@ static int nsaid;
 int cache_inputs_same(const struct params *p, const struct cache_inputs *in, char *changed,
                       size_t len)
 {
-    struct compare c = {.in = in};
+    struct cache_inputs now;
     if (changed && len)
         changed[0] = 0;
-    if (in->n >= 0 && each_input(p, compare_one, &c) == 0 && c.i == in->n)
+    cache_inputs_take(p, &now);
+    int k = 0;
+    while (k < in->n && k < now.n && in->in[k].id == now.in[k].id &&
+           in->in[k].hash == now.in[k].hash && in->in[k].stamp == now.in[k].stamp)
+        k++;
+    if (k == in->n && k == now.n && in->files == now.files)
         return 0;
-    if (!c.changed)
-        return -1; /* too many inputs to follow: not a change to report */
+    /* The first file that differs; in the folded slot, any of those past it. */
+    struct nth c = {.k = k};
+    if (k == CACHE_INPUTS_MAX - 1 && (in->files > CACHE_INPUTS_MAX || now.files > CACHE_INPUTS_MAX))
+        snprintf(c.path, sizeof c.path, "a file %s names", p->platform);
+    else if (each_input(p, nth_one, &c) != 1)
+        snprintf(c.path, sizeof c.path, "a file %s names", p->platform); /* one fewer now */
     if (changed)
-        snprintf(changed, len, "%s", c.changed);
+        snprintf(changed, len, "%s", c.path);
     for (int i = 0; i < nsaid; i++)
-        if (!strcmp(said[i], c.changed))
+        if (!strcmp(said[i], c.path))
             return -1;
     if (nsaid < (int)(sizeof said / sizeof said[0]))
-        snprintf(said[nsaid++], PATH_MAX, "%s", c.changed);
-    fprintf(stderr, "situ: %s changed during the run: result not cached\n", c.changed);
+        snprintf(said[nsaid++], PATH_MAX, "%s", c.path);
+    fprintf(stderr, "situ: %s changed during the run: result not cached\n", c.path);
     return -1;
 }
 
@@ -165,8 +191,6 @@ int cache_get(const char *dir, const struct params *p, const struct cache_inputs
 {
     char canon[PARAMS_CANONICAL_MAX], path[PARAMS_PATH_MAX + 64];
     *json = NULL;
-    if (in->n < 0)
-        return -1;
     entry_path(dir, entry_key(p, in, canon, sizeof canon), path, sizeof path);
     json_error_t jerr;
     json_t *entry = json_load_file(path, 0, &jerr);

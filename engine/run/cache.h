@@ -18,15 +18,17 @@
 
 /* The input files of a configuration: every parameter that names a file (param_table's
  * PARAM_PATH that is not a name: the platform, the hostfile, the analytics, and whatever file
- * parameter the table gains), at the path the run opens. */
-#define CACHE_INPUTS_MAX 6
+ * parameter the table gains), at the path the run opens, then every file the platform names
+ * (platform_each_file: traces). Past CACHE_INPUTS_MAX files, the rest share the last slot. */
+#define CACHE_INPUTS_MAX 16
 struct cache_input {
-    int id;         /* the parameter */
+    int id;         /* the parameter (P_PLATFORM for the files it names) */
     uint64_t hash;  /* FNV-1a of the content ("missing" when it cannot be read): in the key */
     uint64_t stamp; /* device, inode, size, mtime, ctime: a rewrite, even of the same bytes */
 };
 struct cache_inputs {
-    int n;
+    int n;     /* slots used */
+    int files; /* files read, n or more */
     struct cache_input in[CACHE_INPUTS_MAX];
 };
 

@@ -197,6 +197,43 @@ def out_dir_writes_the_files():
     assert "<svg" in svg
 
 
+def out_dir_is_one_set():
+    """advise --out writes five files as one set: a write that fails partway (files over
+    RLIMIT_FSIZE: the CSV under it, the PNG over) leaves DIR as it was, an existing one or an
+    absent one (not created, nothing left beside it), exit 1 with one line; a write that works
+    replaces the set's files and keeps the others."""
+    import resource
+    import signal
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    def tree(d):
+        return None if not os.path.exists(d) else {
+            os.path.relpath(os.path.join(r, n), d): open(os.path.join(r, n), "rb").read()
+            for r, _, names in os.walk(d) for n in names} | {"/dirs": sorted(r for r, _, _ in os.walk(d))}
+
+    q = ["advise", "--verify", "0", "--ratio", "1,3", "--iterations", "400", "--out"]
+    old, fresh = os.path.join(TMP, "set-old"), os.path.join(TMP, "set-fresh")
+    os.makedirs(old)
+    open(os.path.join(old, "notes.txt"), "w").write("mine\n")
+    open(os.path.join(old, "advise.csv"), "w").write("an older advice\n")
+    for d in (old, fresh):
+        before, beside = tree(d), sorted(os.listdir(TMP))
+        p = subprocess.run([SITU, *q, d], capture_output=True, text=True, timeout=600, env=ENV,
+                           preexec_fn=small_files)
+        lines = p.stderr.strip().splitlines()
+        assert p.returncode == 1 and len(lines) == 1 and "cannot write" in lines[0], f"exit {p.returncode}: {p.stderr}"
+        assert tree(d) == before, f"{d}: {sorted(tree(d) or [])} after the failed write, {sorted(before or [])} before"
+        assert sorted(os.listdir(TMP)) == beside, f"left beside {d}: {set(os.listdir(TMP)) - set(beside)}"
+    situ(*q, old)
+    assert sorted(os.listdir(old)) == ["advise.csv", "heatmap.png", "heatmap.svg", "notes.txt", "pareto.png",
+                                       "pareto.svg"], os.listdir(old)
+    assert open(os.path.join(old, "notes.txt")).read() == "mine\n", "a file not in the set was changed"
+    assert open(os.path.join(old, "advise.csv")).read().startswith("rank,"), "advise.csv not replaced"
+
+
 def states_the_fig8_contradiction():
     q = ["--stride", "1000", "--ratio", "1,3,7,15,31", "--nodes", "2", "--verify", "0"]
     text = situ("advise", *q, "--compute-scaling", "48").stdout
@@ -237,6 +274,7 @@ check("constraints are honoured", constraints_are_honoured)
 check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
 check("says when SimGrid changes the order", says_when_simgrid_changes_the_order)
 check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
+check("--out DIR is one set: all of it or DIR as it was", out_dir_is_one_set)
 check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
 

@@ -156,8 +156,17 @@ def race(kind):
     ana = 'return { name = "a", cost = %s, bytes = 0 }\n'
     open(plat, "w").write(xml)
     open(lua, "w").write(ana % "0.5")
-    edited, new = (plat, xml.replace('speed="1Gf"', 'speed="2Gf"')) if kind == "platform" else (lua, ana % "50")
-    args = [SITU, "sweep", "--fidelity", "full", "--iterations", "8000", "--nodes", "4", "--ratio", "1,3,7",
+    nodes = "4"
+    if kind == "trace":  # a file the platform names: node-1's speed from 1 s on
+        nodes = "2"
+        trace_platform(d)
+        shutil.copy(os.path.join(d, "trace.xml"), plat)
+        edited, new = os.path.join(d, "speed.trace"), "0 1.0\n1 0.05\n"
+    elif kind == "platform":
+        edited, new = plat, xml.replace('speed="1Gf"', 'speed="2Gf"')
+    else:
+        edited, new = lua, ana % "50"
+    args = [SITU, "sweep", "--fidelity", "full", "--iterations", "8000", "--nodes", nodes, "--ratio", "1,3,7",
             "--jobs", "3", "--platform", plat, "--analytics", lua]
     cache = ["--cache", os.path.join(d, "cache")]
     env = dict(os.environ, SITU_SIM_LOG="situ_sim.thresh:verbose", SITU_SIM_LOG_FILE=log)
@@ -187,6 +196,50 @@ def cache_refuses_a_platform_edited_during_the_run():
 
 def cache_refuses_an_analytics_edited_during_the_run():
     race("analytics")
+
+
+def cache_refuses_a_trace_edited_during_the_run():
+    race("trace")
+
+
+def trace_platform(d):
+    """tests/engine/trace (a platform with a speed_file and a bandwidth_file) copied into d."""
+    src = os.path.join(os.path.dirname(SITU), "tests", "engine", "trace")
+    for name in os.listdir(src):
+        shutil.copy(os.path.join(src, name), d)
+    return os.path.join(d, "trace.xml")
+
+
+def cache_key_follows_the_files_a_platform_names():
+    """A trace file edited between two sweeps (same size, same mtime): the second sweep must
+    simulate again and give what a sweep without the cache gives; the model says it ignores the
+    traces, once, and a missing trace is bad input naming the platform and the file."""
+    d = os.path.join(TMP, "trace-key")
+    os.makedirs(d)
+    plat, trace = trace_platform(d), os.path.join(d, "speed.trace")
+    cache = os.path.join(d, "cache")
+    args = ["sweep", "--platform", plat, "--nodes", "2", "--ratio", "1,3", "--iterations", "1000",
+            "--region", "30", "--cache", cache]
+    st = os.stat(trace)
+    situ(*args, "--out", os.path.join(d, "1.csv"))
+    text = open(trace).read()
+    open(trace, "w").write(text.replace("0.5", "0.1"))
+    os.utime(trace, ns=(st.st_atime_ns, st.st_mtime_ns))
+    situ(*args, "--out", os.path.join(d, "2.csv"))
+    situ(*args[:-2], "--no-cache", "--out", os.path.join(d, "3.csv"))
+    first, second, fresh = ({x["ratio"]: float(x["makespan"]) for x in rows(os.path.join(d, f"{n}.csv"))}
+                            for n in "123")
+    assert second == fresh, f"after the trace's edit: {second}, without the cache: {fresh}"
+    assert all(second[r] > 1.5 * first[r] for r in first), f"a 5x slower node from 1 s: {first} then {second}"
+    m = json.loads(situ("model", "--json", "--platform", plat, "--nodes", "2").stdout)
+    assert "the platform has traces" in m.get("warning", ""), f"model's warning: {m.get('warning')}"
+    r = json.loads(situ("run", "--json", "--platform", plat, "--nodes", "2", "--iterations", "400").stdout)
+    assert "traces" not in r.get("warning", ""), f"SimGrid plays the traces: {r.get('warning')}"
+    os.unlink(trace)
+    for cmd in ("model", "run", "sweep"):
+        err = situ(cmd, "--platform", plat, "--nodes", "2", "--iterations", "400", "--no-cache" if cmd == "sweep" else "--json",
+                   expect=2).stderr.strip()
+        assert err.count("\n") == 0 and plat in err and "speed_file 'speed.trace'" in err, f"{cmd}: {err}"
 
 
 def digest_cache_keeps_the_version_it_read():
@@ -402,12 +455,51 @@ def reproduce_figures():
     r15 = next(l for l in fig7.splitlines() if l.strip().startswith("R = 15"))
     assert re.search(r"32 cores: stride 20 .*256 cores: stride 200 ", r15), r15
     assert rows(os.path.join(ov, "fig7.csv"))[0]["analytics"] == "overhead"
+    reproduce_writes_a_set_or_nothing(out)
     p = situ("reproduce", "fig10", expect=2)
     assert "fig10" in p.stderr
     p = situ("reproduce", "fig7", "--ratio=15", "--out", ov, expect=2)
     assert "ratio is one of this study's axes" in p.stderr, p.stderr
     p = situ("reproduce", "fig9", "--cores-per-node", "30", "--out", ov, expect=2)
     assert "nearest valid" in p.stderr, p.stderr
+
+
+def tree(d):
+    """Every file under d (hidden ones too) with its bytes: what a failed write must not change."""
+    if not os.path.exists(d):
+        return None
+    return {os.path.relpath(os.path.join(r, n), d): open(os.path.join(r, n), "rb").read()
+            for r, _, names in os.walk(d) for n in names} | {"/dirs": sorted(r for r, _, _ in os.walk(d))}
+
+
+def reproduce_writes_a_set_or_nothing(done):
+    """A figure's four files are one set: a write that fails partway (files over RLIMIT_FSIZE, the
+    CSV under it, the PNG over) leaves --out DIR as it was, an existing one (its own files, an old
+    figure's) or an absent one (not created, nothing left beside it): exit 1, one line."""
+    import resource
+    csv_size = os.path.getsize(os.path.join(done, "fig8.csv"))
+    assert os.path.getsize(os.path.join(done, "fig8.png")) > csv_size + 1024
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (csv_size + 512, csv_size + 512))
+
+    old = os.path.join(TMP, "rep-old")
+    os.makedirs(old)
+    open(os.path.join(old, "notes.txt"), "w").write("mine\n")
+    open(os.path.join(old, "fig8.csv"), "w").write("an older fig8\n")
+    fresh = os.path.join(TMP, "rep-fresh")
+    for d in (old, fresh):
+        before, beside = tree(d), sorted(os.listdir(TMP))
+        p = subprocess.run([SITU, "reproduce", "fig8", "--out", d, "--cache", os.path.join(TMP, "cache-rep")],
+                           capture_output=True, text=True, timeout=600, preexec_fn=small_files)
+        lines = p.stderr.strip().splitlines()
+        assert p.returncode == 1 and len(lines) == 1 and "fig8" in lines[0], f"exit {p.returncode}: {p.stderr}"
+        assert tree(d) == before, f"{d}: {sorted(tree(d) or [])} after the failed write, {sorted(before or [])} before"
+        assert sorted(os.listdir(TMP)) == beside, f"left beside {d}: {set(os.listdir(TMP)) - set(beside)}"
+    situ("reproduce", "fig8", "--out", old, "--cache", os.path.join(TMP, "cache-rep"))
+    assert sorted(os.listdir(old)) == ["fig8.csv", "fig8.png", "fig8.svg", "fig8.txt", "notes.txt"], os.listdir(old)
+    assert open(os.path.join(old, "notes.txt")).read() == "mine\n", "a file not in the set was changed"
 
 
 def fault(kind, *extra, env_extra=""):
@@ -720,7 +812,7 @@ def digest_child_is_spawned_and_dies_with_its_parent():
 
 TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
-         cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, digest_cache_keeps_the_version_it_read, unusable_cache_directory_is_one_line,
+         cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, cache_refuses_a_trace_edited_during_the_run, cache_key_follows_the_files_a_platform_names, digest_cache_keeps_the_version_it_read, unusable_cache_directory_is_one_line,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
          merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
 for t in TESTS:

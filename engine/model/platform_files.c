@@ -1,0 +1,110 @@
+/* The files a platform names: SimGrid reads them as it loads the platform (profiles of a host's
+ * speed or state, of a link's bandwidth, latency or state, a <trace>'s values), so they are
+ * inputs of every result as much as the platform itself: the digest's key, the results cache's
+ * key and the up-front check all see them. The attributes are those of SimGrid 3.32's parser
+ * (its DTD has no other attribute that names a file; <include> was removed in 3.18 and SimGrid
+ * refuses it itself). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libxml/xmlreader.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+static const char *const file_attrs[] = {"speed_file",     "state_file",   "availability_file",
+                                         "bandwidth_file", "latency_file", NULL};
+
+/* Where SimGrid finds a named file (surf_ifsopen): an absolute path as is; a relative one in the
+ * current directory first, then in the platform's directory. */
+static void resolve(const char *platform, const char *name, char *out, size_t len)
+{
+    if (name[0] == '/' || access(name, R_OK) == 0) {
+        snprintf(out, len, "%s", name);
+        return;
+    }
+    const char *slash = strrchr(platform, '/');
+    if (!slash)
+        snprintf(out, len, "./%s", name);
+    else
+        snprintf(out, len, "%.*s/%s", (int)(slash - platform), platform, name);
+}
+
+int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool *traced)
+{
+    if (traced)
+        *traced = false;
+    xmlTextReaderPtr r =
+        xmlReaderForFile(platform, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    int rc = 0;
+    while (r && rc == 0 && xmlTextReaderRead(r) == 1) {
+        if (xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT)
+            continue;
+        const xmlChar *tag = xmlTextReaderConstLocalName(r);
+        bool trace = !xmlStrcmp(tag, (const xmlChar *)"trace");
+        if (trace && traced) /* with a file or with its values inline */
+            *traced = true;
+        char owner[160];
+        xmlChar *id = xmlTextReaderGetAttribute(r, (const xmlChar *)"id");
+        snprintf(owner, sizeof owner, "%s%s%s", (const char *)tag, id ? " " : "",
+                 id ? (const char *)id : "");
+        xmlFree(id);
+        while (rc == 0 && xmlTextReaderMoveToNextAttribute(r) == 1) {
+            const xmlChar *attr = xmlTextReaderConstLocalName(r);
+            const char *known = trace && !xmlStrcmp(attr, (const xmlChar *)"file") ? "file" : NULL;
+            for (int k = 0; file_attrs[k] && !known; k++)
+                if (!xmlStrcmp(attr, (const xmlChar *)file_attrs[k]))
+                    known = file_attrs[k];
+            const char *name = (const char *)xmlTextReaderConstValue(r);
+            if (!known || !name || !name[0])
+                continue;
+            if (traced)
+                *traced = true;
+            char path[4096];
+            resolve(platform, name, path, sizeof path);
+            struct platform_file f = {.path = path, .name = name, .attr = known, .owner = owner};
+            rc = fn(&f, ud);
+        }
+    }
+    xmlFreeTextReader(r);
+    return rc;
+}
+
+/* Readable as SimGrid will read it: a regular file that opens. */
+static int check_one(const struct platform_file *f, void *ud)
+{
+    struct {
+        const char *platform;
+        char *err;
+        size_t len;
+    } *c = ud;
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
+    struct stat st;
+    const char *why = NULL;
+    if (fd < 0)
+        why = strerror(errno);
+    else if (fstat(fd, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    if (fd >= 0)
+        close(fd);
+    if (!why)
+        return 0;
+    snprintf(c->err, c->len, "%s: %s's %s '%s' cannot be read (%s: %s)", c->platform, f->owner,
+             f->attr, f->name, f->path, why);
+    return -1;
+}
+
+int platform_files_check(const char *platform, bool *traced, char *err, size_t errlen)
+{
+    struct {
+        const char *platform;
+        char *err;
+        size_t len;
+    } c = {platform, err, errlen};
+    return platform_each_file(platform, check_one, &c, traced);
+}
