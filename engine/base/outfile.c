@@ -19,15 +19,30 @@ static void dir_of(const char *path, char *dir, size_t len)
         snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
-/* 0 if dir is a directory we may create files in, or the errno that says why not. */
-static int writable_dir(const char *dir)
+/* 0 if dir is a directory we may create files in (subdir: directories), or the errno that says
+ * why not. access() cannot tell a read-only mount from root's view, nor /sys or /proc, where
+ * creating fails in a directory that looks writable: a probe is created there and removed. */
+static int writable_dir(const char *dir, bool subdir)
 {
     struct stat st;
+    char probe[PATH_MAX];
     if (stat(dir, &st) < 0)
         return errno;
     if (!S_ISDIR(st.st_mode))
         return ENOTDIR;
-    return access(dir, W_OK | X_OK) < 0 ? errno : 0;
+    if (access(dir, W_OK | X_OK) < 0)
+        return errno;
+    int n = snprintf(probe, sizeof probe, "%s/.situ-probe.XXXXXX", dir);
+    if (n < 0 || (size_t)n >= sizeof probe)
+        return ENAMETOOLONG;
+    if (subdir)
+        return mkdtemp(probe) && rmdir(probe) == 0 ? 0 : errno;
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    unlink(probe);
+    return 0;
 }
 
 int outfile_check_dir(const char *dir, const char *const *names, char *err, size_t errlen)
@@ -53,7 +68,7 @@ int outfile_check_dir(const char *dir, const char *const *names, char *err, size
         return -1;
     }
     if (stat(d, &st) == 0 || errno != ENOENT) {
-        e = writable_dir(d);
+        e = writable_dir(d, true); /* the set's temporary directory goes in it (outset) */
         if (e) {
             snprintf(err, errlen, "%s: %s", dir, e == ENOTDIR ? "not a directory" : strerror(e));
             return -1;
@@ -73,7 +88,7 @@ int outfile_check_dir(const char *dir, const char *const *names, char *err, size
     }
     /* Absent: it will be made in its parent, which must exist (no mkdir -p of a typo). */
     dir_of(d, parent, sizeof parent);
-    if ((e = writable_dir(parent)) != 0) {
+    if ((e = writable_dir(parent, true)) != 0) {
         snprintf(err, errlen, "%s: cannot create in %s: %s", dir, parent, strerror(e));
         return -1;
     }
@@ -109,7 +124,7 @@ int outfile_check(const char *path, char *err, size_t errlen)
         return -1;
     }
     dir_of(path, dir, sizeof dir);
-    int e = writable_dir(dir);
+    int e = writable_dir(dir, false);
     if (e) {
         snprintf(err, errlen, "%s: cannot write in %s: %s", path, dir, strerror(e));
         return -1;

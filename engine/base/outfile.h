@@ -21,8 +21,9 @@ struct outfile {
     sigset_t saved;      /* the signal mask before open: TERM, INT, HUP wait until commit */
 };
 
-/* Checks a destination before any work is done, without creating, following or deleting
- * anything: its directory must exist and be writable, and the path must be absent or a regular
+/* Checks a destination before any work is done, without following or deleting anything of the
+ * user's: its directory must exist and be writable (a probe file is created in it and removed:
+ * a read-only mount, /sys, pass access() but not this), and the path must be absent or a regular
  * file (a symbolic link or a directory there is refused: renaming over it would replace the
  * user's link). -1 with "PATH: reason". */
 int outfile_check(const char *path, char *err, size_t errlen);
@@ -30,7 +31,7 @@ int outfile_check(const char *path, char *err, size_t errlen);
 /* The same for a directory to write files in (advise and reproduce --out): an existing
  * directory we may write in, where each of names (NULL-terminated; NULL: none) passes
  * outfile_check, or an absent one whose parent we may create it in; never a symbolic link to
- * nowhere. Nothing is created here. */
+ * nowhere. Nothing is left behind here (the probe is a directory, removed). */
 int outfile_check_dir(const char *dir, const char *const *names, char *err, size_t errlen);
 
 /* Starts writing `path` (NULL: standard output). -1 with "PATH: cannot write: strerror".
