@@ -106,14 +106,27 @@ static int read_routes(struct platform *pf, json_t *routes, char *err, size_t er
         size_t n = json_array_size(ls);
         if (!json_is_array(r) || a < 0 || a >= pf->hosts || b < 0 || b >= pf->hosts ||
             !json_is_array(ls) || n > sizeof links / sizeof links[0]) {
-            snprintf(err, errlen, "route %zu is malformed", i);
+            char from[128] = "?", to[128] = "?";
+            if (a >= 0 && a < pf->hosts)
+                platform_host_name(pf, (int)a, from, sizeof from);
+            if (b >= 0 && b < pf->hosts)
+                platform_host_name(pf, (int)b, to, sizeof to);
+            if (n > sizeof links / sizeof links[0])
+                snprintf(err, errlen, "route from %s to %s: %zu links, Situ takes up to %zu", from,
+                         to, n, sizeof links / sizeof links[0]);
+            else
+                snprintf(err, errlen, "route #%zu (from %s to %s) names an unknown host", i + 1,
+                         from, to);
             return -1;
         }
         for (size_t k = 0; k < n; k++) {
             json_t *v = json_array_get(ls, k);
             if (!json_is_integer(v) || json_integer_value(v) < 0 ||
                 json_integer_value(v) >= pf->nlinks) {
-                snprintf(err, errlen, "route %zu names an unknown link", i);
+                char from[128], to[128];
+                platform_host_name(pf, (int)a, from, sizeof from);
+                platform_host_name(pf, (int)b, to, sizeof to);
+                snprintf(err, errlen, "route from %s to %s names an unknown link", from, to);
                 return -1;
             }
             links[k] = (int)json_integer_value(v);
@@ -156,7 +169,15 @@ static int read_hosts(struct platform *pf, json_t *hosts, char *err, size_t errl
         double speed = json_number_value(json_array_get(h, 1));
         json_int_t cores = json_integer_value(json_array_get(h, 2));
         if (!name || !(speed > 0) || !isfinite(speed) || cores < 1 || cores > 1 << 20) {
-            snprintf(err, errlen, "host %zu is malformed", i);
+            /* Which host and which of its values: a speed of "0f" gets this far in SimGrid. */
+            if (!name)
+                snprintf(err, errlen, "host #%zu has no name", i + 1);
+            else if (!(speed > 0) || !isfinite(speed))
+                snprintf(err, errlen, "host '%s': speed %g flop/s, expected a positive number",
+                         name, speed);
+            else
+                snprintf(err, errlen, "host '%s': %lld cores, expected 1 to %d", name,
+                         (long long)cores, 1 << 20);
             return -1;
         }
         pf->host[i] = (struct platform_host){dup_text(name), speed, (int)cores};
@@ -184,7 +205,13 @@ static int read_links(struct platform *pf, json_t *links, char *err, size_t errl
         double bw = json_number_value(json_array_get(l, 1));
         double lat = json_number_value(json_array_get(l, 2));
         if (!name || !place || !(bw > 0) || !isfinite(bw) || !(lat >= 0) || !isfinite(lat)) {
-            snprintf(err, errlen, "link %zu is malformed", i);
+            if (!name || !place)
+                snprintf(err, errlen, "link #%zu has no %s", i + 1, name ? "place" : "name");
+            else if (!(bw > 0) || !isfinite(bw)) /* "0Bps", or a bandwidth_file's 0 */
+                snprintf(err, errlen, "link '%s': bandwidth %g B/s, expected a positive number",
+                         name, bw);
+            else
+                snprintf(err, errlen, "link '%s': latency %g s, expected 0 or more", name, lat);
             return -1;
         }
         struct platform_link *k = &pf->link[i];
@@ -215,7 +242,10 @@ static int read_zones(struct platform *pf, json_t *zones, char *err, size_t errl
         const char *name = json_string_value(json_array_get(z, 0));
         json_t *hs = json_array_get(z, 1);
         if (!name || !json_is_array(hs)) {
-            snprintf(err, errlen, "zone %zu is malformed", i);
+            if (!name)
+                snprintf(err, errlen, "zone #%zu has no name", i + 1);
+            else
+                snprintf(err, errlen, "zone '%s' has no list of hosts", name);
             return -1;
         }
         struct platform_zone *zone = &pf->zone[i];
