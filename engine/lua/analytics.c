@@ -158,6 +158,11 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
     if (script_pcall(a->s, 2, 1, false) < 0)
         goto fail;
     lua_getfield(L, -1, "name");
+    if (script_has_nul(L, -1)) { /* a name is what a file is known by: never cut */
+        snprintf(err, errlen, "%s: name: holds a NUL byte", path);
+        drop(a);
+        return -1;
+    }
     snprintf(a->name, sizeof a->name, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     for (int fn = 0; fn < FN_COUNT; fn++) {

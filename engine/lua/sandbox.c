@@ -9,6 +9,7 @@
  * crashes the VM), and files of code only from inside the current directory or the script's,
  * every link and ".." resolved. */
 #include "sandbox.h"
+#include "script_convert.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,7 +112,8 @@ static int open_write(lua_State *L, const char *path, const char *mode)
  * (upvalue 1): reading is allowed anywhere. A number is a path, as io.open takes it. */
 static int io_open(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    luaL_checkstring(L, 1);
+    const char *path = script_text(L, 1, "io.open: the file name");
     const char *mode = luaL_optstring(L, 2, "r");
     luaL_argcheck(L, mode_ok(mode), 2, "invalid mode");
     if (strpbrk(mode, "wa+"))
@@ -130,7 +132,7 @@ static int io_output(lua_State *L)
 {
     lua_settop(L, 1);
     if (lua_isstring(L, 1)) {
-        const char *path = lua_tostring(L, 1);
+        const char *path = script_text(L, 1, "io.output: the file name");
         if (open_write(L, path, "w") != 1)
             return luaL_error(L, "%s", lua_tostring(L, -2));
         lua_replace(L, 1);
@@ -202,7 +204,8 @@ static const char *code_file_name(lua_State *L, const char *fn)
     if (lua_isnoneornil(L, 1))
         luaL_error(L, "%s: the sandbox loads files only, not standard input (--unsafe lifts it)",
                    fn);
-    return luaL_checkstring(L, 1);
+    luaL_checkstring(L, 1);
+    return script_text(L, 1, fn);
 }
 
 /* loadfile(name [, mode [, env]]): upvalue 1, the script's directory. */
@@ -248,7 +251,8 @@ static int dofile_text(lua_State *L)
  * error at the line of the require. */
 static int search_lua(lua_State *L)
 {
-    const char *name = luaL_checkstring(L, 1);
+    luaL_checkstring(L, 1);
+    const char *name = script_text(L, 1, "require: the module name");
     lua_settop(L, 1);
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushvalue(L, 1);
@@ -292,6 +296,19 @@ static void user_globals(lua_State *L)
     lua_pop(L, 1);
 }
 
+/* require(name): Lua's (upvalue 1) hands its searchers the name as C text, cut at a NUL byte
+ * ("mod\0x" would load mod.lua): such a name is refused first. */
+static int require_text(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    script_text(L, 1, "require: the module name");
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 void sandbox_open(lua_State *L, bool self_contained, const char *root)
 {
     if (luaL_loadbufferx(L, (const char *)sandbox_lua, sizeof sandbox_lua - 1, "=sandbox", "t") !=
@@ -320,6 +337,9 @@ void sandbox_open(lua_State *L, bool self_contained, const char *root)
     lua_pushlightuserdata(L, (void *)root);
     lua_pushcclosure(L, search_lua, 3);
     lua_setfield(L, -2, "searcher");
+    lua_getglobal(L, "require");
+    lua_pushcclosure(L, require_text, 1);
+    lua_setfield(L, -2, "require");
     lua_pushboolean(L, self_contained);
     lua_call(L, 2, 0);
     user_globals(L);

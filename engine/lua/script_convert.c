@@ -27,8 +27,26 @@ void script_push_params(lua_State *L, const struct params *p)
     }
 }
 
+bool script_has_nul(lua_State *L, int idx)
+{
+    size_t n;
+    const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tolstring(L, idx, &n) : NULL;
+    return s && strlen(s) != n;
+}
+
+const char *script_text(lua_State *L, int idx, const char *what)
+{
+    if (script_has_nul(L, idx))
+        luaL_error(L, "%s: holds a NUL byte (C text would end there)", what);
+    return lua_tostring(L, idx);
+}
+
 int script_set_param(lua_State *L, int idx, struct params *p, int id, char *err, size_t errlen)
 {
+    if (script_has_nul(L, idx)) {
+        snprintf(err, errlen, "%s: holds a NUL byte", param_table[id].key);
+        return -1;
+    }
     char perr[PARAMS_ERR_MAX];
     int type = lua_type(L, idx);
     int rc;
@@ -56,6 +74,10 @@ int script_param_key(lua_State *L, int idx, char *err, size_t errlen)
 {
     if (lua_type(L, idx) != LUA_TSTRING) {
         snprintf(err, errlen, "parameters are named: found a %s key", luaL_typename(L, idx));
+        return -1;
+    }
+    if (script_has_nul(L, idx)) {
+        snprintf(err, errlen, "parameter name '%.64s' holds a NUL byte", lua_tostring(L, idx));
         return -1;
     }
     int id = params_find(lua_tostring(L, idx));

@@ -4,11 +4,21 @@
 #define SITU_SCRIPT_CONVERT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../model/params.h"
 
 struct lua_State;
+
+/* Lua strings may hold NUL bytes; C text ends at the first, so "out.csv\0.txt" would be read
+ * as "out.csv" and "base\0x" as "base". Every Lua string Situ copies into C text where the cut
+ * would change its meaning (a path, a key, a name, a value, a lesson's text) goes through one of
+ * these. script_text: the string at idx (a number converted, as lua_tostring does; NULL for other
+ * types), or a Lua error "WHAT: holds a NUL byte" (what: "situ.csv: path"). */
+const char *script_text(struct lua_State *L, int idx, const char *what);
+/* Whether the value at idx is a string that holds a NUL byte (for callers that return errors). */
+bool script_has_nul(struct lua_State *L, int idx);
 
 /* Pushes p as a table: every parameter of the table, numbers as numbers, choices and paths as
  * strings. */

@@ -206,12 +206,40 @@ static int load_sets(lua_State *L, struct lesson *l, int i, const char *key, boo
     return rc;
 }
 
+/* The first of a step's texts (or the lesson's title, at the top level) that holds a NUL byte,
+ * which C text would cut: its field name, or NULL. */
+static const char *nul_text(lua_State *L, int idx, bool top)
+{
+    static const char *const step_keys[] = {"text", "question", "answer", "hint", NULL};
+    static const char *const top_keys[] = {"title", NULL};
+    idx = lua_absindex(L, idx);
+    for (const char *const *k = top ? top_keys : step_keys; *k; k++) {
+        lua_pushstring(L, *k);
+        lua_rawget(L, idx);
+        bool nul = script_has_nul(L, -1);
+        for (int i = 1; !nul && lua_istable(L, -1) && i <= (int)lua_rawlen(L, -1); i++) {
+            lua_rawgeti(L, -1, i); /* a graded hint */
+            nul = script_has_nul(L, -1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (nul)
+            return *k;
+    }
+    return NULL;
+}
+
 /* Everything the panel shows and loads, read once out of the checked lesson table (raw reads:
  * the shape check ran the lesson's metamethods, if any, under the limits; nothing here does). */
 static int load_steps(struct lesson *l, char *err, size_t errlen)
 {
     lua_State *L = script_lua(l->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, l->ref);
+    if (nul_text(L, -1, true)) {
+        lua_pop(L, 1);
+        snprintf(err, errlen, "%s: title: holds a NUL byte", l->path);
+        return -1;
+    }
     l->title = dup_field(L, -1, "title");
     lua_pushliteral(L, "steps");
     lua_rawget(L, -2);
@@ -232,6 +260,12 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
         if (lua_rawgeti(L, -1, i + 1) != LUA_TTABLE) {
             lua_pop(L, 3);
             snprintf(err, errlen, "%s: step %d: expected a table", l->path, i + 1);
+            return -1;
+        }
+        const char *nul = nul_text(L, -1, false);
+        if (nul) {
+            lua_pop(L, 3);
+            snprintf(err, errlen, "%s: step %d: %s: holds a NUL byte", l->path, i + 1, nul);
             return -1;
         }
         st->text = dup_field(L, -1, "text");

@@ -53,7 +53,7 @@ static void value_text(lua_State *L, int idx, struct text *t, const char *key)
         snprintf(v, sizeof v, "%.17g", lua_tonumber(L, idx));
         add_text(L, t, v, key);
     } else if (lua_type(L, idx) == LUA_TSTRING) {
-        add_text(L, t, lua_tostring(L, idx), key);
+        add_text(L, t, script_text(L, idx, key), key);
     } else if (lua_istable(L, idx)) {
         int n = (int)luaL_len(L, idx);
         for (int i = 1; i <= n; i++) {
@@ -75,7 +75,7 @@ static void value_text(lua_State *L, int idx, struct text *t, const char *key)
 static void add_axis(lua_State *L, struct grid *g)
 {
     static _Thread_local struct text t;
-    const char *key = lua_tostring(L, -2);
+    const char *key = script_text(L, -2, "situ.advise: a key");
     int vals = lua_gettop(L);
     t.n = 0;
     t.s[0] = 0;
@@ -229,7 +229,8 @@ int script_advise(lua_State *L)
     lua_pop(L, 1);
     lua_getfield(L, 1, "objective");
     if (!lua_isnil(L, -1)) {
-        int o = advise_objective_find(luaL_checkstring(L, -1));
+        luaL_checkstring(L, -1);
+        int o = advise_objective_find(script_text(L, -1, "situ.advise: objective"));
         if (o < 0)
             return luaL_error(L,
                               "situ.advise: objective: '%s' is not known; expected efficiency, "
@@ -259,7 +260,8 @@ int script_advise(lua_State *L)
         lua_pushnil(L);
         while (lua_next(L, 1)) {
             lua_pushvalue(L, -2);
-            const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+            const char *k =
+                lua_type(L, -1) == LUA_TSTRING ? script_text(L, -1, "situ.advise: a key") : NULL;
             lua_pop(L, 1);
             if (!k) {
                 return luaL_error(L, "situ.advise: keys must be parameter names");

@@ -8,6 +8,7 @@
 
 #include "../base/outfile.h"
 #include "../model/report.h"
+#include "../lua/script_convert.h"
 #include "../lua/sandbox.h"
 #include "../lua/script_internal.h"
 #include "script_situ.h"
@@ -77,7 +78,7 @@ static void cell(lua_State *L, char *out, size_t len, bool csv)
         else
             snprintf(out, len, "%.4g", x);
     } else if (lua_type(L, -1) == LUA_TSTRING)
-        snprintf(out, len, "%s", lua_tostring(L, -1));
+        snprintf(out, len, "%s", script_text(L, -1, "a value"));
     else if (lua_isboolean(L, -1))
         snprintf(out, len, "%s", lua_toboolean(L, -1) ? "true" : "false");
     else if (lua_isnil(L, -1))
@@ -138,7 +139,7 @@ static int given_columns(lua_State *L, int idx, const char **cols)
         lua_rawgeti(L, idx, i);
         if (lua_type(L, -1) != LUA_TSTRING)
             luaL_error(L, "column %d is a %s, not a name", i, luaL_typename(L, -1));
-        cols[i - 1] = lua_tostring(L, -1);
+        cols[i - 1] = script_text(L, -1, "a column name");
         lua_pop(L, 1);
     }
     return n;
@@ -243,7 +244,8 @@ static int text_box_gc(lua_State *L)
 int script_csv(lua_State *L)
 {
     struct script *s = script_of(L);
-    const char *path = luaL_checkstring(L, 1);
+    luaL_checkstring(L, 1);
+    const char *path = script_text(L, 1, "situ.csv: the file name");
     char err[OUTFILE_ERR_MAX];
     if (!s->o.unsafe && sandbox_check_write(path, err, sizeof err) < 0)
         return luaL_error(L, "situ.csv: %s", err);

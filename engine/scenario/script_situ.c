@@ -238,7 +238,7 @@ static int l_sweep(lua_State *L)
     int by_id = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, 1)) {
-        if (lua_type(L, -2) == LUA_TSTRING &&
+        if (lua_type(L, -2) == LUA_TSTRING && !script_has_nul(L, -2) &&
             (!strcmp(lua_tostring(L, -2), "base") || !strcmp(lua_tostring(L, -2), "model") ||
              !strcmp(lua_tostring(L, -2), "jobs"))) {
             lua_pop(L, 1);
@@ -495,7 +495,8 @@ static int l_crossover(lua_State *L)
     lua_getfield(L, 1, "to");
     double to = luaL_optnumber(L, -1, 1000);
     lua_getfield(L, 1, "by");
-    const char *by = luaL_optstring(L, -1, "model");
+    luaL_optstring(L, -1, "model");
+    const char *by = lua_isnil(L, -1) ? "model" : script_text(L, -1, "situ.crossover: by");
     lua_getfield(L, 1, "tolerance");
     x->by_run = !strcmp(by, "run");
     double tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);

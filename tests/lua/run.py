@@ -734,6 +734,38 @@ def lesson_errors():
     lua_error(situ("lesson", "nosuch", "--headless"), "lesson: no lesson 'nosuch'", "mapping", 2)
 
 
+def nul_bytes_are_refused():
+    """A Lua string with a NUL byte where C would read it cut (a lesson's texts and config, a
+    path, a parameter's name or value, an option key, an analytics' name, a CSV's cell): bad
+    input naming the file and the field, never the text up to the NUL."""
+    lessons = [("title", 'title = "t\\0x", steps = { { text = "a" } }', "title"),
+               ("text", 'title = "t", steps = { { text = "a\\0b" } }', "step 1: text"),
+               ("hint", 'title = "t", steps = { { text = "a", hint = { "h", "i\\0j" } } }', "step 1: hint"),
+               ("question", 'title = "t", steps = { { text = "a", question = "q\\0?", answer = "x",'
+                'goal = function(s) return true end } }',
+                "step 1: question"),
+               ("config", 'title = "t", steps = { { text = "a", config = { mapping = "intransit\\0x" } } }',
+                "step 1: config: mapping"),
+               ("config key", 'title = "t", steps = { { text = "a", config = { ["ratio\\0x"] = 3 } } }',
+                "step 1: config: parameter name 'ratio' holds a NUL byte")]
+    for name, body, words in lessons:
+        path = write(f"l_nul_{name.replace(' ', '_')}.lua", f"return {{ {body} }}\n")
+        p = situ("lesson", path, "--headless")
+        lua_error(p, f"{path}: {words}", "NUL byte", 2, False)
+    write("nul_ana.lua", 'return { name = "nm\\0x", cost = 1e-9, bytes = 0 }\n')
+    p = situ("model", "--analytics", "nul_ana.lua")
+    assert p.returncode == 2 and "name: holds a NUL byte" in p.stderr, p.stderr
+    for body, words in (('situ.params{ platform = "platforms/dahu.xml\\0.bak" }', "platform: holds a NUL byte"),
+                        ('situ.params{ ["ratio\\0x"] = 3 }', "parameter name 'ratio' holds a NUL byte"),
+                        ('situ.csv("out.csv\\0.txt", {})', "situ.csv: the file name: holds a NUL byte"),
+                        ('situ.csv("nul.csv", { { a = "x\\0y" } }, { "a" })', "a value: holds a NUL byte"),
+                        ('situ.sweep{ ["base\\0x"] = 1, ratio = { 1, 3 }, model = true }', "parameter name 'base'"),
+                        ('io.open("w.txt\\0x", "w")', "io.open: the file name: holds a NUL byte"),
+                        ('require("mod\\0x")', "require: the module name: holds a NUL byte")):
+        lua_error(script("local x = 1\n" + body + "\n"), "t.lua:2:", words, 2, None)
+    assert not os.path.exists(os.path.join(TMP, "out.csv")) and not os.path.exists(os.path.join(TMP, "w.txt"))
+
+
 def lesson_quiz():
     """A question's goal reads state.answer: headless, the lesson's answer is checked (printed
     only with --solutions); a wrong one exits 1; the shape is checked."""
@@ -852,6 +884,7 @@ def main():
         check("lesson solutions say defaults; help", lesson_solutions_name_defaults)
         check("lesson errors", lesson_errors)
         check("lesson quiz: the answer checked by the goal", lesson_quiz)
+        check("NUL bytes in Lua strings are refused, not cut", nul_bytes_are_refused)
         check("every example script runs", examples)
         check("docs/lua.md: examples, functions, ctx fields", docs)
     finally:

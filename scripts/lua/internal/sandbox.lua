@@ -7,8 +7,8 @@
 -- local, then _ENV is nil, so no global is looked up at call time (one would be an error). The
 -- checks are C closures (engine/lua/sandbox.c) that hold what they call. User code then gets
 -- its own copy of the globals.
--- Arguments: the checked functions (open, output, load, loadfile, dofile, searcher: require's
--- Lua searcher), and self_contained (analytics files: dofile, loadfile, require, reading files or
+-- Arguments: the checked functions (open, output, load, loadfile, dofile, require, searcher:
+-- require's Lua searcher), and self_contained (analytics files: dofile, loadfile, require, reading files or
 -- standard input and the clock are refused, and random numbers are seeded the same every time).
 local checked, self_contained = ...
 local G, error, ipairs, type = _G, error, ipairs, type
@@ -31,6 +31,7 @@ string.dump = denied('string.dump')
 
 io.open, io.output = checked.open, checked.output
 G.load, G.loadfile, G.dofile = checked.load, checked.loadfile, checked.dofile
+G.require = checked.require -- Lua's, once the name is whole C text (no NUL byte)
 -- require: package.preload, then Lua source found on package.path inside the sandbox (the
 -- current directory; the script's is added in front when it is known), never a C module.
 package.cpath = ''
