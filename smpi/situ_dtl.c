@@ -112,3 +112,15 @@ void situ_dtl_finalize(void)
     sim_rank_poison(g);
     situ_smpi_leave();
 }
+
+/* MPI_Abort, through MPI's profiling interface (SMPI's own is PMPI_Abort): SMPI kills the
+ * aborting rank without a word of its error code, and the others then wait for it forever (a
+ * "deadlock"). The code is the reason: said, and the whole run ends at once. */
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    int rank = -1, size = 0;
+    if (comm == MPI_COMM_NULL || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+        MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank), MPI_Comm_size(MPI_COMM_WORLD, &size);
+    situ_smpi_die("MPI_Abort with error code %d, on rank %d of %d", errorcode, rank, size);
+}

@@ -9,6 +9,7 @@
  *   args    rank 0 prints each argument in hex, one per line ("arg I HEX")
  *   binary  rank 0 prints bytes that are not UTF-8 (and a NUL)
  *   flood   rank 0 prints 65535 'x', then U+00E9 across the 64 KiB mark, then 10000 'y'
+ *   abort   rank 1 calls MPI_Abort(comm, 7) after its first put
  *   fork    rank 0 forks a process that waits forever, and one that leaves its group (setsid),
  *           then goes on; "fork hang" then spins as hang does
  * Every rank puts one state (rank 0 two if uneven): run it with --iterations equal to --stride,
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
     situ_dtl_put(NULL, 1000);
     if (!strcmp(mode, "crash") && rank == 1)
         *(volatile int *)0 = 1;
+    if (!strcmp(mode, "abort") && rank == 1)
+        MPI_Abort(comm, 7);
     if ((!strcmp(mode, "hang") || (argc > 2 && !strcmp(argv[2], "hang"))) && rank == 1)
         for (volatile long spin = 0;; spin++)
             ;
