@@ -757,13 +757,13 @@ def nul_bytes_are_refused():
     assert p.returncode == 2 and "name: holds a NUL byte" in p.stderr, p.stderr
     for body, words in (('situ.params{ platform = "platforms/dahu.xml\\0.bak" }', "platform: holds a NUL byte"),
                         ('situ.params{ ["ratio\\0x"] = 3 }', "parameter name 'ratio' holds a NUL byte"),
-                        ('situ.csv("out.csv\\0.txt", {})', "situ.csv: the file name: holds a NUL byte"),
+                        ('situ.csv("nul-out.csv\\0.txt", {})', "situ.csv: the file name: holds a NUL byte"),
                         ('situ.csv("nul.csv", { { a = "x\\0y" } }, { "a" })', "a value: holds a NUL byte"),
                         ('situ.sweep{ ["base\\0x"] = 1, ratio = { 1, 3 }, model = true }', "parameter name 'base'"),
-                        ('io.open("w.txt\\0x", "w")', "io.open: the file name: holds a NUL byte"),
+                        ('io.open("nul-w.txt\\0x", "w")', "io.open: the file name: holds a NUL byte"),
                         ('require("mod\\0x")', "require: the module name: holds a NUL byte")):
         lua_error(script("local x = 1\n" + body + "\n"), "t.lua:2:", words, 2, None)
-    assert not os.path.exists(os.path.join(TMP, "out.csv")) and not os.path.exists(os.path.join(TMP, "w.txt"))
+    assert not os.path.exists(os.path.join(TMP, "nul-out.csv")) and not os.path.exists(os.path.join(TMP, "nul-w.txt")), "a cut name was written"
 
 
 def lesson_quiz():
