@@ -272,8 +272,33 @@ static int search_lua(lua_State *L)
     return 2;
 }
 
+/* The library tables of Situ's own chunks: copies, made before any user code runs. User code
+ * keeps the originals, which it can change (string.format = ..., or through the string
+ * metatable's __index, which is the original string table); Situ's chunks, which capture these
+ * functions as locals and call no method on a string, never see the change. */
+static void private_libraries(lua_State *L, int globals)
+{
+    static const char *const libs[] = {"string", "math", "table", "utf8", NULL};
+    for (int i = 0; libs[i]; i++) {
+        if (lua_getfield(L, globals, libs[i]) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_newtable(L);
+        lua_pushnil(L);
+        while (lua_next(L, -3)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        }
+        lua_setfield(L, globals, libs[i]);
+        lua_pop(L, 1);
+    }
+}
+
 /* User code's globals: a copy of the sandbox's (the same library tables), its own _G. The
- * sandbox's are kept for Situ's own chunks (sandbox_own_env). */
+ * sandbox's are kept for Situ's own chunks (sandbox_own_env), with their own library tables
+ * (private_libraries). */
 static void user_globals(lua_State *L)
 {
     lua_pushglobaltable(L);
@@ -293,6 +318,7 @@ static void user_globals(lua_State *L)
     lua_setfield(L, -2, "_G");
     lua_pop(L, 1);
     lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    private_libraries(L, lua_gettop(L));
     lua_pop(L, 1);
 }
 

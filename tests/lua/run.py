@@ -766,6 +766,28 @@ def nul_bytes_are_refused():
     assert not os.path.exists(os.path.join(TMP, "nul-out.csv")) and not os.path.exists(os.path.join(TMP, "nul-w.txt")), "a cut name was written"
 
 
+def own_messages_ignore_the_string_library():
+    """Situ's own messages built in Lua (the analytics and lesson shape checks) are the same
+    whatever the file did first to the shared string metatable's __index or to string.format:
+    each message is compared with the one for the same file without those lines."""
+    evil = ('getmetatable("").__index = { format = function() return "HACKED" end,\n'
+            '  find = function() return nil end, rep = function() return "" end }\n'
+            'string.format = function() return "HACKED2" end\n')
+    cases = [("ana", "model", ["--analytics"], 'return { name = "a", bogus = 1 }\n'),
+             ("ana2", "model", ["--analytics"], 'return { name = "a", cost = "x" }\n'),
+             ("les", "lesson", [], 'return { title = "t", steps = { { text = "a", bogus = 1 } } }\n'),
+             ("les2", "lesson", [], 'return { title = "t", bogus = 2, steps = { { text = "a" } } }\n')]
+    for name, cmd, flags, body in cases:
+        said = []
+        for prefix, tag in (("", "plain"), (evil, "evil")):
+            path = write(f"str_{name}_{tag}.lua", prefix + body)
+            p = situ(cmd, *flags, path, *(["--headless"] if cmd == "lesson" else []))
+            assert p.returncode == 2, f"{name} {tag}: exit {p.returncode}: {p.stderr}"
+            said.append(p.stderr.replace(path, "FILE"))
+        assert said[0] == said[1], f"{name}: {said[1]!r} where the untouched file gives {said[0]!r}"
+        assert "HACKED" not in said[1]
+
+
 def lesson_quiz():
     """A question's goal reads state.answer: headless, the lesson's answer is checked (printed
     only with --solutions); a wrong one exits 1; the shape is checked."""
@@ -885,6 +907,7 @@ def main():
         check("lesson errors", lesson_errors)
         check("lesson quiz: the answer checked by the goal", lesson_quiz)
         check("NUL bytes in Lua strings are refused, not cut", nul_bytes_are_refused)
+        check("Situ's own messages ignore a changed string library", own_messages_ignore_the_string_library)
         check("every example script runs", examples)
         check("docs/lua.md: examples, functions, ctx fields", docs)
     finally:

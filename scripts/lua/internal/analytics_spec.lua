@@ -3,6 +3,12 @@
 -- "analytics"). Arguments: the file's value and its path; returns {name, description, cost, bytes,
 -- exchange} with every function present.
 local spec, path = ...
+-- Captured here, from Situ's own copies of the libraries (engine/lua/sandbox.c), and never a
+-- method call on a string: a file may replace string.format or the string metatable's __index,
+-- and the messages below must still be Situ's. Keys are walked raw (next), as C reads them.
+local error, format, next, tostring, type, ipairs = error, string.format, next, tostring, type,
+  ipairs
+local huge = math.huge
 local function fail(msg) error(path .. ': ' .. msg, 0) end
 if type(spec) ~= 'table' then
   fail('an analytics file returns a table {name = ..., cost = function(ctx) ... end, '
@@ -10,10 +16,10 @@ if type(spec) ~= 'table' then
 end
 local known = {name = true, description = true, cost = true, bytes = true,
                exchange = true}
-for k in pairs(spec) do
+for k in next, spec do
   if not known[k] then
-    fail(('unknown field %q (an analytics has name, description, cost, bytes, '
-      .. 'exchange)'):format(tostring(k)))
+    fail(format('unknown field %q (an analytics has name, description, cost, bytes, '
+      .. 'exchange)', tostring(k)))
   end
 end
 if type(spec.name) ~= 'string' or spec.name == '' then
@@ -35,7 +41,7 @@ for _, k in ipairs{'cost', 'bytes', 'exchange'} do
   if f == nil then
     f = defaults[k]
   elseif type(f) == 'number' and k ~= 'exchange' then
-    if f ~= f or f < 0 or f == math.huge then
+    if f ~= f or f < 0 or f == huge then
       fail(k .. ' must be a finite number >= 0, not ' .. tostring(f))
     end
     local c = f
@@ -44,7 +50,7 @@ for _, k in ipairs{'cost', 'bytes', 'exchange'} do
     local t = f
     f = function() return t end
   elseif type(f) ~= 'function' then
-    fail(('%s must be a function(ctx)%s, not a %s'):format(k,
+    fail(format('%s must be a function(ctx)%s, not a %s', k,
       k == 'exchange' and ' or a table' or ' or a number', type(f)))
   end
   out[k] = f

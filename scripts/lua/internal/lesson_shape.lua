@@ -2,15 +2,21 @@
 -- into situ (engine/scenario/lesson.c, chunk "lesson"). Arguments: the lesson file's value and its path;
 -- returns the lesson table, checked.
 local spec, path = ...
+-- Captured here, from Situ's own copies of the libraries (engine/lua/sandbox.c), and never a
+-- method call on a string: a lesson may replace string.format or the string metatable's
+-- __index, and the messages below must still be Situ's. Tables are read raw (next, rawlen,
+-- rawget), as engine/scenario/lesson.c reads them.
+local error, format, next, tostring, type, ipairs = error, string.format, next, tostring, type,
+  ipairs
+local rawget, rawlen, mathtype = rawget, rawlen, math.type
 local function fail(msg) error(path .. ': ' .. msg, 0) end
 if type(spec) ~= 'table' then
   fail('a lesson returns a table {title = ..., steps = {...}}; this one returned '
     .. (spec == nil and 'nothing' or 'a ' .. type(spec)))
 end
-for k in pairs(spec) do
+for k in next, spec do
   if k ~= 'title' and k ~= 'steps' and k ~= 'description' then
-    fail(('unknown field %q (a lesson has title, description, steps)'):format(
-      tostring(k)))
+    fail(format('unknown field %q (a lesson has title, description, steps)', tostring(k)))
   end
 end
 if type(spec.title) ~= 'string' then fail('title must be a string') end
@@ -25,10 +31,10 @@ for i = 1, rawlen(spec.steps) do
   local st = rawget(spec.steps, i)
   local where = 'step ' .. i .. ': '
   if type(st) ~= 'table' then fail(where .. 'expected a table, got a ' .. type(st)) end
-  for k in pairs(st) do
+  for k in next, st do
     if not known[k] then
-      fail(where .. ('unknown field %q (a step has text, config, goal, hint, '
-        .. 'solution, question, answer)'):format(tostring(k)))
+      fail(where .. format('unknown field %q (a step has text, config, goal, hint, '
+        .. 'solution, question, answer)', tostring(k)))
     end
   end
   if type(st.text) ~= 'string' then fail(where .. 'text must be a string') end
@@ -52,10 +58,10 @@ for i = 1, rawlen(spec.steps) do
     fail(where .. 'answer is the answer to the question, and there is none')
   end
   local h = st.hint
-  local graded = type(h) == 'table' and #h >= 1 and #h <= 4
+  local graded = type(h) == 'table' and rawlen(h) >= 1 and rawlen(h) <= 4
   if graded then
-    for k, v in pairs(h) do
-      if math.type(k) ~= 'integer' or type(v) ~= 'string' then graded = false end
+    for k, v in next, h do
+      if mathtype(k) ~= 'integer' or type(v) ~= 'string' then graded = false end
     end
   end
   if h ~= nil and type(h) ~= 'string' and not graded then
