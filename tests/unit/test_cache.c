@@ -370,3 +370,48 @@ Test(cache, the_runner_keeps_no_result_whose_files_changed_during_its_run)
     runner_free(r);
     cr_assert_eq(uv_loop_close(&loop), 0);
 }
+
+/* The files a platform names (its traces) are inputs like the platform: each one's content is in
+ * the key, and one edited during the run keeps the result out, named; past CACHE_INPUTS_MAX
+ * files, the rest share the last slot and still count. */
+Test(cache, the_files_a_platform_names_are_inputs)
+{
+    char xml[8192], trace[PATH_MAX], plat[PATH_MAX], dir[PATH_MAX], changed[PATH_MAX];
+    enum { TRACES = CACHE_INPUTS_MAX + 4 };
+    int n = snprintf(xml, sizeof xml,
+                     "<?xml version='1.0'?>\n<platform version=\"4.1\">"
+                     "<zone id=\"w\" routing=\"Full\">\n");
+    for (int k = 0; k < TRACES; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "t%d.trace", k);
+        fixture_write(name, "0 1.0\n", trace, sizeof trace);
+        n += snprintf(xml + n, sizeof xml - (size_t)n,
+                      "<host id=\"h%d\" speed=\"1Gf\" speed_file=\"t%d.trace\"/>\n", k, k);
+    }
+    snprintf(xml + n, sizeof xml - (size_t)n, "</zone></platform>\n");
+    fixture_write("p.xml", xml, plat, sizeof plat);
+    snprintf(dir, sizeof dir, "%s/results", fixture_dir);
+    struct params p;
+    params_defaults(&p);
+    cr_assert_lt(strlen(plat), sizeof p.platform);
+    memcpy(p.platform, plat, strlen(plat) + 1);
+    capture_stderr();
+    struct cache_inputs before, now;
+    for (int k = 0; k < TRACES; k += TRACES - 1) { /* the first, and one in the shared slot */
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/t%d.trace", fixture_dir, k);
+        cache_inputs_take(&p, &before);
+        cr_assert_eq(before.files, 1 + TRACES, "%d files taken", before.files);
+        rewrite_keeping_stat(path, "0 0.5\n");
+        cache_inputs_take(&p, &now);
+        cr_assert_neq(cache_inputs_digest(&now), cache_inputs_digest(&before),
+                      "%s is not in the key", path);
+        p.stride = 40 + k;
+        cr_assert_eq(cache_put(dir, &p, &before, result, changed, sizeof changed), CACHE_CHANGED);
+        if (k == 0)
+            cr_assert_str_eq(changed, path);
+        else
+            cr_assert(strstr(changed, plat), "%s", changed);
+    }
+    cr_assert_eq(entries(dir), 0, "a result of a run whose trace changed was stored");
+}

@@ -92,7 +92,7 @@ Test(lesson_wire, installed_lessons_arrive_whole)
 
 static const char special[] =
     "return { title = 'Odd \\n bytes: end 0\\nstep 0\\n', steps = {\n"
-    "  { text = 'line\\nend 0\\n\\0after a NUL', hint = { 'a\\n', 'b', '', '\\255' },\n"
+    "  { text = 'line\\nend 0\\n', hint = { 'a\\n', 'b', '', '\\255' },\n"
     "    config = { ['compute-scaling'] = 2.5, mapping = 'intransit', nodes = 4,\n"
     "               analytics_zone = 'z one\\n#\"' },\n"
     "    question = 'q?', answer = 'a\\nb', goal = function(s) return true end,\n"
@@ -125,6 +125,28 @@ Test(lesson_wire, every_byte_and_both_spellings, .init = fixture_dir_make,
     cr_assert(strstr(msg, "no Lua"), "%s", msg);
     lesson_free(back);
     lesson_free(l);
+}
+
+/* A NUL byte in any of a lesson's texts or config strings is refused, naming the file and the
+ * field: C text (and the wire) would have cut it there. */
+Test(lesson_wire, a_nul_byte_is_refused_not_cut, .init = fixture_dir_make,
+     .fini = fixture_dir_remove)
+{
+    static const char *const cases[][2] = {
+        {"return { title = 't', steps = { { text = 'a\\0b' } } }", "step 1: text: holds a NUL"},
+        {"return { title = 't\\0', steps = { { text = 'a' } } }", "title: holds a NUL"},
+        {"return { title = 't', steps = { { text = 'a' }, { text = 'b', hint = { 'x', 'y\\0' } } } "
+         "}",
+         "step 2: hint: holds a NUL"},
+        {"return { title = 't', steps = { { text = 'a', config = { platform = 'p.xml\\0x' } } } }",
+         "step 1: config: platform: holds a NUL"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[512], err[1024] = "";
+        fixture_write("nul.lua", cases[k][0], path, sizeof path);
+        struct lesson *l = lesson_load(path, err, sizeof err);
+        cr_assert_null(l, "case %zu loaded", k);
+        cr_assert(strstr(err, path) && strstr(err, cases[k][1]), "case %zu: %s", k, err);
+    }
 }
 
 Test(lesson_wire, one_table_naming_a_parameter_twice_is_refused, .init = fixture_dir_make,
