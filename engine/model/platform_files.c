@@ -47,20 +47,27 @@ int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool
         bool trace = !xmlStrcmp(tag, (const xmlChar *)"trace");
         if (trace && traced) /* with a file or with its values inline */
             *traced = true;
-        char owner[160];
-        xmlChar *id = xmlTextReaderGetAttribute(r, (const xmlChar *)"id");
-        snprintf(owner, sizeof owner, "%s%s%s", (const char *)tag, id ? " " : "",
-                 id ? (const char *)id : "");
-        xmlFree(id);
+        char owner[160] = "";
         while (rc == 0 && xmlTextReaderMoveToNextAttribute(r) == 1) {
             const xmlChar *attr = xmlTextReaderConstLocalName(r);
             const char *known = trace && !xmlStrcmp(attr, (const xmlChar *)"file") ? "file" : NULL;
             for (int k = 0; file_attrs[k] && !known; k++)
                 if (!xmlStrcmp(attr, (const xmlChar *)file_attrs[k]))
                     known = file_attrs[k];
-            const char *name = (const char *)xmlTextReaderConstValue(r);
-            if (!known || !name || !name[0])
+            /* Values only of the attributes that name files: another's may be an entity bomb
+             * (tests/bad: quadratic-blowup), which SimGrid's parser refuses with its reason. */
+            const char *name = known ? (const char *)xmlTextReaderConstValue(r) : NULL;
+            if (!name || !name[0])
                 continue;
+            if (!owner[0]) {
+                const xmlChar *id = NULL;
+                if (xmlTextReaderMoveToAttribute(r, (const xmlChar *)"id") == 1)
+                    id = xmlTextReaderConstValue(r);
+                snprintf(owner, sizeof owner, "%s%s%.100s", (const char *)tag, id ? " " : "",
+                         id ? (const char *)id : "");
+                xmlTextReaderMoveToAttribute(r, (const xmlChar *)known); /* back where it was */
+                name = (const char *)xmlTextReaderConstValue(r);
+            }
             if (traced)
                 *traced = true;
             char path[4096];
