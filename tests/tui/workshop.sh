@@ -454,6 +454,8 @@ PY
         miss "the exported JSON or CSV does not hold the screen's numbers"
     head -c 5 "$tmp/run/situ-paper-fig8-1.svg" | grep -q "<" || miss "the SVG is not SVG"
     head -c 4 "$tmp/run/situ-paper-fig8-1.png" | grep -q "PNG" || miss "the PNG is not PNG"
+    # The four are one set, written in a temporary directory moved in whole: none is left.
+    ls -A "$tmp/run" | grep -q '^\.situ-set' && miss "the export's temporary directory was left"
     keys E
     wait_for "exported situ-paper-fig8-2.json" 20 || miss "a second E overwrote the first export"
     finish "E writes the results (JSON, CSV) and the plot (SVG, PNG), named on screen"
