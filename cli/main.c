@@ -1,4 +1,5 @@
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,9 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A file past the user's size limit (ulimit -f) is a failed write like a full disk: EFBIG,
+     * one line and status 1, not a death by SIGXFSZ that leaves a temporary behind. */
+    signal(SIGXFSZ, SIG_IGN);
     int rc = dispatch(argc, argv);
     if (rc == 0) /* a bad input's one line stays the only one */
         cache_dir_say();

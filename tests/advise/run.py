@@ -206,7 +206,7 @@ def out_dir_is_one_set():
     import signal
 
     def small_files():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # situ's to handle: a write fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
     def tree(d):
@@ -217,6 +217,7 @@ def out_dir_is_one_set():
     q = ["advise", "--verify", "0", "--ratio", "1,3", "--iterations", "400", "--out"]
     old, fresh = os.path.join(TMP, "set-old"), os.path.join(TMP, "set-fresh")
     os.makedirs(old)
+    os.makedirs(ENV["XDG_CACHE_HOME"], exist_ok=True)  # the cache's, not the set's
     open(os.path.join(old, "notes.txt"), "w").write("mine\n")
     open(os.path.join(old, "advise.csv"), "w").write("an older advice\n")
     for d in (old, fresh):

@@ -481,7 +481,7 @@ def reproduce_writes_a_set_or_nothing(done):
     assert os.path.getsize(os.path.join(done, "fig8.png")) > csv_size + 1024
 
     def small_files():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # situ's to handle: a write fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (csv_size + 512, csv_size + 512))
 
     old = os.path.join(TMP, "rep-old")
