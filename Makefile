@@ -140,32 +140,64 @@ unit: deps $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 cli-test: all
 	sh tests/cli/run.sh ./situ
 
+# `make test` builds once, then runs every suite as its own target (tools/test-suites.sh): all of
+# them run even after a failure, and the summary names each red one with its time. One suite alone:
+# `make test-NAME` (it expects the build `make test` or `make all` made).
+TEST_SUITES = mutants-apply asan tsan fuzz-replay valgrind-lua unit \
+              tools cli tui tui-stress tui-signals tui-supervisor \
+              tui-as-user tui-terminals tui-bite tui-advise cli-table tui-workshop \
+              engine engine-platforms lua lua-isolation study study-output \
+              advise
 test: deps
 	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
+	@MAKE="$(MAKE)" sh tools/test-suites.sh $(TEST_SUITES)
+.PHONY: $(addprefix test-,$(TEST_SUITES))
+
+test-mutants-apply:
 	python3 tests/mutants/run.py --check
-	$(MAKE) --no-print-directory asan
-	$(MAKE) --no-print-directory tsan
-	$(MAKE) --no-print-directory fuzz-replay
-	$(MAKE) --no-print-directory valgrind-lua
+test-asan: asan
+test-tsan: tsan
+test-fuzz-replay: fuzz-replay
+test-valgrind-lua: valgrind-lua
+test-unit:
 	$(BUILD)/unit --jobs 2
+test-tools:
 	python3 tests/tools/run.py
+test-cli:
 	sh tests/cli/run.sh ./situ
+test-tui:
 	sh tests/tui/run.sh ./situ
+test-tui-stress:
 	sh tests/tui/stress.sh ./situ
+test-tui-signals:
 	sh tests/tui/signals.sh ./situ
+test-tui-supervisor:
 	sh tests/tui/supervisor.sh ./situ
+test-tui-as-user:
 	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
+test-tui-terminals:
 	python3 tests/tui/terminals.py ./situ
+test-tui-bite:
 	python3 tests/tui/bite.py ./situ
+test-tui-advise:
 	python3 tests/tui/advise.py ./situ
+test-cli-table:
 	python3 tests/cli/table.py ./situ
+test-tui-workshop:
 	sh tests/tui/workshop.sh ./situ
+test-engine:
 	python3 tests/engine/run.py ./situ
+test-engine-platforms:
 	python3 tests/engine/platforms.py ./situ
+test-lua:
 	python3 tests/lua/run.py ./situ
+test-lua-isolation:
 	python3 tests/lua/isolation.py ./situ
+test-study:
 	python3 tests/study/run.py ./situ
+test-study-output:
 	python3 tests/study/output.py ./situ
+test-advise:
 	python3 tests/advise/run.py ./situ
 
 # Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
