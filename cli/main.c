@@ -8,6 +8,7 @@
 #include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
+#include "../engine/lua/simulation.h"
 #include "../engine/sim/sim.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
@@ -90,6 +91,13 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("situ %s\n", SITU_VERSION);
         return 0;
+    }
+    /* A simulation profile's parameters enter the table before any flag is read (and before
+     * any thread starts), so that its flags, help, presets and JSON keys are the table's. */
+    char serr[PARAMS_ERR_MAX + PATH_MAX];
+    if (simulation_activate_argv(argc, argv, serr, sizeof serr) < 0) {
+        cli_error("%s", serr);
+        return EXIT_BAD_INPUT;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         cli_help_buffer();
