@@ -479,6 +479,12 @@ SMPI = [
     # an allgather among the analytics hosts, halos every iteration
     ["--analytics", "scatter", "--nodes", "2", "--ratio", "3", "--region", "20",
      "--compute-scaling", "0.3", "--halo-period", "1", "--iterations", "60"],
+    # simulation profiles: slabs in a ring; tiles of a closed basin (their declared parameters
+    # and shape reach the proxy's processes)
+    ["--simulation", "heat3d", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--cells", "96", "--iterations", "40",
+     "--analytics-cost", "1e-9"],
+    ["--simulation", "shallow2d", "--nodes", "2", "--ratio", "3", "--side", "512", "--iterations", "40",
+     "--analytics-cost", "1e-9"],
 ]
 
 
