@@ -19,7 +19,7 @@ static const char *const fn_names[FN_COUNT] = {"particles", "cost", "halo", "hal
 static const char *const fn_what[FN_COUNT] = {
     "elements of the whole domain, the analytics' ctx.particles",
     "reference-core seconds for one iteration of one rank", "bytes of one halo message",
-    "iterations between two halo exchanges, an integer >= 1",
+    "iterations between two halo exchanges",
     "bytes of one rank's state for the analytics"};
 
 static struct {
@@ -291,6 +291,8 @@ static void describe(lua_State *L, int idx, char *out, size_t len)
         snprintf(out, len, "the string \"%.40s\"", lua_tostring(L, idx));
     else if (lua_isnoneornil(L, idx))
         snprintf(out, len, "nothing");
+    else if (lua_type(L, idx) == LUA_TNUMBER && isnan(lua_tonumber(L, idx)))
+        snprintf(out, len, "NaN");
     else if (lua_type(L, idx) == LUA_TNUMBER)
         snprintf(out, len, "%g", lua_tonumber(L, idx));
     else
@@ -308,8 +310,9 @@ static int take_number(lua_State *L, int idx, int fn, const char *field, double 
     if (!ok) {
         char got[80];
         describe(L, idx, got, sizeof got);
-        snprintf(err, errlen, "%s: %s%s returned %s; expected a finite number >= 0 (%s)",
-                 act.pos[fn], fn_names[fn], field, got, fn_what[fn]);
+        snprintf(err, errlen, "%s: %s%s returned %s; expected %s (%s)", act.pos[fn],
+                 fn_names[fn], field, got,
+                 fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0", fn_what[fn]);
         return -1;
     }
     *out = x;
