@@ -151,9 +151,14 @@ static void start(struct evaluator *ev)
         snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
         snprintf(nice, sizeof nice, "%d", ev->nice);
         /* The profile the explorer started with: its parameters are in the requests. */
-        const char *args[] = {"__evaluate", "--time-limit", limit, "--nice", nice,
+        const char *args[] = {"__evaluate",
+                              "--time-limit",
+                              limit,
+                              "--nice",
+                              nice,
                               simulation_active()[0] ? "--simulation" : NULL,
-                              simulation_active(), NULL};
+                              simulation_active(),
+                              NULL};
         struct proc_cbs cbs = {.on_out = on_child_out, .on_exit = on_child_exit, .ud = ev};
         if (!(ev->child = proc_start(ev->loop, args, &cbs, why, sizeof why))) {
             fail(ev, "%s: %s", analytics_name(ev), why);

@@ -92,8 +92,8 @@ int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_
     return n;
 }
 
-int datadir_resolve_lua(const char *kind, const char *sub, const char *name, char *path,
-                        size_t len, char *err, size_t errlen)
+int datadir_resolve_lua(const char *kind, const char *sub, const char *name, char *path, size_t len,
+                        char *err, size_t errlen)
 {
     size_t n = strlen(name);
     if (strchr(name, '/') || (n >= 4 && !strcmp(name + n - 4, ".lua"))) {

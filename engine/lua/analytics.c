@@ -83,7 +83,6 @@ void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const s
     c->state_bytes = c->particles / l->sim_cores * p->data_size * p->data_scaling;
 }
 
-
 int analytics_list(char names[][ANALYTICS_NAME_MAX], int max)
 {
     return datadir_list("scripts/lua/analytics", ".lua", names, max);
@@ -211,11 +210,12 @@ static int ctx_index(lua_State *L)
         lua_pushinteger(L, current_step);
         return 1;
     }
-    return luaL_error(L,
-                      "ctx.%s: no such field (ctx has particles, state_bytes, sim_cores, "
-                      "sim_nodes, analytics_cores, analytics_nodes, nodes_used, steps, step and every "
-                      "parameter: situ --help)",
-                      key ? key : luaL_typename(L, 2));
+    return luaL_error(
+        L,
+        "ctx.%s: no such field (ctx has particles, state_bytes, sim_cores, "
+        "sim_nodes, analytics_cores, analytics_nodes, nodes_used, steps, step and every "
+        "parameter: situ --help)",
+        key ? key : luaL_typename(L, 2));
 }
 
 /* ctx: every parameter of the table, then the placement. `step` is served by __index so that

@@ -28,8 +28,8 @@ struct analytics_ctx {
     double particles;
     long sim_cores, analytics_cores;
     int sim_nodes, analytics_nodes, nodes_used;
-    long steps; /* analyses in the run */
-    long step;  /* 0-based analysis index */
+    long steps;         /* analyses in the run */
+    long step;          /* 0-based analysis index */
     double state_bytes; /* one rank's state, from the simulation profile */
 };
 

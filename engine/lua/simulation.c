@@ -14,13 +14,11 @@
 #include "embedded/simulation_spec_lua.h" /* scripts/lua/internal/simulation_spec.lua */
 
 enum { FN_PARTICLES, FN_COST, FN_HALO, FN_HALO_PERIOD, FN_STATE, FN_COUNT };
-static const char *const fn_names[FN_COUNT] = {"particles", "cost", "halo", "halo_period",
-                                               "state"};
+static const char *const fn_names[FN_COUNT] = {"particles", "cost", "halo", "halo_period", "state"};
 static const char *const fn_what[FN_COUNT] = {
     "elements of the whole domain, the analytics' ctx.particles",
     "reference-core seconds for one iteration of one rank", "bytes of one halo message",
-    "iterations between two halo exchanges",
-    "bytes of one rank's state for the analytics"};
+    "iterations between two halo exchanges", "bytes of one rank's state for the analytics"};
 
 static struct {
     char name[PARAMS_PATH_MAX]; /* as given to simulation_activate */
@@ -114,8 +112,8 @@ static int load(char *err, size_t errlen)
     /* print and io.write go to stderr: stdout carries results (situ run --json). */
     if (script_redirect_io(act.s, o.out) < 0 || script_load(act.s, act.path) < 0 ||
         script_pcall(act.s, 0, 1, false) < 0 ||
-        script_load_chunk(act.s, (const char *)simulation_spec_lua,
-                          sizeof simulation_spec_lua - 1, "=simulation") < 0)
+        script_load_chunk(act.s, (const char *)simulation_spec_lua, sizeof simulation_spec_lua - 1,
+                          "=simulation") < 0)
         goto fail;
     lua_insert(L, -2);
     lua_pushstring(L, act.path);
@@ -150,7 +148,8 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
         lua_getfield(L, -2, "unit");
         lua_getfield(L, -3, "help");
         const char *key = lua_tostring(L, -3);
-        struct param_desc d = {.key = key, .unit = lua_tostring(L, -2), .help = lua_tostring(L, -1)};
+        struct param_desc d = {
+            .key = key, .unit = lua_tostring(L, -2), .help = lua_tostring(L, -1)};
         lua_pop(L, 3);
         const char *nums[] = {"default", "min", "max"};
         double *dst[] = {&d.def, &d.min, &d.max};
@@ -310,9 +309,9 @@ static int take_number(lua_State *L, int idx, int fn, const char *field, double 
     if (!ok) {
         char got[80];
         describe(L, idx, got, sizeof got);
-        snprintf(err, errlen, "%s: %s%s returned %s; expected %s (%s)", act.pos[fn],
-                 fn_names[fn], field, got,
-                 fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0", fn_what[fn]);
+        snprintf(err, errlen, "%s: %s%s returned %s; expected %s (%s)", act.pos[fn], fn_names[fn],
+                 field, got, fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0",
+                 fn_what[fn]);
         return -1;
     }
     *out = x;

@@ -63,7 +63,7 @@ long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz)
 {
     long x = rank % l->px, y = (rank / l->px) % l->py, z = rank / ((long)l->px * l->py);
     if (l->bounded && (x + dx < 0 || x + dx >= l->px || y + dy < 0 || y + dy >= l->py ||
-                         z + dz < 0 || z + dz >= l->pz))
+                       z + dz < 0 || z + dz >= l->pz))
         return rank;
     x = (x + dx + l->px) % l->px;
     y = (y + dy + l->py) % l->py;

@@ -29,7 +29,7 @@ struct layout {
     int *dtl_load;      /* [hosts] ranks whose state goes to each analytics host */
     int collector_host; /* where the metric collector runs: the first analytics host */
     int px, py, pz;     /* decomposition of the ranks (simprofile_decompose) */
-    bool bounded; /* the domain does not wrap: boundary ranks have no neighbour past it */
+    bool bounded;       /* the domain does not wrap: boundary ranks have no neighbour past it */
 };
 
 /* Builds the placement; -1 with a one-line message in err on impossible configurations (too few

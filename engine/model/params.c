@@ -93,8 +93,10 @@ int params_declare(const struct param_desc *d, char *err, size_t errlen)
     for (const char *c = key; ok && *c; c++)
         ok = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
     if (!ok) {
-        snprintf(err, errlen, "parameter '%.40s': expected a name of lowercase letters, digits and "
-                 "'_' (at most %zu bytes)", key, sizeof declared[0].key - 1);
+        snprintf(err, errlen,
+                 "parameter '%.40s': expected a name of lowercase letters, digits and "
+                 "'_' (at most %zu bytes)",
+                 key, sizeof declared[0].key - 1);
         return -1;
     }
     if (params_find(key) >= 0) {
@@ -110,16 +112,26 @@ int params_declare(const struct param_desc *d, char *err, size_t errlen)
         !(d->def <= d->max) || (d->scale == SCALE_LOG && !(d->min > 0))) {
         snprintf(err, errlen,
                  "parameter '%s': expected min < max, min <= default <= max (min > 0 for a log "
-                 "scale)", key);
+                 "scale)",
+                 key);
         return -1;
     }
     snprintf(declared[k].key, sizeof declared[k].key, "%s", key);
     snprintf(declared[k].unit, sizeof declared[k].unit, "%s", d->unit ? d->unit : "");
     snprintf(declared[k].help, sizeof declared[k].help, "%s", d->help ? d->help : "");
-    table[P_EXTRA0 + k] = (struct param_desc){
-        declared[k].key, declared[k].unit, PARAM_REAL, OFF(extra) + (size_t)k * sizeof(double),
-        d->def, d->min, d->max, d->step > 0 ? d->step : d->scale == SCALE_LOG ? 1.25 : (d->max - d->min) / 50,
-        d->scale, NULL, NULL, declared[k].help, true};
+    /* A slider step: the declared one, or 1.25x on a log scale, 1/50 of the range on a linear. */
+    double step = d->step > 0 ? d->step : d->scale == SCALE_LOG ? 1.25 : (d->max - d->min) / 50;
+    table[P_EXTRA0 + k] = (struct param_desc){.key = declared[k].key,
+                                              .unit = declared[k].unit,
+                                              .type = PARAM_REAL,
+                                              .offset = OFF(extra) + (size_t)k * sizeof(double),
+                                              .def = d->def,
+                                              .min = d->min,
+                                              .max = d->max,
+                                              .step = step,
+                                              .scale = d->scale,
+                                              .help = declared[k].help,
+                                              .slider = true};
     params_extra_count++;
     return 0;
 }
