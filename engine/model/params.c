@@ -231,6 +231,11 @@ void params_defaults(struct params *p)
     }
 }
 
+bool params_user_lua(const struct params *p)
+{
+    return p->analytics[0] || p->simulation[0];
+}
+
 bool params_is_name(int id)
 {
     return id == P_ANALYTICS_ZONE;

@@ -114,6 +114,10 @@ int params_declare(const struct param_desc *d, char *err, size_t errlen);
 /* Deactivates every extra slot (tests; a process that switches profiles). */
 void params_declare_reset(void);
 
+/* Whether p runs user Lua to be modelled: a Lua analytics or a simulation profile (then only a
+ * process that may run it, never a UI thread, evaluates it). */
+bool params_user_lua(const struct params *p);
+
 /* Whether a PARAM_PATH parameter holds a name (a zone of the platform) rather than a path. */
 bool params_is_name(int id);
 
