@@ -145,7 +145,14 @@ static int dispatch(int argc, char **argv)
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;
     }
-    /* No subcommand (or only flags): the explorer. */
+    /* No subcommand (or only flags): the explorer, or its help (`situ --simulation heat3d
+     * --help` lists the profile's parameters, as any help does, without a terminal). */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_help_buffer();
+            usage(stdout);
+            return 0;
+        }
     if (!tui_have_terminal()) {
         cli_error("the explorer needs a terminal (stdin and stdout); for scripts use 'situ model "
                   "--json' or 'situ run --json'");
