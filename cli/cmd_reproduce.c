@@ -40,8 +40,8 @@ static void usage(void)
 struct overrides {
     int argc;
     char **argv;
-    int n, at[PARAM_COUNT * 2]; /* where each flag starts in argv */
-    int id[PARAM_COUNT * 2];    /* and the parameter it sets */
+    int n, at[PARAM_MAX * 2]; /* where each flag starts in argv */
+    int id[PARAM_MAX * 2];    /* and the parameter it sets */
 };
 
 /* The parameter of a "--key value" or "--key=value" flag. */

@@ -9,6 +9,7 @@
 #include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
+#include "../engine/lua/simulation.h"
 #include "../engine/sim/sim.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
@@ -92,6 +93,13 @@ static int dispatch(int argc, char **argv)
         printf("situ %s\n", SITU_VERSION);
         return 0;
     }
+    /* A simulation profile's parameters enter the table before any flag is read (and before
+     * any thread starts), so that its flags, help, presets and JSON keys are the table's. */
+    char serr[PARAMS_ERR_MAX + PATH_MAX];
+    if (simulation_activate_argv(argc, argv, serr, sizeof serr) < 0) {
+        cli_error("%s", serr);
+        return EXIT_BAD_INPUT;
+    }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         cli_help_buffer();
         usage(stdout);
@@ -138,7 +146,14 @@ static int dispatch(int argc, char **argv)
         cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
         return EXIT_BAD_INPUT;
     }
-    /* No subcommand (or only flags): the explorer. */
+    /* No subcommand (or only flags): the explorer, or its help (`situ --simulation heat3d
+     * --help` lists the profile's parameters, as any help does, without a terminal). */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_help_buffer();
+            usage(stdout);
+            return 0;
+        }
     if (!tui_have_terminal()) {
         cli_error("the explorer needs a terminal (stdin and stdout); for scripts use 'situ model "
                   "--json' or 'situ run --json'");

@@ -77,7 +77,11 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
             return -1;
         }
         if (rc == 0) {
-            cli_error("unknown option '%s'; see 'situ --help'", arg);
+            /* A profile's parameter is a flag only with its profile (main reads --simulation
+             * before any flag). */
+            cli_error("unknown option '%s'; see 'situ --help' (a simulation profile's "
+                      "parameters need its --simulation NAME|FILE.lua)",
+                      arg);
             return -1;
         }
     }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../engine/base/outfile.h"
+#include "../engine/lua/simulation.h"
 #include "../engine/model/platform.h"
 #include "../engine/model/report.h"
 #include "../engine/sim/sim.h"
@@ -98,6 +99,9 @@ static void read_config(struct params *p)
             platform_set_digest_program(line + 12);
         else if (!strncmp(line, "--situ-", 7))
             continue; /* read by the side that needs it */
+        else if (!strncmp(line, "--simulation=", 13) &&
+                 simulation_activate(line + 13, err, sizeof err) < 0)
+            situ_smpi_die("%s", err); /* its parameters follow it in the table's order */
         else {
             char *argv[] = {line, NULL};
             int i = 0;

@@ -72,9 +72,9 @@ void advise_map_build(struct advise_map *m, const struct params *p, const struct
     m->why[0] = 0;
     m->nx = m->ny = 0;
     m->bx = m->by = m->cx = m->cy = -1;
-    if (p->analytics[0]) {
+    if (params_user_lua(p)) {
         snprintf(m->why, sizeof m->why,
-                 "a Lua analytics runs in its own process: the map models the built-in only");
+                 "user Lua runs in its own process: the map models the built-ins only");
         return;
     }
     m->nx = axis_values(p, m->xid, pf, m->xv, &m->cx);

@@ -85,7 +85,7 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
     /* The built-in's model is computed here and now; a Lua file's by the evaluator process
      * (user code never runs on this thread), the old numbers staying up meanwhile. */
     struct model_result m;
-    bool lua = cand->analytics[0] != 0;
+    bool lua = params_user_lua(cand);
     if (!lua) {
         struct analytics_profile prof;
         char perr[PARAMS_ERR_MAX];
@@ -145,7 +145,7 @@ void app_xover_sync(struct app_state *s)
 {
     /* A Lua analytics' curves come from its evaluator process (the loop asks): the built-in
      * source here would give curves of NaN that look current and are never asked for again. */
-    if (!xover_current(&s->xo) && !s->p.analytics[0])
+    if (!xover_current(&s->xo) && !params_user_lua(&s->p))
         xover_curves_eval(&s->xo.c, &s->xo.base, s->xo.base_key, &s->pf, profile_source_builtin);
 }
 
@@ -159,7 +159,7 @@ unsigned app_on_curves(struct app_state *s, const struct xover_curves *c)
 
 void app_scaling_sync(struct app_state *s)
 {
-    if (!scaling_current(&s->sc) && !s->p.analytics[0]) /* as app_xover_sync */
+    if (!scaling_current(&s->sc) && !params_user_lua(&s->p)) /* as app_xover_sync */
         scaling_eval(&s->sc.c, &s->sc.base, s->sc.base_key, &s->pf, profile_source_builtin);
 }
 

@@ -157,7 +157,7 @@ struct app_state {
     char base_key[RUNNER_KEY_MAX]; /* ... of the preset (or the defaults) as loaded */
     bool modified;                 /* key differs from base_key: moved away from the preset */
 
-    int sliders[PARAM_COUNT]; /* parameter ids with slider=true, in table order */
+    int sliders[PARAM_MAX]; /* parameter ids with slider=true, in table order */
     int nsliders;
     int focus; /* index into sliders */
 

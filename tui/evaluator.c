@@ -1,3 +1,4 @@
+#include "../engine/lua/simulation.h"
 #include "evaluator.h"
 
 #include <errno.h>
@@ -149,7 +150,15 @@ static void start(struct evaluator *ev)
         char limit[32], nice[16], why[200];
         snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
         snprintf(nice, sizeof nice, "%d", ev->nice);
-        const char *args[] = {"__evaluate", "--time-limit", limit, "--nice", nice, NULL};
+        /* The profile the explorer started with: its parameters are in the requests. */
+        const char *args[] = {"__evaluate",
+                              "--time-limit",
+                              limit,
+                              "--nice",
+                              nice,
+                              simulation_active()[0] ? "--simulation" : NULL,
+                              simulation_active(),
+                              NULL};
         struct proc_cbs cbs = {.on_out = on_child_out, .on_exit = on_child_exit, .ud = ev};
         if (!(ev->child = proc_start(ev->loop, args, &cbs, why, sizeof why))) {
             fail(ev, "%s: %s", analytics_name(ev), why);

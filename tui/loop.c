@@ -411,7 +411,7 @@ out:
     uv_walk(&t->loop, close_any, NULL);
     /* A curve computation on the thread pool may take seconds more (a large layout): the user
      * asked to quit, so it is not waited for; the process's exit ends its thread. */
-    bool busy = t->curves_busy && !t->app.p.analytics[0];
+    bool busy = t->curves_busy && !params_user_lua(&t->app.p);
     left_busy = busy;
     uv_run(&t->loop, busy ? UV_RUN_NOWAIT : UV_RUN_DEFAULT);
     jobs_free(t);

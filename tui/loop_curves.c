@@ -112,7 +112,7 @@ void curves_start(struct tui *t)
     bool scaling = xover_current(&t->app.xo);
     if (scaling && (t->app.pane != APP_PANE_SCALING || scaling_current(&t->app.sc)))
         return;
-    if (t->app.p.analytics[0]) { /* user Lua: in the curves' evaluator process */
+    if (params_user_lua(&t->app.p)) { /* user Lua: in the curves' evaluator process */
         ask_evaluator(t, scaling);
         return;
     }

@@ -1,3 +1,4 @@
+#include "../engine/lua/simulation.h"
 #include "scenario_host.h"
 
 #include <stdio.h>
@@ -122,6 +123,10 @@ struct scenario_host *scenario_host_start(uv_loop_t *loop, int argc, char **argv
         snprintf(limit, sizeof limit, "%.17g", time_limit);
         args[n++] = "--time-limit";
         args[n++] = limit;
+    }
+    if (simulation_active()[0]) { /* its parameters are in the table the scenario reads */
+        args[n++] = "--simulation";
+        args[n++] = simulation_active();
     }
     args[n++] = "--";
     for (int i = 0; i < argc; i++)

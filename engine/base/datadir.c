@@ -92,6 +92,33 @@ int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_
     return n;
 }
 
+int datadir_resolve_lua(const char *kind, const char *sub, const char *name, char *path, size_t len,
+                        char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    if (strchr(name, '/') || (n >= 4 && !strcmp(name + n - 4, ".lua"))) {
+        if (datadir_resolve(name, path, len) == 0)
+            return 0;
+        snprintf(err, errlen, "%s: '%s': no such file", kind, name);
+        return -1;
+    }
+    char rel[PATH_MAX];
+    snprintf(rel, sizeof rel, "%.200s/%.512s.lua", sub, name);
+    if (datadir_resolve(rel, path, len) == 0)
+        return 0;
+    char names[32][DATADIR_NAME_MAX], list[32 * (DATADIR_NAME_MAX + 2)] = "";
+    int found = datadir_list(sub, ".lua", names, 32);
+    for (int i = 0; i < found && i < 32; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, names[i]);
+    }
+    if (snprintf(err, errlen, "%s: no %s named '%s' (a .lua file, or one of: %s)", kind, kind, name,
+                 found ? list : "none installed") >= (int)errlen)
+        err[errlen - 1] = 0;
+    return -1;
+}
+
 int datadir_resolve(const char *path, char *out, size_t len)
 {
     snprintf(out, len, "%s", path);

@@ -20,6 +20,12 @@ int datadir_self(char *out, size_t len);
  * analytics, lessons), without the suffix, sorted. Returns how many exist; writes at most max. */
 int datadir_list(const char *sub, const char *suffix, char names[][DATADIR_NAME_MAX], int max);
 
+/* The Lua file behind a name of kind `kind` ("analytics", "simulation"): a path (anything with
+ * '/' or ending in .lua) as datadir_resolve finds it, or SUB/NAME.lua in the data directories.
+ * -1 with "KIND: ..." in err: no such file, or no such name and the names installed in sub. */
+int datadir_resolve_lua(const char *kind, const char *sub, const char *name, char *path, size_t len,
+                        char *err, size_t errlen);
+
 /* The first data directory that has `sub` (e.g. "presets"), into out. -1 if none. */
 int datadir_find(const char *sub, char *out, size_t len);
 

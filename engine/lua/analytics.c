@@ -13,6 +13,7 @@
 #include "../base/datadir.h"
 #include "../model/model.h"
 #include "script.h"
+#include "simulation.h"
 #include "script_convert.h"
 #include "embedded/analytics_spec_lua.h" /* scripts/lua/internal/analytics_spec.lua, compiled in */
 
@@ -46,6 +47,7 @@ static long current_step;
 void analytics_set_time_limit(double seconds)
 {
     time_limit = seconds > 0 ? seconds : ANALYTICS_TIME_LIMIT;
+    simulation_set_time_limit(seconds);
 }
 
 void analytics_set_output(FILE *out)
@@ -78,12 +80,7 @@ void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const s
     c->nodes_used = l->nodes_used;
     c->steps = p->iterations / p->stride;
     c->step = step;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
+    c->state_bytes = c->particles / l->sim_cores * p->data_size * p->data_scaling;
 }
 
 int analytics_list(char names[][ANALYTICS_NAME_MAX], int max)
@@ -93,27 +90,7 @@ int analytics_list(char names[][ANALYTICS_NAME_MAX], int max)
 
 int analytics_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
-    if (strchr(name, '/') || ends_with(name, ".lua")) {
-        if (datadir_resolve(name, path, len) == 0)
-            return 0;
-        snprintf(err, errlen, "analytics: '%s': no such file", name);
-        return -1;
-    }
-    char rel[PARAMS_PATH_MAX + 32];
-    snprintf(rel, sizeof rel, "scripts/lua/analytics/%s.lua", name);
-    if (datadir_resolve(rel, path, len) == 0)
-        return 0;
-    char names[32][ANALYTICS_NAME_MAX], list[32 * (ANALYTICS_NAME_MAX + 2)] = "";
-    int n = analytics_list(names, 32);
-    for (int i = 0; i < n && i < 32; i++) {
-        if (i)
-            strcat(list, ", ");
-        strcat(list, names[i]);
-    }
-    if (snprintf(err, errlen, "analytics: no analytics named '%s' (a .lua file, or one of: %s)",
-                 name, n ? list : "none installed") >= (int)errlen)
-        err[errlen - 1] = 0;
-    return -1;
+    return datadir_resolve_lua("analytics", "scripts/lua/analytics", name, path, len, err, errlen);
 }
 
 /* "FILE:LINE" where the function was defined, or "FILE" for a default or a constant. */
@@ -238,11 +215,12 @@ static int ctx_index(lua_State *L)
         lua_pushinteger(L, current_step);
         return 1;
     }
-    return luaL_error(L,
-                      "ctx.%s: no such field (ctx has particles, sim_cores, sim_nodes, "
-                      "analytics_cores, analytics_nodes, nodes_used, steps, step and every "
-                      "parameter: situ --help)",
-                      key ? key : luaL_typename(L, 2));
+    return luaL_error(
+        L,
+        "ctx.%s: no such field (ctx has particles, state_bytes, sim_cores, "
+        "sim_nodes, analytics_cores, analytics_nodes, nodes_used, steps, step and every "
+        "parameter: situ --help)",
+        key ? key : luaL_typename(L, 2));
 }
 
 /* ctx: every parameter of the table, then the placement. `step` is served by __index so that
@@ -252,6 +230,8 @@ static void push_ctx(lua_State *L, const struct params *p, const struct analytic
     script_push_params(L, p);
     lua_pushnumber(L, c->particles);
     lua_setfield(L, -2, "particles");
+    lua_pushnumber(L, c->state_bytes);
+    lua_setfield(L, -2, "state_bytes");
     const char *ikeys[] = {"sim_cores",       "analytics_cores", "sim_nodes",
                            "analytics_nodes", "nodes_used",      "steps"};
     long ivals[] = {c->sim_cores,       c->analytics_cores, c->sim_nodes,
@@ -411,9 +391,16 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
                       char *err, size_t errlen)
 {
     profile_init(out, p->iterations / p->stride);
+    struct sim_profile sim;
+    if (simulation_eval(p, l, &sim, err, errlen) < 0)
+        return -1;
     if (!p->analytics[0]) {
-        if (profile_builtin(p, out) == 0)
+        struct analytics_value v = profile_thermo(p, sim.particles);
+        if (profile_add_step(out, 0, &v) == 0) {
+            out->classes[0].count = out->steps; /* every step alike */
+            out->sim = sim;
             return 0;
+        }
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -423,6 +410,9 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
     a->step_used = false;
     struct analytics_ctx c;
     analytics_ctx_init(&c, p, l, 0);
+    c.particles = sim.particles;
+    c.state_bytes = sim.state_bytes;
+    out->sim = sim;
     struct analytics_value v;
     /* Every step from this one load: a file saved meanwhile never mixes into the profile. */
     if (eval_loaded(a, p, &c, &v, err, errlen) < 0)

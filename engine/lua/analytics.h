@@ -28,8 +28,9 @@ struct analytics_ctx {
     double particles;
     long sim_cores, analytics_cores;
     int sim_nodes, analytics_nodes, nodes_used;
-    long steps; /* analyses in the run */
-    long step;  /* 0-based analysis index */
+    long steps;         /* analyses in the run */
+    long step;          /* 0-based analysis index */
+    double state_bytes; /* one rank's state, from the simulation profile */
 };
 
 void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const struct layout *l,
@@ -40,15 +41,16 @@ void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const s
 int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct analytics_value *v,
                    char *err, size_t errlen);
 
-/* The profile of p's analytics over the run: the built-in's formulas, or the Lua file
- * evaluated at every step (once when no function reads ctx.step). Runs user Lua under the
+/* The profile of p's analytics over the run (the built-in's formulas, or the Lua file
+ * evaluated at every step, once when no function reads ctx.step), with the simulation's
+ * (simulation_eval), whose particles the analytics count. Runs user Lua under the
  * limits (script.h): call it where a hang can be killed, never on a UI thread. -1 with err. */
 int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
                       char *err, size_t errlen);
 
 /* The wall-clock limit of each evaluation, in seconds (the --time-limit option); <= 0 keeps
  * the default, SCRIPT_TIME_LIMIT. */
-void analytics_set_time_limit(double seconds);
+void analytics_set_time_limit(double seconds); /* simulation profiles' too */
 
 /* The file behind a name: a path (anything with '/' or ending in .lua) or
  * scripts/lua/analytics/NAME.lua in the data directories. -1 with a message listing the names. */

@@ -109,7 +109,7 @@ int script_apply_params(lua_State *L, int idx, struct params *p, char *err, size
         return -1;
     }
     struct params work = *p;
-    bool seen[PARAM_COUNT] = {0};
+    bool seen[PARAM_MAX] = {0};
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (apply_one(L, &work, seen, err, errlen) < 0) {

@@ -20,7 +20,7 @@ struct grid_axis {
 };
 
 struct grid {
-    struct grid_axis axes[PARAM_COUNT];
+    struct grid_axis axes[PARAM_MAX];
     int naxes;
 };
 

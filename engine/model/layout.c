@@ -30,9 +30,41 @@ void layout_decompose(long n, int *px, int *py, int *pz)
     }
 }
 
+static struct sim_shape shape = {3, true};
+
+struct sim_shape layout_shape(void)
+{
+    return shape;
+}
+
+void layout_set_shape(struct sim_shape s)
+{
+    shape = s;
+}
+
+void layout_decompose_shape(long n, int *px, int *py, int *pz)
+{
+    if (shape.dims == 1) {
+        *px = (int)n, *py = *pz = 1;
+        return;
+    }
+    if (shape.dims == 3) {
+        layout_decompose(n, px, py, pz);
+        return;
+    }
+    /* 2D: the most square px * py with px >= py, as a 2D code cuts its grid. */
+    *px = (int)n, *py = *pz = 1;
+    for (long y = 1; y * y <= n; y++)
+        if (n % y == 0)
+            *px = (int)(n / y), *py = (int)y;
+}
+
 long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz)
 {
     long x = rank % l->px, y = (rank / l->px) % l->py, z = rank / ((long)l->px * l->py);
+    if (l->bounded && (x + dx < 0 || x + dx >= l->px || y + dy < 0 || y + dy >= l->py ||
+                       z + dz < 0 || z + dz >= l->pz))
+        return rank;
     x = (x + dx + l->px) % l->px;
     y = (y + dy + l->py) % l->py;
     z = (z + dz + l->pz) % l->pz;
@@ -346,7 +378,8 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         l->dtl_host[r] = best;
         l->dtl_load[best]++;
     }
-    layout_decompose(l->sim_cores, &l->px, &l->py, &l->pz);
+    layout_decompose_shape(l->sim_cores, &l->px, &l->py, &l->pz);
+    l->bounded = !shape.periodic;
     free(role);
     return 0;
 oom:

@@ -4,6 +4,7 @@
 #ifndef SITU_LAYOUT_H
 #define SITU_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "params.h"
@@ -27,7 +28,8 @@ struct layout {
     int *dtl_host;      /* [sim_cores] analytics host that receives each rank's state */
     int *dtl_load;      /* [hosts] ranks whose state goes to each analytics host */
     int collector_host; /* where the metric collector runs: the first analytics host */
-    int px, py, pz;     /* 3D decomposition of the ranks */
+    int px, py, pz;     /* decomposition of the ranks (simprofile_decompose) */
+    bool bounded;       /* the domain does not wrap: boundary ranks have no neighbour past it */
 };
 
 /* Builds the placement; -1 with a one-line message in err on impossible configurations (too few
@@ -42,7 +44,25 @@ double layout_particles(const struct params *p);
 /* Most cubic factorisation n = px * py * pz with px >= py >= pz. */
 void layout_decompose(long n, int *px, int *py, int *pz);
 
-/* Rank of the neighbour of `rank` at offset (dx, dy, dz) in the periodic decomposition. */
+/* How the ranks cut the domain: a property of the simulation profile, fixed for the process
+ * (layouts are built from it before any profile is evaluated). dims 1: slabs along x; 2: the
+ * most square px * py; 3: layout_decompose. Not periodic: the ranks on a boundary have no
+ * neighbour past it and send nothing there. */
+struct sim_shape {
+    int dims;
+    bool periodic;
+};
+
+/* The process's shape: {3, true} (the melt's) until layout_set_shape, which only start-up calls
+ * (engine/lua/simulation.c), before any thread. */
+struct sim_shape layout_shape(void);
+void layout_set_shape(struct sim_shape s);
+
+/* The decomposition of n ranks under the process's shape. */
+void layout_decompose_shape(long n, int *px, int *py, int *pz);
+
+/* Rank of the neighbour of `rank` at offset (dx, dy, dz) in the decomposition; `rank` itself when
+ * there is none (past a boundary of a domain that is not periodic). */
 long layout_neighbour(const struct layout *l, long rank, int dx, int dy, int dz);
 
 /* Bytes of one halo message across a face perpendicular to dimension dim (0, 1, 2). */

@@ -128,12 +128,10 @@ struct halo_cut {
  * Messages share the shared links of their routes (the busiest link of a message's route sets
  * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
  * shared link is busy; *cut: the cut's unevenness. */
-static double halo_exchange_time(const struct params *p, const struct platform *pf,
+static double halo_exchange_time(const struct sim_profile *sim, const struct platform *pf,
                                  const struct layout *l, double *busy, struct halo_cut *cut)
 {
-    double face[3];
-    for (int d = 0; d < 3; d++)
-        face[d] = layout_face_bytes(p, l, d);
+    const double *face = sim->face;
     /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
      * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
      * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
@@ -154,12 +152,14 @@ static double halo_exchange_time(const struct params *p, const struct platform *
         int h = l->rank_host[r];
         if (r > 0 && l->rank_host[r - 1] != h)
             first = nflows;
-        const long nbs[6] = {r - x + (x + 1 == l->px ? 0 : x + 1),
-                             r - x + (x == 0 ? l->px - 1 : x - 1),
-                             r + ((y + 1 == l->py ? 0 : y + 1) - y) * (long)l->px,
-                             r + ((y == 0 ? l->py - 1 : y - 1) - y) * (long)l->px,
-                             r + ((z + 1 == l->pz ? 0 : z + 1) - z) * plane,
-                             r + ((z == 0 ? l->pz - 1 : z - 1) - z) * plane};
+        /* Past a boundary that does not wrap, the neighbour is the rank itself: none. */
+        int b = l->bounded;
+        const long nbs[6] = {r - x + (x + 1 == l->px ? (b ? x : 0) : x + 1),
+                             r - x + (x == 0 ? (b ? x : l->px - 1) : x - 1),
+                             r + ((y + 1 == l->py ? (b ? y : 0) : y + 1) - y) * (long)l->px,
+                             r + ((y == 0 ? (b ? y : l->py - 1) : y - 1) - y) * (long)l->px,
+                             r + ((z + 1 == l->pz ? (b ? z : 0) : z + 1) - z) * plane,
+                             r + ((z == 0 ? (b ? z : l->pz - 1) : z - 1) - z) * plane};
         if (++x == l->px && (x = 0, ++y == l->py))
             y = 0, z++;
         double sent_off = 0;
@@ -440,7 +440,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
 
     memset(m, 0, sizeof *m);
     m->traced = pf->traced;
-    m->particles = layout_particles(p);
+    const struct sim_profile *sim = &prof->sim;
+    m->particles = sim->particles;
     m->sim_cores = l->sim_cores;
     m->ana_cores = l->ana_cores;
     m->sim_nodes = l->sim_nodes;
@@ -449,20 +450,19 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->steps = p->iterations / p->stride;
     m->tail_iterations = p->iterations - m->steps * p->stride;
 
-    double per_rank = m->particles / l->sim_cores;
-    double iteration = per_rank * p->sim_cost * f;
+    double iteration = sim->cost * f;
     /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short run may
      * have none), and spread over the steps. */
     long analysed = m->steps * p->stride;
-    double exchanges = m->steps ? (double)(analysed / p->halo_period) / m->steps
-                                : (double)p->stride / p->halo_period;
-    long tail_halos = p->iterations / p->halo_period - analysed / p->halo_period;
+    long H = sim->halo_period;
+    double exchanges = m->steps ? (double)(analysed / H) / m->steps : (double)p->stride / H;
+    long tail_halos = p->iterations / H - analysed / H;
     double halo_link = 0; /* seconds one exchange keeps the busiest network link busy */
     bool *apart = calloc((size_t)l->hosts, sizeof *apart);
     struct halo_cut cut = {apart, false}; /* apart may be NULL: then no drift range */
-    double one_halo = halo_exchange_time(p, pf, l, &halo_link, &cut);
+    double one_halo = halo_exchange_time(sim, pf, l, &halo_link, &cut);
     for (int h = 0; apart && h < l->hosts; h++) /* no exchange, nothing to set them apart */
-        apart[h] = apart[h] && p->iterations >= p->halo_period;
+        apart[h] = apart[h] && p->iterations >= H;
     m->halo = exchanges * one_halo;
 
     struct stages *st = &m->stage;

@@ -1,6 +1,8 @@
 #include "params.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@ static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
 #define OFF(field) offsetof(struct params, field)
 
 /* clang-format off */
-const struct param_desc param_table[PARAM_COUNT] = {
+static struct param_desc table[PARAM_MAX] = {
     [P_NODES] = {"nodes", "nodes", PARAM_INT, OFF(nodes), 1, 1, 1024, 1, SCALE_LINEAR, NULL, NULL,
         "nodes used, simulation and analytics together", true},
     [P_CORES_PER_NODE] = {"cores_per_node", "cores", PARAM_INT, OFF(cores_per_node), 32, 2, 1024, 1,
@@ -63,8 +65,76 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_ANALYTICS_ZONE] = {"analytics_zone", "", PARAM_PATH, OFF(analytics_zone), 0, 0, 0, 0,
         SCALE_LINEAR, NULL, "", "zone or cluster of the platform that hosts the analytics nodes "
         "(mapping=intransit; empty: the last of the nodes)", false},
+    [P_SIMULATION] = {"simulation", "", PARAM_PATH, OFF(simulation), 0, 0, 0, 0, SCALE_LINEAR, NULL,
+        "", "Lua simulation profile: a file, or a name in scripts/lua/simulations/ (empty: "
+        "built-in LJ melt); its own parameters become flags too", false},
 };
 /* clang-format on */
+
+const struct param_desc *const param_table = table;
+int params_extra_count;
+
+/* The declared parameters' strings: the table points into them. */
+static struct {
+    char key[40], unit[24], help[200];
+} declared[PARAMS_EXTRA];
+
+void params_declare_reset(void)
+{
+    params_extra_count = 0;
+    memset(&table[P_EXTRA0], 0, PARAMS_EXTRA * sizeof table[0]);
+}
+
+int params_declare(const struct param_desc *d, char *err, size_t errlen)
+{
+    int k = params_extra_count;
+    const char *key = d->key ? d->key : "";
+    bool ok = *key && strlen(key) < sizeof declared[0].key && (*key < '0' || *key > '9');
+    for (const char *c = key; ok && *c; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ok) {
+        snprintf(err, errlen,
+                 "parameter '%.40s': expected a name of lowercase letters, digits and "
+                 "'_' (at most %zu bytes)",
+                 key, sizeof declared[0].key - 1);
+        return -1;
+    }
+    if (params_find(key) >= 0) {
+        snprintf(err, errlen, "parameter '%s': already a parameter (situ --help)", key);
+        return -1;
+    }
+    if (k == PARAMS_EXTRA) {
+        snprintf(err, errlen, "parameter '%s': more than %d parameters declared", key,
+                 PARAMS_EXTRA);
+        return -1;
+    }
+    if (!isfinite(d->min) || !isfinite(d->max) || !(d->min < d->max) || !(d->def >= d->min) ||
+        !(d->def <= d->max) || (d->scale == SCALE_LOG && !(d->min > 0))) {
+        snprintf(err, errlen,
+                 "parameter '%s': expected min < max, min <= default <= max (min > 0 for a log "
+                 "scale)",
+                 key);
+        return -1;
+    }
+    snprintf(declared[k].key, sizeof declared[k].key, "%s", key);
+    snprintf(declared[k].unit, sizeof declared[k].unit, "%s", d->unit ? d->unit : "");
+    snprintf(declared[k].help, sizeof declared[k].help, "%s", d->help ? d->help : "");
+    /* A slider step: the declared one, or 1.25x on a log scale, 1/50 of the range on a linear. */
+    double step = d->step > 0 ? d->step : d->scale == SCALE_LOG ? 1.25 : (d->max - d->min) / 50;
+    table[P_EXTRA0 + k] = (struct param_desc){.key = declared[k].key,
+                                              .unit = declared[k].unit,
+                                              .type = PARAM_REAL,
+                                              .offset = OFF(extra) + (size_t)k * sizeof(double),
+                                              .def = d->def,
+                                              .min = d->min,
+                                              .max = d->max,
+                                              .step = step,
+                                              .scale = d->scale,
+                                              .help = declared[k].help,
+                                              .slider = true};
+    params_extra_count++;
+    return 0;
+}
 
 static void *field(struct params *p, int id)
 {
@@ -159,6 +229,11 @@ void params_defaults(struct params *p)
             break;
         }
     }
+}
+
+bool params_user_lua(const struct params *p)
+{
+    return p->analytics[0] || p->simulation[0];
 }
 
 bool params_is_name(int id)

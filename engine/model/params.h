@@ -19,6 +19,8 @@ enum param_type {
 
 enum param_scale { SCALE_LINEAR, SCALE_LOG };
 
+#define PARAMS_EXTRA 8 /* slots for a simulation profile's own parameters (below) */
+
 enum param_id {
     P_NODES,
     P_CORES_PER_NODE,
@@ -40,8 +42,24 @@ enum param_id {
     P_SMPI_NETWORK,
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
-    PARAM_COUNT
+    P_SIMULATION,
+    P_EXTRA0, /* the first of PARAMS_EXTRA slots a simulation profile may declare */
+    PARAM_MAX = P_EXTRA0 + PARAMS_EXTRA
 };
+
+/* A simulation profile's own parameters (scripts/lua/simulations/ *.lua, `params = {...}`) live
+ * in this one table, not beside it: PARAMS_EXTRA slots after the built-in parameters, which
+ * params_declare activates at start-up, before any thread runs, when --simulation names a
+ * profile (engine/lua/simulation.c). PARAM_COUNT is the built-in parameters plus the active
+ * slots, so every loop over the table (flags, --help, JSON, presets, sliders, Lua's ctx and
+ * situ.run, the cache key, the children's command lines) sees a declared parameter as it sees
+ * a built-in one, with no special case; arrays are sized PARAM_MAX. Slots rather than a
+ * growable table: struct params stays a plain value that is copied, hashed and written down a
+ * pipe as it is, and the ids of the built-in parameters never move. A declared parameter is a
+ * real number (struct params' extra[]). Cost parameters have units starting with "s/"
+ * ("s/cell/it"): that is how a fit of measured runs finds the costs to fit. */
+extern int params_extra_count;
+#define PARAM_COUNT (P_EXTRA0 + params_extra_count)
 
 enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
@@ -69,6 +87,8 @@ struct params {
     int smpi_network;
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
+    char simulation[PARAMS_PATH_MAX];
+    double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
 };
 
 struct param_desc {
@@ -85,7 +105,18 @@ struct param_desc {
     bool slider; /* whether the explorer offers it as a slider */
 };
 
-extern const struct param_desc param_table[PARAM_COUNT];
+extern const struct param_desc *const param_table; /* [PARAM_COUNT] */
+
+/* Activates the next extra slot with d (key, unit, help copied; type PARAM_REAL, offset and
+ * slider set here). Start-up only, before threads. -1 with a one-line message in err when the
+ * key is taken or malformed, the range or default is wrong, or every slot is in use. */
+int params_declare(const struct param_desc *d, char *err, size_t errlen);
+/* Deactivates every extra slot (tests; a process that switches profiles). */
+void params_declare_reset(void);
+
+/* Whether p runs user Lua to be modelled: a Lua analytics or a simulation profile (then only a
+ * process that may run it, never a UI thread, evaluates it). */
+bool params_user_lua(const struct params *p);
 
 /* Whether a PARAM_PATH parameter holds a name (a zone of the platform) rather than a path. */
 bool params_is_name(int id);
@@ -148,8 +179,8 @@ void params_print_markdown(FILE *out);
 
 /* A stable text key of the whole configuration (for caches): "nodes=1;cores_per_node=32;...",
  * paths percent-encoded (';', '=', '%'). A buffer of PARAMS_CANONICAL_MAX bytes always holds it
- * whole (keys and numbers < 64 bytes each, four strings of up to 3 bytes per byte). */
-#define PARAMS_CANONICAL_MAX (PARAM_COUNT * 64 + 4 * 3 * PARAMS_PATH_MAX)
+ * whole (keys and numbers < 64 bytes each, five strings of up to 3 bytes per byte). */
+#define PARAMS_CANONICAL_MAX (PARAM_MAX * 64 + 5 * 3 * PARAMS_PATH_MAX)
 void params_canonical(const struct params *p, char *buf, size_t len);
 
 #endif

@@ -202,7 +202,7 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     }
     struct params next = *p;
     char line[PRESET_QUOTED_MAX + 256], perr[PARAMS_ERR_MAX], value[PRESET_QUOTED_MAX];
-    int lineno = 0, rc = 0, given_at[PARAM_COUNT] = {0};
+    int lineno = 0, rc = 0, given_at[PARAM_MAX] = {0};
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         /* A longer line would be read as two, its tail as a line of its own. */

@@ -72,10 +72,11 @@ struct analytics_value profile_thermo(const struct params *p, double particles)
                                     .pattern = ANALYTICS_NONE};
 }
 
-int profile_builtin(const struct params *p, struct analytics_profile *out)
+int profile_builtin(const struct params *p, const struct layout *l, struct analytics_profile *out)
 {
-    struct analytics_value v = profile_thermo(p, layout_particles(p));
     profile_init(out, p->iterations / p->stride);
+    simprofile_melt(p, l, &out->sim);
+    struct analytics_value v = profile_thermo(p, out->sim.particles);
     if (profile_add_step(out, 0, &v) < 0)
         return -1;
     out->classes[0].count = out->steps; /* every step alike */
@@ -114,13 +115,14 @@ void profile_free(struct analytics_profile *prof)
 int profile_source_builtin(const struct params *p, const struct layout *l,
                            struct analytics_profile *out, char *err, size_t errlen)
 {
-    (void)l;
     profile_init(out, p->iterations / p->stride);
-    if (p->analytics[0]) {
-        snprintf(err, errlen, "%s: a Lua analytics is evaluated in its own process", p->analytics);
+    if (p->analytics[0] || p->simulation[0]) {
+        snprintf(err, errlen, "%s: a Lua %s is evaluated in its own process",
+                 p->analytics[0] ? p->analytics : p->simulation,
+                 p->analytics[0] ? "analytics" : "simulation profile");
         return -1;
     }
-    if (profile_builtin(p, out) < 0) {
+    if (profile_builtin(p, l, out) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }

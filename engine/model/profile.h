@@ -10,6 +10,7 @@
 
 #include "layout.h"
 #include "params.h"
+#include "simprofile.h"
 
 enum analytics_pattern {
     ANALYTICS_NONE,
@@ -36,6 +37,9 @@ struct analytics_profile {
     int nclasses; /* distinct values, in the order of their first step */
     struct analytics_class *classes;
     long *step_class; /* [steps]: each step's class; NULL when every step has class 0 */
+    /* The simulation's side of the configuration, evaluated with the analytics' (whose
+     * particles are its particles): every holder of a profile has both. */
+    struct sim_profile sim;
 };
 
 /* One analysis by the built-in thermo of the paper over `particles` particles: the one C home of
@@ -43,8 +47,9 @@ struct analytics_profile {
  * checks that both give the same numbers). */
 struct analytics_value profile_thermo(const struct params *p, double particles);
 
-/* The built-in thermo of the paper for p (analytics == ""): one class. -1 if out of memory. */
-int profile_builtin(const struct params *p, struct analytics_profile *out);
+/* The built-in thermo of the paper for p (analytics == "") over the built-in melt (simulation
+ * == "") on l: one class. -1 if out of memory. */
+int profile_builtin(const struct params *p, const struct layout *l, struct analytics_profile *out);
 
 /* An empty profile of `steps` steps; profile_add_step appends each step's value in order,
  * merging equal values into one class. -1 if out of memory. */
@@ -63,7 +68,8 @@ void profile_free(struct analytics_profile *prof);
 typedef int (*profile_source)(const struct params *p, const struct layout *l,
                               struct analytics_profile *out, char *err, size_t errlen);
 
-/* The built-in's profile; refuses a Lua file (a thread that must never run user code). */
+/* The built-ins' profile; refuses a Lua file, analytics or simulation (a thread that must never
+ * run user code). */
 int profile_source_builtin(const struct params *p, const struct layout *l,
                            struct analytics_profile *out, char *err, size_t errlen);
 

@@ -30,7 +30,7 @@ int report_params_from_json(json_t *cfg, struct params *p, char *err, size_t err
 {
     params_defaults(p);
     const char *key;
-    json_t *v, *by_id[PARAM_COUNT] = {0};
+    json_t *v, *by_id[PARAM_MAX] = {0};
     json_object_foreach(cfg, key, v)
     {
         int id = params_find(key);

@@ -1,6 +1,7 @@
 #include "cache.h"
 
 #include "../lua/analytics.h"
+#include "../lua/simulation.h"
 #include "../model/platform.h"
 
 #include <errno.h>
@@ -26,6 +27,8 @@ static void input_path(int id, const char *value, char *path, size_t len)
 {
     char err[512];
     if (id == P_ANALYTICS && analytics_resolve(value, path, len, err, sizeof err) == 0)
+        return;
+    if (id == P_SIMULATION && simulation_resolve(value, path, len, err, sizeof err) == 0)
         return;
     snprintf(path, len, "%s", value);
 }

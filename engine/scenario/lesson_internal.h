@@ -25,7 +25,7 @@ struct lesson_set {
 /* A config or solution table: each parameter at most once, in no particular order. */
 struct lesson_sets {
     int n;
-    struct lesson_set v[PARAM_COUNT];
+    struct lesson_set v[PARAM_MAX];
 };
 
 struct lesson_step {

@@ -56,6 +56,7 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
         return -1;
     for (long i = 0; i < e->steps; i++)
         e->av[i] = *profile_step(&prof, i);
+    e->sim = prof.sim;
     /* Fast mode keeps the actors in step, as the model does: where the model sees them drift
      * apart, fast's analytics active time is an upper bound by the same share. The model reads
      * routes that a platform of over DIGEST_EAGER_HOSTS hosts may lack here: then no range. */
@@ -122,10 +123,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
     e->fast = p->fidelity == FIDELITY_FAST; /* smpi: the proxy's ranks are full's actors */
     e->instant = p->dtl == DTL_QUEUE;
     e->steps = p->iterations / p->stride;
-    double per_rank = layout_particles(p) / e->l.sim_cores;
-    e->flops_per_iteration = per_rank * p->sim_cost * REFERENCE_SPEED;
     if (analytics_setup(e, err, errlen) < 0)
         return -1;
+    e->flops_per_iteration = e->sim.cost * REFERENCE_SPEED;
     sim_links_init(&e->links);
     {
         /* Whether concurrent on-node messages share the loopback decides how fast mode merges. */
@@ -193,7 +193,7 @@ static void summarise(struct engine *e, struct sim_measure *out)
     struct model_result *m = &out->m;
     const struct layout *l = &e->l;
     long S = e->steps;
-    m->particles = layout_particles(&e->p);
+    m->particles = e->sim.particles;
     m->sim_cores = l->sim_cores;
     m->ana_cores = l->ana_cores;
     m->sim_nodes = l->sim_nodes;

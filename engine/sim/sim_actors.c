@@ -103,7 +103,7 @@ void sim_rank_actor(int argc, char **argv)
     (void)argv;
     struct engine *e = sim_engine;
     struct sim_group *g = sg_actor_self_get_data();
-    long N = e->p.iterations, T = e->p.stride, H = e->p.halo_period;
+    long N = e->p.iterations, T = e->p.stride, H = e->sim.halo_period;
     long t = 0;
     while (t < N) {
         /* Compute is merged up to the next synchronisation point: the next analysis, and at

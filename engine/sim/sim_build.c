@@ -69,9 +69,7 @@ static int build_halo(struct engine *e, const int *group_of_rank)
     static const int dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
                                    {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     const struct layout *l = &e->l;
-    double face[3];
-    for (int d = 0; d < 3; d++)
-        face[d] = layout_face_bytes(&e->p, l, d);
+    const double *face = e->sim.face;
     double *to_group = calloc(e->nsims, sizeof(double));
     double *real = calloc(e->nsims, sizeof(double));
     if (!to_group || !real)

@@ -92,6 +92,7 @@ struct engine {
     bool instant;     /* dtl=queue */
     long steps;
     double flops_per_iteration; /* one rank */
+    struct sim_profile sim;     /* the simulation's numbers (simprofile.h) */
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
      * (state edges count states; a put multiplies them by the step's chunk_bytes). */
     double *chunk_flops, *chunk_bytes;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../lua/analytics.h"
+#include "../lua/simulation.h"
 #include "../base/datadir.h"
 #include "../base/outfile.h"
 #include "../model/digest.h"
@@ -79,6 +80,15 @@ static int config_text(const struct params *p, double t0, char **text, char *err
             memcpy(q.analytics, abs, strlen(abs) + 1);
         else
             memcpy(q.analytics, found, sizeof found);
+    }
+    if (p->simulation[0]) { /* the proxy's processes start elsewhere: the file, absolute */
+        char found[PARAMS_PATH_MAX];
+        if (simulation_resolve(p->simulation, found, sizeof found, err, errlen) < 0)
+            return -1;
+        if (realpath(found, abs) && strlen(abs) < sizeof q.simulation)
+            memcpy(q.simulation, abs, strlen(abs) + 1);
+        else
+            memcpy(q.simulation, found, sizeof found);
     }
     size_t len = 0;
     FILE *m = open_memstream(text, &len);

@@ -159,6 +159,20 @@ for args in "--help" "model --help" "model --stride 100 --help"; do
     finish "situ $args"
 done
 
+# A simulation profile's parameters join the table: its help lists them, wherever --help stands.
+for args in "--simulation heat3d --help" "model --help --simulation heat3d"; do
+    # shellcheck disable=SC2086
+    run $args
+    [ $rc -eq 0 ] || miss "exit $rc, expected 0"
+    grep -q -- "--cell-cost .*seconds per grid point" "$out" || miss "help does not list --cell-cost"
+    grep -q -- "--stride" "$out" || miss "help does not list --stride"
+    [ -s "$err" ] && miss "stderr is not empty"
+    finish "situ $args"
+done
+run --help
+grep -q -- "--cell-cost" "$out" && miss "help lists a profile's parameter without its profile"
+finish "situ --help: no profile, no profile parameters"
+
 run --version
 [ $rc -eq 0 ] || miss "exit $rc, expected 0"
 grep -Eq '^situ [0-9]+\.[0-9]+\.[0-9]+$' "$out" || miss "no 'situ X.Y.Z' line"

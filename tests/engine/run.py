@@ -429,6 +429,46 @@ def model_vs_full(configs, tol):
     return test
 
 
+# Simulation profiles (--simulation): each shipped one, where the model gives no caution, within 2%
+# of full, in situ and in transit, one node and several (heat3d: slabs in a ring; shallow2d: tiles
+# of a closed basin, two-cell halos).
+PROFILES = [
+    ["--simulation", "heat3d", "--nodes", "1", "--iterations", "400", "--cells", "192", "--ratio", "7",
+     "--analytics-cost", "1e-10"],
+    ["--simulation", "heat3d", "--nodes", "3", "--iterations", "200", "--cells", "128",
+     "--mapping", "intransit", "--ratio", "1", "--analytics-cost", "1e-10", "--data-size", "8"],
+    ["--simulation", "shallow2d", "--nodes", "1", "--iterations", "200", "--side", "1024",
+     "--ratio", "3", "--analytics-cost", "1e-9"],
+    ["--simulation", "shallow2d", "--nodes", "3", "--iterations", "100", "--stride", "10",
+     "--side", "1024", "--mapping", "intransit", "--ratio", "1", "--analytics-cost", "1e-9"],
+]
+
+
+def profile_agreement(args):
+    def test():
+        r, m = run("--fidelity", "full", *args), model(*args)
+        assert not m.get("warning"), m["warning"]
+        assert m["config"]["simulation"] == args[1], m["config"]
+        close(m["makespan"], r["makespan"], 0.02, "model makespan vs full")
+        close(m["sim_active"], r["sim_active"], 0.02, "model sim_active vs full")
+    return test
+
+
+def melt_profile_is_builtin():
+    # melt.lua repeats the built-in's arithmetic: every number the same at every fidelity.
+    def strip(d):
+        if isinstance(d, dict):
+            return {k: strip(v) for k, v in d.items() if "wall" not in k and k != "config"}
+        return [strip(x) for x in d] if isinstance(d, list) else d
+    for args in (["--nodes", "2", "--iterations", "200"],
+                 ["--nodes", "3", "--iterations", "90", "--halo-period", "7", "--region", "40",
+                  "--mapping", "intransit", "--ratio", "7"]):
+        for how in (model, lambda *a: run("--fidelity", "fast", *a), lambda *a: run("--fidelity", "full", *a)):
+            builtin, melt = how(*args), how("--simulation", "melt", *args)
+            assert strip(builtin) == strip(melt), (args, builtin["makespan"], melt["makespan"])
+            assert melt["config"]["simulation"] == "melt"
+
+
 # fidelity=smpi: Situ's workflow as an MPI proxy under smpirun, LV08 network: full's numbers.
 # Small configurations (about a second each); tests/engine/smpi_slow.py runs the larger ones.
 SMPI = [
@@ -439,6 +479,12 @@ SMPI = [
     # an allgather among the analytics hosts, halos every iteration
     ["--analytics", "scatter", "--nodes", "2", "--ratio", "3", "--region", "20",
      "--compute-scaling", "0.3", "--halo-period", "1", "--iterations", "60"],
+    # simulation profiles: slabs in a ring; tiles of a closed basin (their declared parameters
+    # and shape reach the proxy's processes)
+    ["--simulation", "heat3d", "--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--cells", "96", "--iterations", "40",
+     "--analytics-cost", "1e-9"],
+    ["--simulation", "shallow2d", "--nodes", "2", "--ratio", "3", "--side", "512", "--iterations", "40",
+     "--analytics-cost", "1e-9"],
 ]
 
 
@@ -583,6 +629,10 @@ def main():
     check("model's makespan within 2% of full for rho <= 20", model_vs_full(SHORT, 0.02))
     check("model's makespan within 2% of full when an allgather meets the halos",
           model_vs_full(INTERFERENCE, 0.02))
+    check("--simulation melt gives the built-in's numbers at model, fast and full",
+          melt_profile_is_builtin)
+    for a in PROFILES:
+        check("model within 2% of full for a simulation profile " + " ".join(a), profile_agreement(a))
     check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))

@@ -833,6 +833,14 @@ def examples():
         r = json.loads(ok(situ("model", "--json", "--nodes", "4", "--analytics", path,
                                cwd=work), path).stdout)
         assert r["makespan"] > 0 and math.isfinite(r["makespan"]), path
+    simulations = sorted(glob.glob(os.path.join(ROOT, "scripts", "lua", "**", "simulations",
+                                                "*.lua"), recursive=True))
+    assert len(simulations) >= 4, simulations
+    for path in simulations:
+        r = json.loads(ok(situ("model", "--json", "--nodes", "4", "--simulation", path,
+                               cwd=work), path).stdout)
+        assert r["makespan"] > 0 and math.isfinite(r["makespan"]), path
+        assert r["config"]["simulation"] == path, r["config"]
 
 
 def docs():
@@ -853,8 +861,12 @@ def docs():
     for k in keys:
         assert f"`{k.replace('-', '_')}`" in text, f"parameter {k} is not in the ctx table"
     for field in ("particles", "sim_cores", "analytics_cores", "analytics_nodes", "sim_nodes",
-                  "nodes_used", "steps", "step"):
+                  "nodes_used", "steps", "step", "state_bytes"):
         assert f"`{field}`" in text, f"ctx.{field} is not documented"
+    # A simulation profile's fields, and its ctx's placement.
+    for field in ("params", "decomposition", "particles(ctx)", "cost(ctx)", "halo(ctx)",
+                  "halo_period(ctx)", "state(ctx)", "px", "py", "pz"):
+        assert f"`{field}`" in text, f"a simulation profile's {field} is not documented"
 
 
 def main():

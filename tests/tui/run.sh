@@ -414,6 +414,16 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "editing the analytics file re-runs the model ($before -> $after); a Lua error shows"
 
+# ---- a simulation profile: its model from the evaluator process, its simulation from a child ----
+start C.UTF-8 --simulation heat3d --cells 64 --analytics-cost 1e-9
+wait_for "makespan +[0-9]" 10 || miss "no makespan"
+wait_for "SimGrid ✓" 30 || miss "the profile's configuration never got its simulation"
+grep -q "evaluated in its own process" "$screen" && miss "the UI thread refused the profile"
+grep -q "PARAMETERS" "$screen" || miss "no parameter panel"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "--simulation heat3d: the model and the simulation of a profile"
+
 # ---- a Lua scenario in its panel ----------------------------------------------------------------
 scenario=$(cd "$(dirname "$0")" && pwd)/scenario.lua
 start C.UTF-8 "--script='$scenario fromcli'"

@@ -73,6 +73,10 @@ static struct params with_files(char *hosts, char *lua)
     p.mapping = MAPPING_HOSTFILE;
     snprintf(p.hostfile, sizeof p.hostfile, "%s", hosts);
     snprintf(p.analytics, sizeof p.analytics, "%s", lua);
+    char sim[PARAMS_PATH_MAX]; /* a simulation profile: never evaluated here, only hashed */
+    fixture_write("sim.lua", "return { name = 's', particles = 1e6, cost = 1, halo = {} }\n", sim,
+                  sizeof sim);
+    snprintf(p.simulation, sizeof p.simulation, "%s", sim);
     return p;
 }
 
@@ -105,11 +109,13 @@ Test(cache, every_file_parameter_is_an_input)
     cache_inputs_take(&p, &in);
     cr_assert_eq(in.n, files, "%d inputs taken, %d file parameters", in.n, files);
     /* Each file's content is in the key: editing any one changes the digest. */
-    const char *paths[] = {hosts, lua};
-    for (int k = 0; k < 2; k++) {
+    const char *paths[] = {hosts, lua, p.simulation};
+    const char *edits[] = {"dahu-3.grid5000.fr slots=2\n",
+                           "return { name = 'a', cost = 9, bytes = 0 }\n",
+                           "return { name = 's', particles = 1e6, cost = 2, halo = {} }\n"};
+    for (int k = 0; k < 3; k++) {
         uint64_t before = cache_inputs_digest(&in);
-        rewrite_keeping_stat(paths[k], k ? "return { name = 'a', cost = 9, bytes = 0 }\n"
-                                         : "dahu-3.grid5000.fr slots=2\n");
+        rewrite_keeping_stat(paths[k], edits[k]);
         cache_inputs_take(&p, &in);
         cr_assert_neq(cache_inputs_digest(&in), before, "%s is not in the key", paths[k]);
     }

@@ -1,0 +1,4 @@
+return {name = "x", particles = 1, halo = {x = 1},
+  cost = function(ctx)
+    return -1
+  end}

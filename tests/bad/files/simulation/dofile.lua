@@ -1,0 +1,2 @@
+local t = dofile("other.lua")
+return {name = "x", particles = 1, halo = {x = 1}, cost = 1}

@@ -1,0 +1,1 @@
+return {name = "x", halo = {x = 1}, cost = 1}

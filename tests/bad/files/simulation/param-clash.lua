@@ -1,0 +1,2 @@
+return {name = "x", particles = 1, halo = {x = 1}, cost = 1,
+  params = {{name = "region", default = 1, min = 0, max = 2}}}
