@@ -73,10 +73,12 @@ struct advise_limits {
 
 bool advise_feasible(const struct advise_limits *lim, const struct advise_metrics *a);
 
-/* One grid point. valid: the model could evaluate it (else it is in no ranking). */
+/* One grid point. valid: the model could evaluate it (else it is in no ranking). repeat: an inline
+ * point that differs from an earlier one by its ratio alone, which inline ignores: the same
+ * configuration, kept for the maps but in no ranking and not on the front. */
 struct advise_cand {
     struct advise_metrics model;
-    bool valid, feasible, pareto;
+    bool valid, feasible, pareto, repeat;
     long rank; /* 0 for the best feasible candidate; -1 if not feasible */
 };
 
@@ -131,7 +133,7 @@ int advise_order(long *idx, long n, const double *values, bool maximise);
 
 /* Marks and lists the Pareto front of makespan against core-hours (both lower is better) among
  * the feasible candidates: those no other feasible candidate is at least as good as on both
- * and better on one. Equal points are all on it. Returns the front's size. */
+ * and better on one. Equal points are all on it (repeats are not). Returns the front's size. */
 long advise_pareto(struct advise_cand *c, long n, long *front);
 
 #endif
