@@ -108,10 +108,21 @@ def smpi(situ):
     return test
 
 
+def torus(situ):
+    def test():  # the exchange into a torus node over several links: a caution, an upper bound
+        args = ["--iterations", "200", "--nodes", "8", "--analytics", "scatter", "--platform",
+                "platforms/torus64.xml"]
+        m, full = call(situ, "model", *args), call(situ, "run", "--fidelity", "full", *args)
+        assert "several links" in m.get("warning", ""), m.get("warning")
+        assert full["makespan"] <= m["makespan"], (full["makespan"], m["makespan"])
+    return test
+
+
 def checks(situ, tmp):
     """(name, test) pairs for run.py's check()."""
     out = [(f"inline: model, fast and full within 2%, {what}", agreement(situ, args)) for what, args in AGREEMENT]
     out.append(("inline: a gather to rank 0's node, model vs full within 2%", gather(situ, tmp)))
     out.append(("inline: compute_scaling 0 costs nothing", no_analysis(situ)))
     out.append(("inline: smpi agrees with full within 0.5%", smpi(situ)))
+    out.append(("inline: on a torus the model cautions and is an upper bound", torus(situ)))
     return out
