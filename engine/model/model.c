@@ -517,8 +517,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * apart and share the node's link less: S is an upper bound, by as much as the halos are a
      * part of it (model.h). */
     m->ranks_drift = cut.ranks && exchanges > 0 && m->halo >= RANKS_DRIFT_HALO * st->S;
+    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     if (l->inline_ranks) {
-        double tail = m->tail_iterations * iteration + tail_halos * one_halo;
         free(apart);
         model_inline(pf, l, prof, f, tail, m);
         return;
@@ -570,7 +570,6 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->W = W / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
