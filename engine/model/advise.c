@@ -38,6 +38,8 @@ void advise_metrics_finish(struct advise_metrics *a)
     double busy = cores > 0 ? (a->sim_cores * us + a->ana_cores * ua) / cores : 0;
     double hi = fmax(us, ua);
     a->balance = hi > 0 ? busy * fmin(us, ua) / hi : 0;
+    if (a->ana_cores == 0) /* inline: both on the same cores, one after the other */
+        a->balance = fmin(1, us + ua);
 }
 
 void advise_metrics_from_model(const struct params *p, const struct model_result *m,

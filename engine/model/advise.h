@@ -17,7 +17,10 @@
  *               close alone is about eta; busy weighs the idle time by the cores that idle, so
  *               thirty simulation cores waiting for one analytics core (R = 31 when the analytics
  *               is the slower side) scores below two analytics cores waiting for thirty
- *               simulation cores (R = 15), even where eta prefers the first. */
+ *               simulation cores (R = 15), even where eta prefers the first. Inline (no
+ *               analytics cores: the analysis on the ranks' own cores, after their S) has no
+ *               idle to weigh: balance = u_s + u_a, 1 but for a rank that ends early, as its
+ *               eta is 1. */
 #ifndef SITU_ADVISE_H
 #define SITU_ADVISE_H
 
