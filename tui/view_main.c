@@ -133,8 +133,7 @@ static void draw_sliders(const struct screen *s, const struct view_layout *l,
         draw_text(s, y, 2 + NAME_W + 1 + VALUE_W + 1, UNIT_W, focused ? COL_FOCUS : COL_MUTED,
                   d->unit);
         if (id == P_RATIO && a->p.mapping == MAPPING_INLINE) /* every core is a rank */
-            draw_text(s, y, l->track_x, l->track_w, COL_MUTED,
-                      l->track_w >= 9 ? "(ignored)" : "n/a");
+            draw_text(s, y, l->track_x, l->track_w, COL_MUTED, l->track_w >= 7 ? "ignored" : "n/a");
         else if (l->track_w > 1)
             draw_track(s, y, l->track_x, l->track_w, app_position(a, id));
     }

@@ -530,7 +530,7 @@ finish "an unusable cache directory: the explorer simulates, says it once, leave
 start C.UTF-8 --mapping inline --nodes 2 --iterations 400
 wait_for "scenario +inline +inline" 30 || miss "no inline scenario from the model and SimGrid"
 grep -Eq "cores +64 inline +64 inline" "$screen" || miss "the cores do not say inline"
-grep -Eq "ratio +15 sim/ana +\(ignored\)" "$screen" || miss "the ratio is not shown ignored"
+grep -Eq "ratio +15 sim/ana +ignored" "$screen" || miss "the ratio is not shown ignored"
 grep -Eq "simulation +█+▓ +100% +█+▓ +100%" "$screen" || miss "the simulation's bar is not S then A"
 grep -Eq "analysis +▓+░+ +5%" "$screen" || miss "no analysis share"
 grep -q "IN SITU vs IN TRANSIT vs INLINE" "$screen" || miss "no three-way crossover"
