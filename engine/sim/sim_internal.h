@@ -103,8 +103,8 @@ struct engine {
     struct channel *xchg;
     int nx, xrounds, xroot;
     int *xhost, *xdone;
-    /* [pf.hosts] mapping=inline at full fidelity: the host's ranks meet before and after their
-     * host's part of the exchange (NULL where one group stands for them) */
+    /* [pf.hosts] mapping=inline at full fidelity: where the host's ranks wait for the last of
+     * them to end their host's part of the exchange (NULL where one group stands for them) */
     sg_bar_t *xbar;
     sg_host_t *hosts; /* [pf.hosts] */
     bool loopback_fatpipe;
