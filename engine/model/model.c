@@ -8,7 +8,10 @@
 
 const char *model_scenario_name(enum scenario s)
 {
-    return s == SCENARIO_IS ? "IS" : s == SCENARIO_IA ? "IA" : "balanced";
+    return s == SCENARIO_IS       ? "IS"
+           : s == SCENARIO_IA     ? "IA"
+           : s == SCENARIO_INLINE ? "inline"
+                                  : "balanced";
 }
 
 double model_efficiency(double sim_side, double ana_side)
@@ -427,6 +430,49 @@ static double run_end(const struct params *p, const struct platform *pf, const s
     return remote ? end : local;
 }
 
+/* mapping=inline (model.h): m's S and halo are set; each class's analysis follows its S on the
+ * same cores, the ranks' parts at once (f: reference seconds to the slowest rank host's), then
+ * their exchange. */
+static void model_inline(const struct platform *pf, const struct layout *l,
+                         const struct analytics_profile *prof, double f, double tail,
+                         struct model_result *m)
+{
+    struct layout x;
+    layout_inline_view(l, &x);
+    double A = 0, steps = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        const struct analytics_value *v = &prof->classes[k].v;
+        double n = (double)prof->classes[k].count;
+        A += n * (v->cost / l->sim_cores * f + model_exchange_time(pf, &x, v));
+        steps += n;
+    }
+    m->stage.A = steps > 0 ? A / steps : 0;
+    m->chunks = 1;
+    /* The exchange's law takes the messages into a host to share one link: over several (a
+     * torus node's), they do not (MODEL_INLINE_LINKS_WARNING). Counted into rank 0's host. */
+    bool exchanges = false;
+    for (int k = 0; k < prof->nclasses; k++)
+        exchanges = exchanges || prof->classes[k].v.pattern != ANALYTICS_NONE;
+    int seen[8], n = 0, root = x.collector_host, len;
+    for (int h = 0; exchanges && h < l->hosts && n < 8; h++) {
+        if (!l->sim_per_host[h] || h == root)
+            continue;
+        const int *route = platform_route(pf, h, root, &len);
+        int last = route && len ? route[len - 1] : -1, k = 0;
+        while (k < n && seen[k] != last)
+            k++;
+        if (k == n)
+            seen[n++] = last;
+    }
+    m->inbound_links = n;
+    m->sim_active = m->steps * m->stage.S + tail;
+    m->ana_active = m->ana_active_drifted = A;
+    m->sim_idle = m->ana_idle = 0;
+    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
+    m->efficiency = 1;
+    m->scenario = SCENARIO_INLINE;
+}
+
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -472,6 +518,12 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * apart and share the node's link less: S is an upper bound, by as much as the halos are a
      * part of it (model.h). */
     m->ranks_drift = cut.ranks && exchanges > 0 && m->halo >= RANKS_DRIFT_HALO * st->S;
+    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
+    if (l->inline_ranks) {
+        free(apart);
+        model_inline(pf, l, prof, f, tail, m);
+        return;
+    }
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
     if (!queue) {
@@ -519,7 +571,6 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->W = W / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
@@ -565,6 +616,12 @@ long model_route_pairs(const struct layout *l, int **pairs)
         if (l->ana_per_host[h] && l->dtl_load[h] && first < 0)
             first = h;
     }
+    for (int h = 0; l->inline_ranks && h < l->hosts; h++) /* the ranks' exchange, into rank 0's */
+        if (l->sim_per_host[h] && h != l->collector_host) {
+            PAIR(h, l->collector_host);
+            if (second < 0)
+                first = l->collector_host, second = h;
+        }
     if (second >= 0)
         PAIR(first, second);
     for (long r = 0; r < l->sim_cores; r++) {
@@ -616,9 +673,11 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
     char drift[448];
     model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift,
                         m->scenario == SCENARIO_IS, drift, sizeof drift);
+    const char *links =
+        m->scenario == SCENARIO_INLINE ? MODEL_INLINE_LINKS_WARNING : MODEL_INBOUND_WARNING;
     snprintf(buf, len, "%s%s%s%s%s", m->traced ? MODEL_TRACE_WARNING : "",
              m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
-             m->inbound_links > 1 ? MODEL_INBOUND_WARNING : "",
+             m->inbound_links > 1 ? links : "",
              m->inbound_links > 1 && drift[0] ? "; " : "", drift);
     return buf;
 }

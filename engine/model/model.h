@@ -28,10 +28,15 @@
 #define MODEL_TRACE_WARNING                                                                        \
     "the platform has traces (a speed_file, bandwidth_file...): its hardware changes during the "  \
     "run, which the model ignores; check with situ run"
+#define MODEL_INLINE_LINKS_WARNING                                                                 \
+    "the ranks' exchange reaches a node over several links (a torus?): the model takes them to "   \
+    "share one, so it may overestimate A; check with situ run --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
-enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED };
+/* SCENARIO_INLINE: mapping=inline, where neither side waits for the other: the analysis is time
+ * taken from the simulation's own cores (no idle between components). */
+enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED, SCENARIO_INLINE };
 
 struct stages {
     double S;   /* stride MD iterations on one rank, halo exchanges included */
@@ -71,13 +76,24 @@ struct model_result {
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
                           * tail); a simulation's result has none (NAN) */
     double efficiency;   /* eq. 6 */
-    /* The most links over which one analytics host receives its remote states. The model takes
+    /* The most links over which one analytics host receives its remote states (inline: over
+     * which rank 0's host receives the other hosts' exchange). The model takes
      * them to share one (a host's link to its switch); over several (a torus node's), how many
      * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
     int inbound_links;
     bool traced; /* the platform's (MODEL_TRACE_WARNING) */
     enum scenario scenario;
 };
+
+/* mapping=inline (l->inline_ranks): every stride each rank analyses its own part, then the ranks
+ * exchange the analysis' pattern (model_exchange_time over the ranks' hosts, layout_inline_view):
+ *   S     as for the other mappings (stride iterations, halos included)
+ *   A     cost / sim_cores on a reference core at the slowest rank host's speed, + the exchange
+ *   Ing = R = W = C = 0; no analytics cores
+ *   makespan = sum over steps of (S + A) + tail = sim_active + ana_active
+ *   sim_active: the simulation's own time (S), ana_active: the analysis' time on the same cores,
+ *   both per core; sim_idle = ana_idle = 0, efficiency 1 (eq. 6: no idle between components),
+ *   scenario SCENARIO_INLINE. */
 
 /* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
  * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l
