@@ -38,6 +38,7 @@ enum param_id {
     P_PLATFORM,
     P_FIDELITY,
     P_SMPI_NETWORK,
+    P_SAMPLING,
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
     PARAM_COUNT
@@ -47,6 +48,7 @@ enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
+enum sampling { SAMPLING_AUTO, SAMPLING_OFF };
 
 struct params {
     long nodes;
@@ -67,6 +69,7 @@ struct params {
     char platform[PARAMS_PATH_MAX];
     int fidelity;
     int smpi_network;
+    int sampling;
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
 };
