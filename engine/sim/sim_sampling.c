@@ -41,6 +41,9 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_sampling, situ_sim,
 #define SAMPLING_RING       (SAMPLING_MAX_WINDOW + 1) /* link snapshots: a window back */
 #define SAMPLING_EPS        5e-4
 #define SAMPLING_FLOOR      0.01
+#define SAMPLING_Z          3    /* standard errors two windows' means may differ by, as noise */
+#define SAMPLING_BATCHES    8
+#define SAMPLING_MAX_ERROR  2e-3 /* the error estimate a stop may have, relative */
 
 enum { M_PERIOD, M_SIM_ACTIVE, M_SIM_IDLE, M_ANA_ACTIVE, M_ANA_IDLE, M_R, M_A, MEASURES };
 
@@ -117,18 +120,22 @@ static double block_mean(const struct sim_sampling *s, long from, long n, int k)
     return sum / n;
 }
 
-/* The standard error of the window's mean, from the spread of its cycle means (0 with one). */
-static double window_error(const struct sim_sampling *s, long from, long W, int k)
+/* The standard error of the mean of n steps from `from`, by batch means (up to
+ * SAMPLING_BATCHES batches of whole halo cycles, so that neighbouring steps that move together
+ * do not pass for independent ones); 0 with fewer than two batches. */
+static double block_error(const struct sim_sampling *s, long from, long n, int k)
 {
-    long c = s->cycle, cycles = W / c;
-    if (cycles < 2)
+    long c = s->cycle, cycles = n / c;
+    long batches = cycles < SAMPLING_BATCHES ? cycles : SAMPLING_BATCHES;
+    if (batches < 2)
         return 0;
-    double mean = block_mean(s, from, W, k), ss = 0;
-    for (long b = 0; b < cycles; b++) {
-        double d = block_mean(s, from + b * c, c, k) - mean;
+    long len = cycles / batches * c;
+    double mean = block_mean(s, from, batches * len, k), ss = 0;
+    for (long b = 0; b < batches; b++) {
+        double d = block_mean(s, from + b * len, len, k) - mean;
         ss += d * d;
     }
-    return sqrt(ss / (cycles - 1) / cycles);
+    return sqrt(ss / (batches - 1) / batches);
 }
 
 static bool stationary(struct engine *e, long j)
@@ -145,24 +152,23 @@ static bool stationary(struct engine *e, long j)
         return false;
     long b1 = n - 2 * W, b2 = n - W;
     double period = block_mean(s, b2, W, M_PERIOD);
-    double remaining = (double)(e->steps - j - 2), err[3] = {0};
+    double remaining = (double)(e->steps - j - 2), error = 0;
     for (int k = 0; k < MEASURES; k++) {
         double m1 = block_mean(s, b1, W, k), m2 = block_mean(s, b2, W, k);
+        double se1 = block_error(s, b1, W, k), se2 = block_error(s, b2, W, k);
         double scale = fmax(fabs(m2), SAMPLING_FLOOR * period);
-        if (!(fabs(m2 - m1) <= SAMPLING_EPS * scale))
+        if (!(fabs(m2 - m1) <= SAMPLING_EPS * scale + SAMPLING_Z * sqrt(se1 * se1 + se2 * se2)))
             return false;
-        int at = k == M_PERIOD ? 0 : k == M_SIM_ACTIVE ? 1 : k == M_ANA_ACTIVE ? 2 : -1;
-        if (at >= 0)
-            err[at] = remaining * fmax(fabs(m2 - m1), window_error(s, b2, W, k));
-    }
-    /* Relative to each total as extrapolated: the sums so far and the remaining steps. */
-    static const int of[3] = {M_PERIOD, M_SIM_ACTIVE, M_ANA_ACTIVE};
-    s->error = 0;
-    for (int a = 0; a < 3; a++) {
-        double total = block_mean(s, 0, n, of[a]) * n + remaining * block_mean(s, b2, W, of[a]);
+        if (k != M_PERIOD && k != M_SIM_ACTIVE && k != M_ANA_ACTIVE)
+            continue;
+        /* Relative to the total as extrapolated: the sum so far and the remaining steps. */
+        double total = block_mean(s, 0, n, k) * n + remaining * m2;
         if (total > 0)
-            s->error = fmax(s->error, err[a] / total);
+            error = fmax(error, remaining * fmax(fabs(m2 - m1), se2) / total);
     }
+    if (!(error <= SAMPLING_MAX_ERROR))
+        return false;
+    s->error = error;
     s->window = W;
     s->period = period;
     return true;
