@@ -113,6 +113,13 @@ def compare(args):
         errs.append(e)
         if abs(e) > TOL:
             problems.append(f"{k} {on[k]:.6g} vs {off[k]:.6g} ({100 * e:+.3f}%)")
+    # The links' traffic is extrapolated too: each link's bytes within the same 0.5%.
+    bytes_off = {l["name"]: l["bytes"] for l in off["links"]}
+    for l in on["links"]:
+        b = bytes_off.get(l["name"], 0)
+        if abs(l["bytes"] - b) > TOL * max(b, 1):
+            problems.append(f"link {l['name']}: {l['bytes']:.6g} bytes vs {b:.6g}")
+            break
     cells = [" ".join(args), f"{n}/{on['steps']}", f"{s_on['error']:.2e}",
              *(f"{100 * e:+.3f}%" for e in errs), f"{cpu_off:.2f}", f"{cpu_on:.2f}",
              f"{cpu_off / cpu_on:.1f}x" if cpu_on > 0 else "-"]
