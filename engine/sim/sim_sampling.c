@@ -8,10 +8,10 @@
  * stationary window, repeated, and adds the window's mean period for each skipped step to the
  * makespan, its mean traffic per step to each link.
  *
- * The test, at the end of step j (n = j + 1 steps measured): a window of W steps, W = n / 4
+ * The test, at the end of step j (n = j + 1 steps measured): a window of W steps, W = n / 3
  * within [SAMPLING_MIN_WINDOW, SAMPLING_MAX_WINDOW], rounded up to a whole number of halo cycles
- * (the halo pattern repeats every c = H / gcd(H, T) steps), so that at least half of the steps so
- * far are warm-up. For each measure (the step's period, one simulation core's active and idle
+ * (the halo pattern repeats every c = H / gcd(H, T) steps), so that at least a third of the steps
+ * so far are warm-up. For each measure (the step's period, one simulation core's active and idle
  * time, one analytics core's active and idle time, the retrieval R and the analysis A), the mean
  * over the last W steps and the mean over the W before differ by at most SAMPLING_EPS of the
  * last window's mean (or of SAMPLING_FLOOR of the period, for a measure near zero). A trend, a
@@ -41,7 +41,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_sampling, situ_sim,
 #define SAMPLING_RING       (SAMPLING_MAX_WINDOW + 1) /* link snapshots: a window back */
 #define SAMPLING_EPS        5e-4
 #define SAMPLING_FLOOR      0.01
-#define SAMPLING_Z          3    /* standard errors two windows' means may differ by, as noise */
+#define SAMPLING_Z          3 /* standard errors two windows' means may differ by, as noise */
 #define SAMPLING_BATCHES    8
 #define SAMPLING_MAX_ERROR  2e-3 /* the error estimate a stop may have, relative */
 
@@ -72,7 +72,7 @@ int sim_sampling_init(struct engine *e)
     e->run_steps = e->steps;
     /* Fast mode keeps the actors in step and costs little; smpi's ranks are the application's. */
     if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL ||
-        e->steps < 4 * SAMPLING_MIN_WINDOW + 2)
+        e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
         return 0;
     long H = e->p.halo_period, T = e->p.stride;
     s->cycle = H < e->p.iterations ? H / gcd(H, T) : 1;
@@ -142,13 +142,13 @@ static bool stationary(struct engine *e, long j)
 {
     struct sim_sampling *s = &e->samp;
     long n = j + 1, c = s->cycle;
-    long W = n / 4 < SAMPLING_MIN_WINDOW ? SAMPLING_MIN_WINDOW : n / 4;
+    long W = n / 3 < SAMPLING_MIN_WINDOW ? SAMPLING_MIN_WINDOW : n / 3;
     W = (W + c - 1) / c * c;
     if (W > SAMPLING_MAX_WINDOW)
         W = SAMPLING_MAX_WINDOW / c * c;
-    /* Half the steps so far are warm-up; the windows lie where the inputs stay the same; the
+    /* A third of the steps so far are warm-up; the windows lie where the inputs stay the same; the
      * skipped steps are whole halo cycles (the tail's halos then fall where the run's do). */
-    if (4 * W > n || n - 2 * W < s->first || j + 2 >= e->steps || (e->steps - j - 2) % c)
+    if (3 * W > n || n - 2 * W < s->first || j + 2 >= e->steps || (e->steps - j - 2) % c)
         return false;
     long b1 = n - 2 * W, b2 = n - W;
     double period = block_mean(s, b2, W, M_PERIOD);
