@@ -43,7 +43,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_sampling, situ_sim,
 #define SAMPLING_FLOOR      0.01
 #define SAMPLING_Z          3 /* standard errors two windows' means may differ by, as noise */
 #define SAMPLING_BATCHES    8
-#define SAMPLING_MAX_ERROR  2e-3 /* the error estimate a stop may have, relative */
+#define SAMPLING_MAX_ERROR  1e-3 /* the error estimate a stop may have, relative */
 
 enum { M_PERIOD, M_SIM_ACTIVE, M_SIM_IDLE, M_ANA_ACTIVE, M_ANA_IDLE, M_R, M_A, MEASURES };
 
