@@ -14,7 +14,8 @@
  * so far are warm-up. For each measure (the step's period, one simulation core's active and idle
  * time, one analytics core's active and idle time, the retrieval R and the analysis A), the mean
  * over the last W steps and the mean over the W before differ by at most SAMPLING_EPS of the
- * last window's mean (or of SAMPLING_FLOOR of the period, for a measure near zero). A trend, a
+ * last window's mean (or of SAMPLING_FLOOR of the period, for a measure near zero), plus
+ * SAMPLING_Z standard errors of their difference (from batch means: noise is no trend). A trend, a
  * drift still growing, shows as a difference of the two means; the window growing with the run
  * lets a slow drift be seen against a longer warm-up. Where the test never passes every step is
  * simulated. Its failure cases: a drift that stalls for two windows and then resumes (the two
@@ -23,8 +24,9 @@
  * means happen to agree, be extrapolated with the wrong phase); analytics whose cost or bytes
  * change at a step not yet reached (guarded: only steps from the first one whose inputs stay
  * the same to the end may be in the windows). The error estimate is the remaining steps times
- * the larger of the two means' difference and the standard error of the last window's cycle
- * means, relative to each total (makespan, simulation and analytics active time), the largest. */
+ * the larger of the two means' difference and the last window's standard error, relative to
+ * each total (makespan, simulation and analytics active time), the largest; a stop needs it at
+ * most SAMPLING_MAX_ERROR. docs/model.md has the measured accuracy. */
 #include <math.h>
 #include <simgrid/engine.h>
 #include <stdlib.h>
