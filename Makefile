@@ -207,6 +207,7 @@ mutants: situ $(BUILD)/unit
 
 test-slow: mutants smpi asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
+	python3 tests/engine/sampling.py ./situ
 
 # Generated documentation: the README's parameter table, from the parameter table.
 docs: all

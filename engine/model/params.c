@@ -14,6 +14,7 @@ static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile",
 static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
 static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
+static const char *const sampling_choices[] = {"auto", "off", NULL};
 
 #define OFF(field) offsetof(struct params, field)
 
@@ -61,6 +62,10 @@ static struct param_desc table[PARAM_MAX] = {
         SCALE_LINEAR, smpi_network_choices, NULL,
         "network model of fidelity=smpi: LV08 (the other levels' model) or SMPI (piecewise, "
         "closer to real MPI)", false},
+    [P_SAMPLING] = {"sampling", "", PARAM_CHOICE, OFF(sampling), SAMPLING_AUTO, 0, 1, 1,
+        SCALE_LINEAR, sampling_choices, NULL,
+        "step sampling of fidelity=full: auto (stop once the steps repeat, extrapolate the rest) "
+        "or off (simulate every step)", false},
     [P_ANALYTICS] = {"analytics", "", PARAM_PATH, OFF(analytics), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "Lua analytics: a file, or a name in scripts/lua/analytics/ (empty: built-in thermo)",
         false},

@@ -40,6 +40,7 @@ enum param_id {
     P_PLATFORM,
     P_FIDELITY,
     P_SMPI_NETWORK,
+    P_SAMPLING,
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
     P_SIMULATION,
@@ -67,6 +68,7 @@ enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE, MAPPING_INLI
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
+enum sampling { SAMPLING_AUTO, SAMPLING_OFF };
 
 struct params {
     long nodes;
@@ -87,6 +89,7 @@ struct params {
     char platform[PARAMS_PATH_MAX];
     int fidelity;
     int smpi_network;
+    int sampling;
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
     char simulation[PARAMS_PATH_MAX];

@@ -212,6 +212,9 @@ json_t *report_sim_json(const struct params *p, const struct sim_measure *r, dou
     json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
     json_object_set_new(o, "activities", json_integer(r->activities));
     json_object_set_new(o, "fidelity", json_string(param_table[P_FIDELITY].choices[r->fidelity]));
+    json_object_set_new(o, "sampling",
+                        json_pack("{s:I,s:f}", "steps_simulated", (json_int_t)r->steps_simulated,
+                                  "error", r->sampling_error));
     if (r->warning[0])
         json_object_set_new(o, "warning", json_string(r->warning));
     const double *arrays[] = {r->sim_active, r->sim_idle, r->ana_active, r->ana_idle};

@@ -21,6 +21,10 @@ struct sim_measure {
     long activities; /* SimGrid activities simulated: executions, communications, sleeps */
     int fidelity;
     long steps;
+    /* Step sampling (--sampling auto): the steps SimGrid simulated (steps when all were), and
+     * the estimated relative error of the extrapolated totals (0 when none was). */
+    long steps_simulated;
+    double sampling_error;
     double *sim_active, *sim_idle; /* [steps], one simulation core */
     double *ana_active, *ana_idle; /* [steps], one analytics core */
     int nlinks;

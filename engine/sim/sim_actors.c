@@ -165,9 +165,11 @@ void sim_rank_actor(int argc, char **argv)
         if (i > 0)
             sim_rank_collect(g, i);
         sim_rank_put_state(g, i, e->chunk_bytes[i]);
+        if (i + 1 == e->run_steps && e->run_steps < e->steps)
+            t += (e->steps - e->run_steps) * T; /* sampled (sim_sampling.c): on to the tail */
     }
     if (e->steps > 0 && !e->l.inline_ranks)
-        sim_rank_collect(g, e->steps - 1);
+        sim_rank_collect(g, e->run_steps - 1);
     sim_rank_poison(g); /* inline: nobody to poison, the halos to flush */
 }
 
@@ -323,7 +325,7 @@ void sim_postman_actor(int argc, char **argv)
     (void)argv;
     struct engine *e = sim_engine;
     const struct postman *p = sg_actor_self_get_data();
-    for (long step = 0; step < e->steps; step++) {
+    for (long step = 0; step < e->run_steps; step++) {
         if (e->metrics_out <= step) { /* actors take turns: the check under the lock is the one */
             sg_mutex_lock(e->metrics_mutex);
             while (e->metrics_out <= step)
@@ -365,6 +367,7 @@ void sim_collector_actor(int argc, char **argv)
         XBT_DEBUG("step %ld: every rank's metric is in", e->metrics_out);
         sg_mutex_lock(e->metrics_mutex);
         e->metrics_out++;
+        sim_sampling_step(e, e->metrics_out - 1);
         sg_cond_notify_all(e->metrics_ready);
         sg_mutex_unlock(e->metrics_mutex);
     }

@@ -78,6 +78,20 @@ struct ana_group {
     double *X; /* [steps] the exchange, part of A: one actor of the host does it */
 };
 
+/* Step sampling's state (sim_sampling.c): the per-step measures so far, and the decision. */
+struct sim_sampling {
+    bool on;        /* the run may be cut short: --sampling auto, fidelity=full, enough steps */
+    long first;     /* the first step from which the analytics' inputs stay the same */
+    long cycle;     /* steps after which the halo pattern repeats */
+    long decided;   /* the step at whose end the measures were found stationary, or -1 */
+    long window;    /* the test's window then, in steps */
+    double *series; /* [steps][measures] */
+    double *end;    /* [steps] when each step's metrics were all in */
+    double **snap;  /* each link's bytes at the end of the last steps (a ring) */
+    int *snap_n;
+    double period, error, skipped_time;
+};
+
 /* Sends the metric copies to the ranks of one node (sim_postman_actor). */
 struct postman {
     int *groups, ngroups;
@@ -93,6 +107,8 @@ struct engine {
     bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
     bool instant;     /* dtl=queue */
     long steps;
+    long run_steps; /* steps simulated: steps, or fewer once sampling stops the run */
+    struct sim_sampling samp;
     double flops_per_iteration; /* one rank */
     struct sim_profile sim;     /* the simulation's numbers (simprofile.h) */
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
@@ -151,6 +167,13 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
 /* Whether analytics group k receives states (the others' cores stay idle: no actor runs). */
 bool sim_analytics_runs(const struct engine *e, int k);
 int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errlen);
+
+/* Step sampling (sim_sampling.c): init after the workflow is built (-1 when out of memory);
+ * step at the end of each step j, from the collector (may lower run_steps); extrapolate once
+ * the run has ended, before the measures are summed: fills the skipped steps. */
+int sim_sampling_init(struct engine *e);
+void sim_sampling_step(struct engine *e, long j);
+void sim_sampling_extrapolate(struct engine *e);
 
 /* Applies SIM_LOG_ENV and SIM_LOG_FILE_ENV (sim.h), once SimGrid has started (sim_log.c). */
 void sim_log_setup(void);

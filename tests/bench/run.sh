@@ -3,7 +3,8 @@
 #   1. the paper's Fig. 7 grid, (stride, compute_scaling) x ratio x nodes = 80 runs, 2 at a time;
 #   2. one 1024-core run (32 nodes, ratio 31, stride 20): wall time and peak RSS;
 #   3. fidelity=full vs fast on the same configurations: makespan error and speed-up;
-#   4. the growth of full and fast per doubling of nodes, and the paper-scale full run (scaling.py).
+#   4. the growth of full and fast per doubling of nodes, and the paper-scale full run (scaling.py);
+#   5. step sampling of full: sampled against every step simulated, and against smpi (sampling.py).
 set -eu
 SITU=${1:-./situ}
 tmp=$(mktemp -d)
@@ -65,3 +66,6 @@ PY
 
 # 4. how full and fast grow with the cluster (8 -> 16 -> 32 nodes), and the paper-scale full run.
 python3 "$(dirname "$0")/scaling.py" "$SITU"
+
+# 5. full fidelity sampled (--sampling auto) against every step simulated and against smpi.
+python3 "$(dirname "$0")/sampling.py" "$SITU"

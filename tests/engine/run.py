@@ -12,6 +12,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_app  # the promises of --smpi-app
 import inline  # mapping=inline at every level
+import sampling  # sampled full fidelity against every step simulated
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 passed, failed = 0, 0
@@ -69,7 +70,8 @@ CONSERVATION = [
 def conservation(args):
     def test():
         r = run(*args)
-        expected = r["sim_cores"] * r["steps"]
+        # A sampled run (--sampling auto) moves the states of the steps it simulated.
+        expected = r["sim_cores"] * r["sampling"]["steps_simulated"]
         c = r["conservation"]
         assert r["steps"] == int(args[1]) // 20, f"steps {r['steps']}"
         for k in ("puts", "gets", "metrics_delivered", "analyses"):
@@ -264,6 +266,14 @@ def agreement(args):
             assert fast["analytics_active_drifted"] <= full["analytics_active"]
         else:
             assert "upper bound" not in fast.get("warning", ""), fast["warning"]
+    return test
+
+
+def sampled(args):
+    def test():
+        cells, problem, was_sampled = sampling.compare(args)
+        assert problem is None, problem
+        assert was_sampled, f"every step simulated ({cells[1]})"
     return test
 
 
@@ -618,6 +628,8 @@ def main():
     check("links above --alert are flagged", link_alerts)
     for a in AGREEMENT:
         check("fast agrees with full within 1% " + " ".join(a), agreement(a))
+    for a in sampling.QUICK:
+        check("sampled full within 0.5% of every step simulated " + " ".join(a), sampled(a))
     check("no link carries more than it holds (SimGrid's full network update)", link_never_overfull)
     check("network-bound in transit: fast within 1% on makespan and simulation time", network_bound_intransit)
     for a in DRIFT:
@@ -648,6 +660,7 @@ def main():
     check("hostfile with too few slots: exit 2",
           bad(["run", "--mapping", "hostfile", "--hostfile", few], 2, "too few slots"))
     check("unknown fidelity: exit 2", bad(["run", "--fidelity", "exact"], 2, "fidelity"))
+    check("unknown sampling: exit 2", bad(["run", "--sampling", "on"], 2, "sampling"))
     for a in SMPI:
         check("smpi (LV08) agrees with full within 0.5% " + " ".join(a), smpi_agreement(a))
     check("--smpi-network SMPI is another network model", smpi_network_model)
