@@ -180,9 +180,12 @@ static void setup(bool app)
     for (int k = 0; k < engine.nanas; k++)
         engine.analytics_running += sim_analytics_runs(&engine, k);
     nprocs = running = sim_smpi_placement(&engine.l, NULL);
-    if (nprocs != engine.nsims + engine.analytics_running + 1 + engine.npostmen)
+    int workflow =
+        engine.nsims + (engine.l.inline_ranks ? 0 /* the ranks alone */
+                                              : engine.analytics_running + 1 + engine.npostmen);
+    if (nprocs != workflow)
         situ_smpi_die("the placement has %ld processes, the workflow %d: a Situ bug", nprocs,
-                      engine.nsims + engine.analytics_running + 1 + engine.npostmen);
+                      workflow);
     ready = true;
 }
 

@@ -72,9 +72,10 @@ void analytics_ctx_init(struct analytics_ctx *c, const struct params *p, const s
 {
     c->particles = layout_particles(p);
     c->sim_cores = l->sim_cores;
-    c->analytics_cores = l->ana_cores;
+    /* mapping=inline: the ranks are the cores (and their nodes the nodes) that analyse. */
+    c->analytics_cores = l->inline_ranks ? l->sim_cores : l->ana_cores;
     c->sim_nodes = l->sim_nodes;
-    c->analytics_nodes = l->ana_nodes;
+    c->analytics_nodes = l->inline_ranks ? l->sim_nodes : l->ana_nodes;
     c->nodes_used = l->nodes_used;
     c->steps = p->iterations / p->stride;
     c->step = step;

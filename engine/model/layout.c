@@ -219,6 +219,8 @@ static int place_analytics(const struct params *p, const struct platform *pf, co
     long C = p->cores_per_node, N = p->nodes, R = p->ratio;
     long ana_total = N * C / (R + 1);
     switch (p->mapping) {
+    case MAPPING_INLINE: /* no analytics cores: the ranks analyse */
+        return 0;
     case MAPPING_INSITU:
         for (int h = 0; h < pf->hosts; h++)
             l->ana_per_host[h] = role[h] ? (int)(C / (R + 1)) : 0;
@@ -285,7 +287,9 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         goto fail;
 
     /* Simulation ranks: the ratio's share of N nodes' cores, filling free cores host by host. */
-    long sim_total = p->mapping == MAPPING_INTRANSIT ? 0 : N * C * R / (R + 1);
+    long sim_total = p->mapping == MAPPING_INTRANSIT ? 0
+                     : p->mapping == MAPPING_INLINE  ? N * C
+                                                     : N * C * R / (R + 1);
     for (int h = 0; p->mapping == MAPPING_INTRANSIT && h < pf->hosts; h++)
         sim_total += role[h] == 1 ? C : 0;
     long left = sim_total;
@@ -294,7 +298,7 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         long room = (pf->host[h].cores < C ? pf->host[h].cores : C) - l->ana_per_host[h];
         if (p->mapping == MAPPING_INTRANSIT)
             room = role[h] == 1 ? C : 0;
-        else if (p->mapping == MAPPING_INSITU)
+        else if (p->mapping == MAPPING_INSITU || p->mapping == MAPPING_INLINE)
             room = role[h] ? room : 0;
         long take = room < left ? room : left;
         l->sim_per_host[h] = (int)take;
@@ -316,7 +320,8 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         if (l->collector_host < 0 && l->ana_per_host[h])
             l->collector_host = h;
     }
-    if (l->sim_cores < 1 || l->ana_cores < 1) {
+    l->inline_ranks = p->mapping == MAPPING_INLINE;
+    if (l->sim_cores < 1 || (l->ana_cores < 1 && !l->inline_ranks)) {
         snprintf(err, errlen, "ratio: %ld on %ld nodes leaves no %s cores", R, N,
                  l->sim_cores < 1 ? "simulation" : "analytics");
         goto fail;
@@ -332,7 +337,11 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
             l->rank_host[r++] = h;
     /* DTL route: a rank's state stays on its node when the node has analytics; otherwise it goes
      * to the analytics host with the least load per actor, so the actors share the work evenly. */
-    for (r = 0; r < l->sim_cores; r++) {
+    for (r = 0; r < l->sim_cores && l->inline_ranks; r++)
+        l->dtl_host[r] = l->rank_host[r]; /* a rank's state stays with it */
+    if (l->inline_ranks)
+        l->collector_host = l->rank_host[0];
+    for (r = 0; r < l->sim_cores && !l->inline_ranks; r++) {
         int h = l->rank_host[r];
         bool local = l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE;
         int best = local ? h : -1;
@@ -355,6 +364,16 @@ fail:
     free(role);
     layout_free(l);
     return -1;
+}
+
+void layout_inline_view(const struct layout *l, struct layout *x)
+{
+    *x = *l;
+    x->ana_per_host = l->sim_per_host;
+    x->dtl_load = l->sim_per_host;
+    x->ana_cores = l->sim_cores;
+    x->ana_nodes = l->sim_nodes;
+    x->collector_host = l->sim_cores ? l->rank_host[0] : 0;
 }
 
 void layout_free(struct layout *l)

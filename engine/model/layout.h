@@ -4,6 +4,7 @@
 #ifndef SITU_LAYOUT_H
 #define SITU_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "params.h"
@@ -26,9 +27,17 @@ struct layout {
     int *rank_host;     /* [sim_cores] host of each rank */
     int *dtl_host;      /* [sim_cores] analytics host that receives each rank's state */
     int *dtl_load;      /* [hosts] ranks whose state goes to each analytics host */
-    int collector_host; /* where the metric collector runs: the first analytics host */
+    int collector_host; /* where the metric collector runs: the first analytics host (inline:
+                         * rank 0's host, the root of the ranks' exchange) */
+    bool inline_ranks;  /* mapping=inline: every core a rank, each rank analyses its own state
+                         * (no analytics cores; dtl_host is the rank's own host, dtl_load 0) */
     int px, py, pz;     /* 3D decomposition of the ranks */
 };
+
+/* The ranks' hosts seen as the analytics hosts of an inline analysis' exchange (x shares l's
+ * arrays: ana_per_host and dtl_load are sim_per_host, the collector rank 0's host), so that the
+ * exchange's law (model_exchange_time) and its engine run over the ranks. */
+void layout_inline_view(const struct layout *l, struct layout *x);
 
 /* Builds the placement; -1 with a one-line message in err on impossible configurations (too few
  * hosts, unknown hostfile host, too few slots). */

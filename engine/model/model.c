@@ -8,7 +8,10 @@
 
 const char *model_scenario_name(enum scenario s)
 {
-    return s == SCENARIO_IS ? "IS" : s == SCENARIO_IA ? "IA" : "balanced";
+    return s == SCENARIO_IS       ? "IS"
+           : s == SCENARIO_IA     ? "IA"
+           : s == SCENARIO_INLINE ? "inline"
+                                  : "balanced";
 }
 
 double model_efficiency(double sim_side, double ana_side)
@@ -427,6 +430,32 @@ static double run_end(const struct params *p, const struct platform *pf, const s
     return remote ? end : local;
 }
 
+/* mapping=inline (model.h): m's S and halo are set; each class's analysis follows its S on the
+ * same cores, the ranks' parts at once (f: reference seconds to the slowest rank host's), then
+ * their exchange. */
+static void model_inline(const struct platform *pf, const struct layout *l,
+                         const struct analytics_profile *prof, double f, double tail,
+                         struct model_result *m)
+{
+    struct layout x;
+    layout_inline_view(l, &x);
+    double A = 0, steps = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        const struct analytics_value *v = &prof->classes[k].v;
+        double n = (double)prof->classes[k].count;
+        A += n * (v->cost / l->sim_cores * f + model_exchange_time(pf, &x, v));
+        steps += n;
+    }
+    m->stage.A = steps > 0 ? A / steps : 0;
+    m->chunks = 1;
+    m->sim_active = m->steps * m->stage.S + tail;
+    m->ana_active = m->ana_active_drifted = A;
+    m->sim_idle = m->ana_idle = 0;
+    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
+    m->efficiency = 1;
+    m->scenario = SCENARIO_INLINE;
+}
+
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -471,6 +500,12 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * apart and share the node's link less: S is an upper bound, by as much as the halos are a
      * part of it (model.h). */
     m->ranks_drift = cut.ranks && exchanges > 0 && m->halo >= RANKS_DRIFT_HALO * st->S;
+    if (l->inline_ranks) {
+        double tail = m->tail_iterations * iteration + tail_halos * one_halo;
+        free(apart);
+        model_inline(pf, l, prof, f, tail, m);
+        return;
+    }
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
     if (!queue) {
@@ -564,6 +599,11 @@ long model_route_pairs(const struct layout *l, int **pairs)
         if (l->ana_per_host[h] && l->dtl_load[h] && first < 0)
             first = h;
     }
+    for (int h = 0; l->inline_ranks && h < l->hosts && second < 0; h++)
+        if (l->sim_per_host[h] && first >= 0 && h != first) /* the ranks' exchange */
+            second = h;
+        else if (l->sim_per_host[h] && first < 0)
+            first = h;
     if (second >= 0)
         PAIR(first, second);
     for (long r = 0; r < l->sim_cores; r++) {

@@ -25,7 +25,9 @@
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
-enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED };
+/* SCENARIO_INLINE: mapping=inline, where neither side waits for the other: the analysis is time
+ * taken from the simulation's own cores (no idle between components). */
+enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED, SCENARIO_INLINE };
 
 struct stages {
     double S;   /* stride MD iterations on one rank, halo exchanges included */
@@ -71,6 +73,16 @@ struct model_result {
     int inbound_links;
     enum scenario scenario;
 };
+
+/* mapping=inline (l->inline_ranks): every stride each rank analyses its own part, then the ranks
+ * exchange the analysis' pattern (model_exchange_time over the ranks' hosts, layout_inline_view):
+ *   S     as for the other mappings (stride iterations, halos included)
+ *   A     cost / sim_cores on a reference core at the slowest rank host's speed, + the exchange
+ *   Ing = R = W = C = 0; no analytics cores
+ *   makespan = sum over steps of (S + A) + tail = sim_active + ana_active
+ *   sim_active: the simulation's own time (S), ana_active: the analysis' time on the same cores,
+ *   both per core; sim_idle = ana_idle = 0, efficiency 1 (eq. 6: no idle between components),
+ *   scenario SCENARIO_INLINE. */
 
 /* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
  * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l

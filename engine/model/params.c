@@ -8,7 +8,7 @@
 
 #include "../base/flag.h"
 
-static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", NULL};
+static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", "inline", NULL};
 static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
 static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
@@ -22,7 +22,8 @@ const struct param_desc param_table[PARAM_COUNT] = {
     [P_CORES_PER_NODE] = {"cores_per_node", "cores", PARAM_INT, OFF(cores_per_node), 32, 2, 1024, 1,
         SCALE_LINEAR, NULL, NULL, "cores of one node that the workflow uses", false},
     [P_RATIO] = {"ratio", "sim/ana", PARAM_INT, OFF(ratio), 15, 1, 1023, 1, SCALE_LINEAR, NULL, NULL,
-        "simulation cores per analytics core; (ratio+1) must divide cores_per_node", true},
+        "simulation cores per analytics core; (ratio+1) must divide cores_per_node (ignored by "
+        "mapping=inline)", true},
     [P_STRIDE] = {"stride", "iter", PARAM_INT, OFF(stride), 20, 1, 1e8, 2, SCALE_LOG, NULL, NULL,
         "MD iterations between two analyses", true},
     [P_ITERATIONS] = {"iterations", "iter", PARAM_INT, OFF(iterations), 8000, 1, 1e9, 2, SCALE_LOG,
@@ -41,8 +42,9 @@ const struct param_desc param_table[PARAM_COUNT] = {
         NULL, NULL, "bytes per particle sent to the analytics", true},
     [P_DATA_SCALING] = {"data_scaling", "x", PARAM_REAL, OFF(data_scaling), 1, 0, 1e6, 2, SCALE_LOG,
         NULL, NULL, "multiplier on the data size (what-if)", true},
-    [P_MAPPING] = {"mapping", "", PARAM_CHOICE, OFF(mapping), MAPPING_INSITU, 0, 2, 1, SCALE_LINEAR,
-        mapping_choices, NULL, "where the analytics cores live: insitu, intransit or hostfile", true},
+    [P_MAPPING] = {"mapping", "", PARAM_CHOICE, OFF(mapping), MAPPING_INSITU, 0, 3, 1, SCALE_LINEAR,
+        mapping_choices, NULL, "where the analytics runs: insitu (helper cores), intransit (own "
+        "nodes), hostfile, or inline (on every rank, every stride; ratio ignored)", true},
     [P_HOSTFILE] = {"hostfile", "", PARAM_PATH, OFF(hostfile), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "MPI-style hostfile placing the analytics (mapping=hostfile)", false},
     [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 1, 1, SCALE_LINEAR, dtl_choices,
@@ -281,14 +283,31 @@ int params_valid_ratios(long cores, long *out, int max)
     return n;
 }
 
+/* mapping=inline has no analytics cores to place: a hostfile or an analytics zone cannot apply. */
+static int validate_inline(const struct params *p, char *err)
+{
+    if (p->hostfile[0]) {
+        seterr(err, "hostfile: mapping=inline places no analytics cores; drop --hostfile");
+        return -1;
+    }
+    if (p->analytics_zone[0]) {
+        seterr(err,
+               "analytics_zone: mapping=inline places no analytics nodes; drop --analytics-zone");
+        return -1;
+    }
+    return 0;
+}
+
 int params_validate(const struct params *p, char *err)
 {
+    if (p->mapping == MAPPING_INLINE && validate_inline(p, err) < 0)
+        return -1;
     long valid[PARAMS_RATIOS_MAX];
     int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
     bool ok = false;
     for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
         ok = ok || valid[i] == p->ratio;
-    if (!ok) {
+    if (!ok && p->mapping != MAPPING_INLINE) { /* inline: every core is a rank, whatever R */
         long below = 0, above = 0;
         for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++) {
             if (valid[i] < p->ratio)

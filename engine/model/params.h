@@ -43,7 +43,9 @@ enum param_id {
     PARAM_COUNT
 };
 
-enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE };
+/* MAPPING_INLINE: the ranks analyse their own part every stride, on their own cores (no analytics
+ * cores, no DTL; the ratio does not apply). Appended: the indices before it stay. */
+enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE, MAPPING_INLINE };
 enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
@@ -110,7 +112,8 @@ int params_set(struct params *p, int id, const char *text, char *err);
  */
 int params_set_number(struct params *p, int id, double value, char *err);
 
-/* Cross-parameter checks: realisable ratio, stride <= iterations, hostfile given when needed. */
+/* Cross-parameter checks: realisable ratio (not for mapping=inline, which ignores it), stride <=
+ * iterations, hostfile given when needed. */
 int params_validate(const struct params *p, char *err);
 
 /* The value of a parameter as a double (choice -> index, path -> 0). */

@@ -121,12 +121,18 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
         params_format(p, id, v, sizeof v);
         if (!v[0])
             continue;
-        fprintf(out, "    %-18s %s %s\n", param_table[id].key, v, param_table[id].unit);
+        fprintf(out, "    %-18s %s %s%s\n", param_table[id].key, v, param_table[id].unit,
+                id == P_RATIO && p->mapping == MAPPING_INLINE ? " (ignored: mapping=inline)" : "");
     }
     fprintf(out, "  placement\n");
     fprintf(out, "    %-18s %.0f\n", "particles", m->particles);
     fprintf(out, "    %-18s %ld on %d node(s)\n", "simulation cores", m->sim_cores, m->sim_nodes);
-    fprintf(out, "    %-18s %ld on %d node(s)\n", "analytics cores", m->ana_cores, m->ana_nodes);
+    if (m->scenario == SCENARIO_INLINE)
+        fprintf(out, "    %-18s none: each rank analyses its own part (inline)\n",
+                "analytics cores");
+    else
+        fprintf(out, "    %-18s %ld on %d node(s)\n", "analytics cores", m->ana_cores,
+                m->ana_nodes);
     fprintf(out, "    %-18s %ld (+%ld trailing iterations)\n", "steps", m->steps,
             m->tail_iterations);
     fprintf(out, "  per step\n");
@@ -140,8 +146,9 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
     fprintf(out, "  over the run          active        idle\n");
     fprintf(out, "    %-18s %-13s %s\n", "simulation", unit_time(m->sim_active, a, sizeof a),
             unit_time(m->sim_idle, b, sizeof b));
-    fprintf(out, "    %-18s %-13s %s\n", "analytics", unit_time(m->ana_active, a, sizeof a),
-            unit_time(m->ana_idle, b, sizeof b));
+    fprintf(out, "    %-18s %-13s %s%s\n", "analytics", unit_time(m->ana_active, a, sizeof a),
+            unit_time(m->ana_idle, b, sizeof b),
+            m->scenario == SCENARIO_INLINE ? "   (on the simulation's cores)" : "");
     fprintf(out, "  %-20s %s\n", "makespan", unit_time(m->makespan, a, sizeof a));
     if (isfinite(m->makespan_eq5))
         fprintf(out, "  %-20s %s\n", "  paper's eq. 5", unit_time(m->makespan_eq5, a, sizeof a));
@@ -149,7 +156,9 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
     fprintf(out, "  %-20s %s (%s)\n", "scenario", model_scenario_name(m->scenario),
             m->scenario == SCENARIO_IS   ? "the simulation waits for the analytics"
             : m->scenario == SCENARIO_IA ? "the analytics waits for the simulation"
-                                         : "no idle time");
+            : m->scenario == SCENARIO_INLINE
+                ? "the analysis is time taken from the simulation; no idle between them"
+                : "no idle time");
     char warning[640];
     if (isfinite(m->makespan_eq5) && model_warning(m, warning, sizeof warning)[0]) /* a model's */
         fprintf(out, "  warning: %s\n", warning);

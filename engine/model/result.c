@@ -98,8 +98,11 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
         m->scenario = SCENARIO_IA;
     else if (!strcmp(name, "balanced"))
         m->scenario = SCENARIO_BALANCED;
+    else if (!strcmp(name, "inline"))
+        m->scenario = SCENARIO_INLINE;
     else
-        return fail(err, errlen, "key 'scenario' is '%.20s'; expected IS, IA or balanced", name);
+        return fail(err, errlen, "key 'scenario' is '%.20s'; expected IS, IA, balanced or inline",
+                    name);
 
     json_t *st = json_object_get(o, "stage");
     if (st && !json_is_object(st))

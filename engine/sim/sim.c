@@ -29,7 +29,7 @@ static int alloc_group_arrays(struct engine *e)
     for (int k = 0; k < e->nsims; k++) {
         struct sim_group *g = &e->sims[k];
         if (!steps_array_ok(&g->active, e->steps) || !steps_array_ok(&g->idle, e->steps) ||
-            !steps_array_ok(&g->halo_time, e->steps))
+            !steps_array_ok(&g->halo_time, e->steps) || !steps_array_ok(&g->analysis, e->steps))
             return -1;
     }
     for (int k = 0; k < e->nanas; k++) {
@@ -138,6 +138,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
         e->loopback_fatpipe = lb && !sg_link_is_shared(lb);
         xbt_dynar_free(&route);
     }
+    e->collector_done = e->l.inline_ranks; /* inline runs no collector */
     if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0) {
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
@@ -177,6 +178,8 @@ static void spawn_actors(struct engine *e)
         sg_actor_set_data(a, &e->anas[k]);
         sg_actor_start(a, sim_analytics_actor, 0, NULL);
     }
+    if (e->l.inline_ranks) /* no metrics travel: the ranks hold them (model.h) */
+        return;
     sg_actor_start(sg_actor_init("collector", e->hosts[e->l.collector_host]), sim_collector_actor,
                    0, NULL);
     for (int k = 0; k < e->npostmen; k++) {
@@ -230,6 +233,9 @@ static void summarise(struct engine *e, struct sim_measure *out)
             m->stage.A = A / S;
         }
     }
+    for (int k = 0; l->inline_ranks && k < e->nsims; k++) /* the analysis, on the ranks' cores */
+        for (long i = 0; i < S; i++)
+            out->ana_active[i] += (double)e->sims[k].ranks / l->sim_cores * e->sims[k].analysis[i];
     for (long i = 0; i < S; i++) {
         m->sim_active += out->sim_active[i];
         m->sim_idle += out->sim_idle[i];
@@ -251,6 +257,14 @@ static void summarise(struct engine *e, struct sim_measure *out)
     double ana_side = m->stage.R + m->stage.A + m->stage.W + m->stage.C;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+    if (l->inline_ranks) { /* model.h's definitions */
+        m->ana_idle = 0;
+        m->stage.A = S ? m->ana_active / S : 0;
+        m->stage.R = 0;
+        m->chunks = 1;
+        m->efficiency = 1;
+        m->scenario = SCENARIO_INLINE;
+    }
     out->activities = e->execs + e->sleeps + channel_activities;
     out->puts = e->puts;
     out->gets = e->gets;

@@ -3,6 +3,7 @@
  * per actor, because SimGrid 3.32's host-load plugin gets idle time wrong. */
 #include <math.h>
 #include <simgrid/actor.h>
+#include <simgrid/barrier.h>
 #include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -97,6 +98,32 @@ static long halos_in(long from, long to, long period)
     return to / period - from / period; /* multiples of period in (from, to] */
 }
 
+static void exchange(struct engine *e, int me, int host, long step);
+
+/* mapping=inline (model.h): the rank analyses its own state on its own core, then the ranks
+ * exchange the step's pattern. A host's ranks combine their parts first (they meet: the last to
+ * come does the host's part of the exchange with the other hosts, while the others wait for it),
+ * as the analytics actors of a host do. */
+static void inline_analysis(struct engine *e, struct sim_group *g, long i)
+{
+    double t0 = simgrid_get_clock();
+    execute(e->chunk_flops[i]);
+    if (e->av[i].pattern != ANALYTICS_NONE && g->xidx >= 0) {
+        sg_bar_t bar = e->xbar ? e->xbar[g->host] : NULL;
+        int *came = &e->xdone[g->xidx]; /* the host's ranks in so far */
+        bool last = (*came += g->ranks) >= e->l.sim_per_host[g->host];
+        if (last) {
+            *came = 0;
+            exchange(e, g->xidx, g->host, i);
+        }
+        if (bar) /* the others wait for it; it ends the wait */
+            sg_barrier_wait(bar);
+    }
+    g->analysis[i] += simgrid_get_clock() - t0;
+    e->analyses += g->ranks;
+    XBT_DEBUG("step %ld analysed inline: %d ranks in %.6f s", i, g->ranks, g->analysis[i]);
+}
+
 void sim_rank_actor(int argc, char **argv)
 {
     (void)argc;
@@ -133,14 +160,18 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
+        if (e->l.inline_ranks) {
+            inline_analysis(e, g, i);
+            continue;
+        }
         XBT_DEBUG("step %ld: state out (%d ranks)", i, g->ranks);
         if (i > 0)
             sim_rank_collect(g, i);
         sim_rank_put_state(g, i, e->chunk_bytes[i]);
     }
-    if (e->steps > 0)
+    if (e->steps > 0 && !e->l.inline_ranks)
         sim_rank_collect(g, e->steps - 1);
-    sim_rank_poison(g);
+    sim_rank_poison(g); /* inline: nobody to poison, the halos to flush */
 }
 
 void sim_rank_collect(struct sim_group *g, long i)
@@ -228,14 +259,16 @@ static void xget(struct engine *e, int me, int round, int n)
         free(in[k]);
 }
 
-/* One host's part of the step's exchange, message for message as analytics.h counts it. */
-static void exchange(struct engine *e, struct ana_group *a, int step)
+/* One host's part of the step's exchange, message for message as analytics.h counts it: `me` is
+ * the host's index among the exchanging hosts (the analytics' or, inline, the ranks'). */
+static void exchange(struct engine *e, int me, int host, long step)
 {
     const struct analytics_value *v = &e->av[step];
-    int n = e->nx, me = a->xidx;
+    int n = e->nx;
     if (v->pattern == ANALYTICS_NONE || n < 2)
         return;
-    double host_bytes = v->exchange_bytes * e->l.ana_per_host[a->host];
+    int parts = e->l.inline_ranks ? e->l.sim_per_host[host] : e->l.ana_per_host[host];
+    double host_bytes = v->exchange_bytes * parts;
     if (v->pattern == ANALYTICS_ALLGATHER) {
         for (int x = 0; x < n; x++)
             if (x != me)
@@ -269,7 +302,7 @@ void sim_analytics_actor(int argc, char **argv)
         execute(a->chunks * e->chunk_flops[step]);
         if (host_step_done(e, a)) {
             double x0 = simgrid_get_clock();
-            exchange(e, a, step);
+            exchange(e, a->xidx, a->host, step);
             a->X[step] += simgrid_get_clock() - x0;
         }
         a->A[step] += simgrid_get_clock() - t0;

@@ -2,6 +2,7 @@
  * the simulation's rank groups (one per rank at full fidelity, one per node at fast), the postmen
  * that carry metrics back, the halo neighbours, the DTL's channels and the analytics' exchange. */
 #include <math.h>
+#include <simgrid/barrier.h>
 #include <simgrid/host.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ static int build_sim_groups(struct engine *e, int *group_of_rank)
             last_host = h;
         }
         e->sims[k].ranks++;
+        e->sims[k].xidx = -1;
         group_of_rank[r] = k;
     }
     return 0;
@@ -231,12 +233,18 @@ static int build_exchange(struct engine *e)
     if (!any)
         return 0;
     int *index = malloc(sizeof(int) * l->hosts);
-    if (!index || !ZALLOC(e->xhost, l->hosts) || !ZALLOC(e->xdone, l->hosts)) {
+    if (!index || !ZALLOC(e->xhost, l->hosts) || !ZALLOC(e->xdone, l->hosts) ||
+        (l->inline_ranks && !ZALLOC(e->xbar, l->hosts))) {
         free(index);
         return -1;
     }
     for (int h = 0; h < l->hosts; h++) {
-        index[h] = l->ana_per_host[h] && l->dtl_load[h] ? e->nx : -1;
+        /* inline: the ranks' hosts exchange (layout_inline_view) */
+        index[h] = l->inline_ranks                        ? (l->sim_per_host[h] ? e->nx : -1)
+                   : l->ana_per_host[h] && l->dtl_load[h] ? e->nx
+                                                          : -1;
+        if (l->inline_ranks && !e->fast && l->sim_per_host[h] > 1)
+            e->xbar[h] = sg_barrier_init((unsigned)l->sim_per_host[h]);
         if (index[h] >= 0)
             e->xhost[e->nx++] = h;
     }
@@ -257,6 +265,8 @@ static int build_exchange(struct engine *e)
     }
     for (int k = 0; k < e->nanas; k++)
         e->anas[k].xidx = index[e->anas[k].host];
+    for (int k = 0; k < e->nsims; k++)
+        e->sims[k].xidx = l->inline_ranks ? index[e->sims[k].host] : -1;
     free(index);
     return 0;
 }

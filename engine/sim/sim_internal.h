@@ -55,6 +55,8 @@ struct sim_group {
     struct edge *poisons; /* sent once, at the end: one per analytics actor of a host */
     int npoisons;
     double *active, *idle, *halo_time; /* [steps] */
+    double *analysis; /* [steps] mapping=inline: the rank's analysis, its exchange included */
+    int xidx;         /* mapping=inline: its host's index among the exchanging hosts, or -1 */
     double tail_active;
     bool done;
 };
@@ -101,6 +103,9 @@ struct engine {
     struct channel *xchg;
     int nx, xrounds, xroot;
     int *xhost, *xdone;
+    /* [pf.hosts] mapping=inline at full fidelity: the host's ranks meet before and after their
+     * host's part of the exchange (NULL where one group stands for them) */
+    sg_bar_t *xbar;
     sg_host_t *hosts; /* [pf.hosts] */
     bool loopback_fatpipe;
 

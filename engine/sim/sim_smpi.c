@@ -41,8 +41,9 @@ long sim_smpi_placement(const struct layout *l, int *host)
         for (int a = 0; l->dtl_load[h] && a < l->ana_per_host[h]; a++, n++)
             if (host)
                 host[n] = h;
-    /* the collector, and the postmen that send its copies to each node's ranks (sim_actors.c) */
-    for (int k = 0; k <= l->sim_nodes; k++, n++)
+    /* the collector, and the postmen that send its copies to each node's ranks (sim_actors.c);
+     * none inline: the ranks analyse, and hold the metrics */
+    for (int k = 0; !l->inline_ranks && k <= l->sim_nodes; k++, n++)
         if (host)
             host[n] = l->collector_host;
     return n;

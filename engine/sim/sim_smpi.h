@@ -21,7 +21,7 @@ extern struct sim_smpi_app sim_smpi_app;
 
 /* The processes in MPI rank order, as libsitu_dtl gives them roles: the simulation ranks, the
  * analytics actors of the hosts that receive states, the collector, then one postman per node
- * with ranks. Writes each one's host
+ * with ranks (mapping=inline: the simulation ranks alone). Writes each one's host
  * (platform index) into host[] if not NULL; returns how many there are. */
 long sim_smpi_placement(const struct layout *l, int *host);
 

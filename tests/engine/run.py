@@ -11,6 +11,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_app  # the promises of --smpi-app
+import inline  # mapping=inline at every level
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 passed, failed = 0, 0
@@ -586,6 +587,8 @@ def main():
     check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
+    for name, test in inline.checks(SITU, tmp):
+        check(name, test)
     check("the simulation logs to situ_sim only when asked (SITU_SIM_LOG)", sim_log(tmp))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
     check("platform SimGrid would reject: refused at load, exit 2", bad(["run", "--platform", rejected], 2, "bogus"))
