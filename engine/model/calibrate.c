@@ -345,10 +345,29 @@ int calib_fit(const struct calib_runs *runs, const int *cost_id, int ncost, cali
                  last->file, last->line, fit->ngroups, fit->ngroups == 1 ? "" : "s", k, names);
         return -1;
     }
-    if (solve(fit) < 0) {
-        snprintf(err, errlen, "%s:%d: the runs cannot separate the costs (%s): singular design",
-                 last->file, last->line, names);
-        return -1;
+    /* A cost cannot be below its table's least value (0, or just above): the most negative
+     * one is held there and the others fitted again (an active set, as non-negative least
+     * squares does), so that the preset written loads back. */
+    for (;;) {
+        if (solve(fit) < 0) {
+            snprintf(err, errlen, "%s:%d: the runs cannot separate the costs (%s): singular design",
+                     last->file, last->line, names);
+            return -1;
+        }
+        int worst = -1;
+        for (int j = 0; j < ncost; j++)
+            if (fit->fitted[j] && fit->value[j] < param_table[cost_id[j]].min &&
+                (worst < 0 || fit->value[j] < fit->value[worst]))
+                worst = j;
+        if (worst < 0)
+            break;
+        note(fit,
+             "%s fitted below its least value (%.4g): held at %g, the others fitted again; no "
+             "such cost explains these runs, or their noise hides it",
+             param_table[cost_id[worst]].key, fit->value[worst], param_table[cost_id[worst]].min);
+        fit->fitted[worst] = false;
+        fit->value[worst] = param_table[cost_id[worst]].min;
+        fit->sigma[worst] = NAN;
     }
     /* The model itself at the fitted costs: each configuration's prediction, and the check that
      * it matches the design's linear one. */
@@ -382,12 +401,6 @@ int calib_fit(const struct calib_runs *runs, const int *cost_id, int ncost, cali
         note(fit, "the model is not linear in the costs for these configurations (the slower side "
                   "sets the pace, as in situ): the fit is a linearisation at the costs' defaults, "
                   "the residuals are the model's own");
-    for (int j = 0; j < ncost; j++)
-        if (fit->fitted[j] && fit->value[j] < 0)
-            note(fit,
-                 "%s fitted negative (%g): no positive cost explains these runs, the model's "
-                 "shape does not match them",
-                 param_table[cost_id[j]].key, fit->value[j]);
     if (fit->dof == 0)
         note(fit, "as many configurations as costs: the fit passes through them, and neither "
                   "uncertainties nor leave-one-out errors can be estimated");
@@ -410,10 +423,7 @@ int calib_check(const struct calib_runs *runs, const struct calib_fit *fit, cali
         struct calib_group *G = &check->group[g];
         const struct calib_run *run = &runs->run[G->first];
         char why[CALIB_ERR_MAX];
-        double v[CALIB_MAX_COSTS];
-        for (int j = 0; j < fit->ncost; j++)
-            v[j] = fit->fitted[j] ? fit->value[j] : NAN;
-        if (evaluate(forward, ud, &run->p, fit->cost_id, fit->ncost, v, &G->predicted, why,
+        if (evaluate(forward, ud, &run->p, fit->cost_id, fit->ncost, fit->value, &G->predicted, why,
                      sizeof why) < 0) {
             snprintf(err, errlen, "%s:%d: %s", run->file, run->line, why);
             return -1;
@@ -433,9 +443,8 @@ int calib_check(const struct calib_runs *runs, const struct calib_fit *fit, cali
 
 void calib_apply(const struct calib_fit *fit, struct params *p)
 {
-    for (int j = 0; j < fit->ncost; j++)
-        if (fit->fitted[j])
-            *cost_field(p, fit->cost_id[j]) = fit->value[j];
+    for (int j = 0; j < fit->ncost; j++) /* fitted, held at its least, or kept as it was */
+        *cost_field(p, fit->cost_id[j]) = fit->value[j];
 }
 
 void calib_fit_free(struct calib_fit *fit)

@@ -90,7 +90,9 @@ struct calib_group {
 struct calib_fit {
     int ncost;
     int cost_id[CALIB_MAX_COSTS];
-    bool fitted[CALIB_MAX_COSTS]; /* false: no run exercises it, or it cannot be separated */
+    /* false: no run exercises it, it cannot be separated from another, or it fitted below its
+     * least value (then held there) */
+    bool fitted[CALIB_MAX_COSTS];
     double value[CALIB_MAX_COSTS];
     double sigma[CALIB_MAX_COSTS]; /* standard uncertainty; NAN without degrees of freedom */
     int ngroups;

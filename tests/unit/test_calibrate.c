@@ -286,3 +286,28 @@ Test(calibrate, cost_parameters_are_those_in_seconds_per_something)
     }
     cr_assert(sim && ana);
 }
+
+Test(calibrate, holds_a_cost_that_fits_below_its_least_value)
+{
+    struct calib_runs r = {0};
+    struct calib_fit f;
+    char err[CALIB_ERR_MAX];
+    /* Runs with an analysis measured faster than without: only a negative cost would fit. */
+    add_run(&r, 10, 1, 300, 300, 0, 0, "n.log", 1);
+    add_run(&r, 14, 1, 200, 200, 0, 0, "n.log", 2);
+    add_run(&r, 10, 1, 300, 5, 1, 0, "n.log", 3);
+    add_run(&r, 14, 1, 200, 5, 1, 0, "n.log", 4);
+    r.run[2].total = r.run[0].total * 0.9;
+    r.run[3].total = r.run[1].total * 0.9;
+    cr_assert_eq(calib_fit(&r, costs, 2, linear_forward, NULL, &opts, &f, err, sizeof err), 0, "%s",
+                 err);
+    cr_assert_not(f.fitted[1]);
+    cr_assert_eq(f.value[1], param_table[P_ANALYTICS_COST].min);
+    cr_assert(f.fitted[0] && f.value[0] > 0);
+    bool said = false;
+    for (int i = 0; i < f.nnotes; i++)
+        said = said || strstr(f.note[i], "analytics_cost fitted below its least value");
+    cr_assert(said);
+    calib_fit_free(&f);
+    calib_runs_free(&r);
+}
