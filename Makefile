@@ -167,6 +167,7 @@ test: deps
 	python3 tests/study/run.py ./situ
 	python3 tests/study/output.py ./situ
 	python3 tests/advise/run.py ./situ
+	python3 tests/calibrate/run.py ./situ
 
 # Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
 # the tests that should catch it; fails below a 90% kill ratio or on an unexplained survivor.
@@ -175,6 +176,7 @@ mutants: situ $(BUILD)/unit
 
 test-slow: mutants smpi asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
+	sh tests/calibrate/slow.sh ./situ
 
 # Generated documentation: the README's parameter table, from the parameter table.
 docs: all
