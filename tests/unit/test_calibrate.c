@@ -311,3 +311,122 @@ Test(calibrate, holds_a_cost_that_fits_below_its_least_value)
     calib_fit_free(&f);
     calib_runs_free(&r);
 }
+
+/* ---- the readers ---- */
+
+TestSuite(calibrate_read, .init = fixture_dir_make, .fini = fixture_dir_remove);
+
+/* A log as LAMMPS writes one (its echo of each command once per substitution, the thermo
+ * output, two runs): the second run after `unfix`, without its analysis. */
+static const char *const two_runs_log =
+    "LAMMPS (7 Jan 2022)\n"
+    "units\t\tlj\n"
+    "lattice\t\tfcc 0.8442\n"
+    "region\t\tbox block 0 ${n} 0 ${n} 0 ${n}\n"
+    "region\t\tbox block 0 6 0 6 0 6\n"
+    "pair_style\tlj/cut 2.5\n"
+    "neigh_modify\tevery 10 delay 0 check no\n"
+    "compute\t\tg all rdf 50\n"
+    "fix\t\tr all ave/time ${e} 2 ${f} c_g[*] mode vector\n"
+    "fix\t\tr all ave/time 5 2 ${f} c_g[*] mode vector\n"
+    "fix\t\tr all ave/time 5 2 10 c_g[*] mode vector\n"
+    "run\t\t100\n"
+    "Step Temp E_pair E_mol TotEng Press \n"
+    "       0            3   -6.7733681            0   -2.2744931   -3.7033504 \n"
+    "Loop time of 0.25 on 2 procs for 100 steps with 864 atoms\n"
+    "\n"
+    "MPI task timing breakdown:\n"
+    "Section |  min time  |  avg time  |  max time  |%varavg| %total\n"
+    "---------------------------------------------------------------\n"
+    "Pair    | 0.1        | 0.15       | 0.2        |   0.0 | 60.00\n"
+    "Neigh   | 0.04       | 0.05       | 0.06       |   0.0 | 20.00\n"
+    "Other   |            | 0.05       |            |       | 20.00\n"
+    "\n"
+    "Nlocal:        432.000 ave         432 max         432 min\n"
+    "unfix\t\tr\n"
+    "run\t\t50\n"
+    "Loop time of 0.1 on 2 procs for 50 steps with 864 atoms\n";
+
+Test(calibrate_read, lammps_log_runs_and_their_configuration)
+{
+    char path[256], err[CALIB_ERR_MAX];
+    fixture_write("two.log", two_runs_log, path, sizeof path);
+    struct params base;
+    params_defaults(&base);
+    struct calib_runs r = {0};
+    cr_assert_eq(calib_read_lammps(path, &base, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.n, 2);
+    const struct calib_run *a = &r.run[0], *b = &r.run[1];
+    cr_assert_eq(a->line, 15);
+    cr_assert_eq(a->p.region, 6); /* 864 = 4 * 6^3 */
+    cr_assert_eq(a->p.iterations, 100);
+    cr_assert_eq(a->p.halo_period, 10);
+    cr_assert_eq(a->p.stride, 5); /* Nfreq 10 over Nrepeat 2 */
+    cr_assert_eq(a->p.compute_scaling, 1);
+    cr_assert_eq(a->p.nodes, 1);
+    cr_assert_eq(a->total, 0.25);
+    cr_assert_eq(a->nphases, 3);
+    cr_assert_str_eq(a->phase_name[1], "Neigh");
+    cr_assert_eq(a->phase[1], 0.05);
+    cr_assert_str_eq(a->phase_name[2], "Other");
+    cr_assert_eq(a->phase[2], 0.05);
+    cr_assert_not_null(strstr(a->code, "pair_style lj/cut 2.5"));
+    cr_assert_not_null(strstr(a->code, "lattice fcc 0.8442"));
+    cr_assert_str_eq(a->code, b->code);
+    cr_assert_eq(b->line, 27);
+    cr_assert_eq(b->p.iterations, 50);
+    cr_assert_eq(b->p.compute_scaling, 0, "unfix'd: no analysis");
+    cr_assert_eq(b->p.stride, 50);
+    cr_assert_eq(b->nphases, 0);
+    calib_runs_free(&r);
+}
+
+Test(calibrate_read, recorded_log_phases_add_up_to_the_loop_time)
+{
+    /* A real log of record.sh (melt-n10-p1-rdf5: a 10^3 box, one rank, an RDF every 5). */
+    char err[CALIB_ERR_MAX];
+    struct params base;
+    params_defaults(&base);
+    struct calib_runs r = {0};
+    cr_assert_eq(calib_read_lammps("tests/bad/files/calibrate/rdf.log", &base, &r, err, sizeof err),
+                 0, "%s", err);
+    cr_assert_eq(r.n, 1);
+    cr_assert_eq(r.run[0].p.region, 10);
+    cr_assert_eq(r.run[0].p.stride, 5);
+    cr_assert_eq(r.run[0].p.halo_period, 20);
+    cr_assert_eq(r.run[0].nphases, 6);
+    double sum = 0;
+    for (int i = 0; i < r.run[0].nphases; i++)
+        sum += r.run[0].phase[i];
+    cr_assert_lt(fabs(sum / r.run[0].total - 1), 0.01, "phases %g, loop %g", sum, r.run[0].total);
+    calib_runs_free(&r);
+}
+
+Test(calibrate_read, csv_columns_in_either_spelling_with_phases)
+{
+    char path[256], err[CALIB_ERR_MAX];
+    fixture_write("runs.csv",
+                  "# two runs\n"
+                  "code, region, ranks, compute-scaling, stride, iterations, total, a, b\n"
+                  "\n"
+                  "x, 12, 4, 0, 100, 100, 3.5, 3, 0.5\n"
+                  "x, 14, 2, 2.5, 10, 100, 7.25, 6, 1.25\n",
+                  path, sizeof path);
+    struct params base;
+    params_defaults(&base);
+    struct calib_runs r = {0};
+    cr_assert_eq(calib_read_csv(path, &base, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.n, 2);
+    cr_assert_eq(r.run[0].line, 4);
+    cr_assert_eq(r.run[1].line, 5);
+    cr_assert_eq(r.run[1].p.region, 14);
+    cr_assert_eq(r.run[1].p.compute_scaling, 2.5);
+    cr_assert_eq(r.run[1].p.stride, 10);
+    cr_assert_eq(r.run[1].total, 7.25);
+    cr_assert_eq(r.run[1].nphases, 2);
+    cr_assert_str_eq(r.run[1].phase_name[1], "b");
+    cr_assert_eq(r.run[1].phase[1], 1.25);
+    cr_assert_str_eq(r.run[1].code, "x");
+    cr_assert_eq(r.run[0].p.nodes, 1);
+    calib_runs_free(&r);
+}
