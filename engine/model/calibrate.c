@@ -10,6 +10,8 @@
 /* Two costs whose columns (relative, normalised) are this parallel cannot be told apart: their
  * correlation in the fit would be above it, and the runs then pin only their sum. */
 #define CALIB_PARALLEL 0.9999
+/* Above this correlation of two estimates the runs barely separate them: said, not refused. */
+#define CALIB_CORRELATED 0.95
 /* The model is linear in the costs when a prediction at the fitted costs matches the design's
  * to this relative precision (the max of the in-situ mapping is not, inline's sum is). */
 #define CALIB_LINEAR 1e-6
@@ -38,8 +40,12 @@ static void note(struct calib_fit *fit, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(fit->note[fit->nnotes++], sizeof fit->note[0], fmt, ap);
+    vsnprintf(fit->note[fit->nnotes], sizeof fit->note[0], fmt, ap);
     va_end(ap);
+    for (int i = 0; i < fit->nnotes; i++) /* a refit says it again: once is enough */
+        if (!strcmp(fit->note[i], fit->note[fit->nnotes]))
+            return;
+    fit->nnotes++;
 }
 
 static double *cost_field(struct params *p, int id)
@@ -291,6 +297,18 @@ static int solve(struct calib_fit *fit)
     }
     fit->dof = n - k;
     double var = fit->dof > 0 ? rss / fit->dof : NAN;
+    /* Separable, but barely: estimates that move together, so that the runs pin their sum
+     * better than either (a badly conditioned design). */
+    for (int c = 0; rc == 0 && c < k; c++)
+        for (int d = 0; d < c; d++) {
+            double corr = Mi[c * k + d] / sqrt(Mi[c * k + c] * Mi[d * k + d]);
+            if (fabs(corr) > CALIB_CORRELATED)
+                note(fit,
+                     "these runs barely separate %s from %s (their estimates correlate at "
+                     "%+.3f): their uncertainties are large; add runs that vary them apart",
+                     param_table[fit->cost_id[idx[d]]].key, param_table[fit->cost_id[idx[c]]].key,
+                     corr);
+        }
     for (int c = 0; rc == 0 && c < k; c++) {
         fit->value[idx[c]] = theta[c] / s[c];
         fit->sigma[idx[c]] = sqrt(var * Mi[c * k + c]) / s[c];

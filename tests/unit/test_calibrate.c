@@ -430,3 +430,24 @@ Test(calibrate_read, csv_columns_in_either_spelling_with_phases)
     cr_assert_eq(r.run[0].p.nodes, 1);
     calib_runs_free(&r);
 }
+
+Test(calibrate, says_when_the_runs_barely_separate_two_costs)
+{
+    struct calib_runs r = {0};
+    struct calib_fit f;
+    char err[CALIB_ERR_MAX];
+    /* Analyses every 10 or 12 iterations only: the two columns are close to parallel. */
+    add_run(&r, 10, 1, 300, 10, 1, 0.01, "c.log", 1);
+    add_run(&r, 14, 1, 240, 12, 1, -0.01, "c.log", 2);
+    add_run(&r, 18, 1, 120, 10, 1, 0.01, "c.log", 3);
+    add_run(&r, 12, 1, 240, 12, 1, 0, "c.log", 4);
+    cr_assert_eq(calib_fit(&r, costs, 2, linear_forward, NULL, &opts, &f, err, sizeof err), 0, "%s",
+                 err);
+    cr_assert(f.fitted[0] && f.fitted[1]);
+    bool said = false;
+    for (int i = 0; i < f.nnotes; i++)
+        said = said || strstr(f.note[i], "barely separate sim_cost from analytics_cost");
+    cr_assert(said);
+    calib_fit_free(&f);
+    calib_runs_free(&r);
+}
