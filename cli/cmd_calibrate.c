@@ -17,7 +17,8 @@ static void usage(void)
 {
     printf(
         "usage: situ calibrate FILE... [--check FILE]... [--out NAME] [--repeats min|median|mean]\n"
-        "                      [--threshold PCT] [--json] [--PARAM VALUE ...]\n\n"
+        "                      [--measure loop|cpu] [--threshold PCT] [--json] [--PARAM VALUE "
+        "...]\n\n"
         "Fits the cost parameters (those whose unit is s/...: sim_cost, analytics_cost, and a\n"
         "simulation profile's own) to measured runs by least squares, the analytic model being\n"
         "the design: each run's configuration is evaluated with each cost alone, so the fit\n"
@@ -31,6 +32,9 @@ static void usage(void)
         "Repeated runs of one configuration are reduced to their minimum (--repeats): machine\n"
         "noise only adds time. Each configuration counts relative to its own time.\n"
         "  --check FILE      runs held out of the fit: predicted with the fitted costs\n"
+        "  --measure cpu     each run's loop time times its CPU use (LAMMPS's 'N%% CPU use'):\n"
+        "                    the time its ranks computed, which other jobs on shared cores do\n"
+        "                    not stretch (default: loop, the loop time as measured)\n"
         "  --out NAME        writes the calibrated configuration as preset NAME (the explorer's\n"
         "                    and --preset NAME's): the flags given here, the fitted costs\n"
         "  --threshold PCT   relative residual above which a linear cost is said not to fit\n"
@@ -86,7 +90,7 @@ static json_t *groups_json(const struct calib_runs *runs, const struct calib_fit
 
 static json_t *fit_json(const struct calib_runs *runs, const struct calib_runs *held,
                         const struct calib_fit *f, const struct calib_fit *c,
-                        const struct calib_options *o, const char *preset)
+                        const struct calib_options *o, const char *measure, const char *preset)
 {
     json_t *costs = json_object();
     for (int j = 0; j < f->ncost; j++)
@@ -97,12 +101,12 @@ static json_t *fit_json(const struct calib_runs *runs, const struct calib_runs *
     json_t *notes = json_array();
     for (int i = 0; i < f->nnotes; i++)
         json_array_append_new(notes, json_string(f->note[i]));
-    json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:o, s:o}", "code",
-                          runs->run[0].code, "repeats", calib_reduce_name(o->reduce), "threshold",
-                          json_real(o->threshold), "costs", costs, "runs", runs->n, "dof", f->dof,
-                          "rms_error", number_or_null(f->rms), "worst_error",
-                          number_or_null(f->worst), "fits", f->fits, "linear", f->linear, "notes",
-                          notes, "configurations", groups_json(runs, f));
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:o, s:o}", "code",
+        runs->run[0].code, "measure", measure, "repeats", calib_reduce_name(o->reduce), "threshold",
+        json_real(o->threshold), "costs", costs, "runs", runs->n, "dof", f->dof, "rms_error",
+        number_or_null(f->rms), "worst_error", number_or_null(f->worst), "fits", f->fits, "linear",
+        f->linear, "notes", notes, "configurations", groups_json(runs, f));
     if (held->n) {
         json_object_set_new(j, "check",
                             json_pack("{s:o, s:o, s:b, s:o}", "rms_error", json_real(c->rms),
@@ -143,13 +147,14 @@ static void groups_table(FILE *out, const struct calib_runs *runs, const struct 
 
 static void fit_table(FILE *out, const struct calib_runs *runs, const struct calib_runs *held,
                       const struct calib_fit *f, const struct calib_fit *c,
-                      const struct calib_options *o, const char *preset)
+                      const struct calib_options *o, bool cpu, const char *preset)
 {
     fprintf(out, "situ calibrate: %d runs in %d configurations of %s\n", runs->n, f->ngroups,
             runs->run[0].code);
     fprintf(out,
-            "repeats: the %s of each configuration's runs (spread: the most over the least, "
-            "-1)\n\n",
+            "measure: %s\nrepeats: the %s of each configuration's runs (spread: the most over "
+            "the least, -1)\n\n",
+            cpu ? "loop time x CPU use (the time the ranks computed)" : "the time each run took",
             calib_reduce_name(o->reduce));
     fprintf(out, "  %-16s %-12s %-12s %s\n", "cost", "value", "uncertainty", "unit");
     for (int j = 0; j < f->ncost; j++) {
@@ -183,6 +188,7 @@ struct calib_args {
     const char **fit, **check;
     int nfit, ncheck;
     const char *out;
+    bool cpu; /* --measure cpu */
     struct calib_options o;
     char **rest; /* argv for cli_parse */
     int nrest;
@@ -224,6 +230,12 @@ static int take_args(int argc, char **argv, struct calib_args *a)
                 return -1;
             }
             a->o.reduce = (enum calib_reduce)k;
+        } else if (flag_take(argc, argv, &i, "measure", &v)) {
+            if (!v || (strcmp(v, "loop") && strcmp(v, "cpu"))) {
+                cli_error("calibrate: --measure '%s': expected loop or cpu", v ? v : "");
+                return -1;
+            }
+            a->cpu = !strcmp(v, "cpu");
         } else if (flag_take(argc, argv, &i, "threshold", &v)) {
             char *end;
             double t = v ? strtod(v, &end) : 0;
@@ -276,6 +288,11 @@ int cmd_calibrate(int argc, char **argv)
             cli_error("%s", err);
             goto done;
         }
+    if (a.cpu && (calib_measure_cpu(&runs, err, sizeof err) < 0 ||
+                  calib_measure_cpu(&held, err, sizeof err) < 0)) {
+        cli_error("%s", err);
+        goto done;
+    }
     int costs[CALIB_MAX_COSTS];
     int ncost = calib_cost_params(costs, CALIB_MAX_COSTS);
     ncost = ncost < CALIB_MAX_COSTS ? ncost : CALIB_MAX_COSTS;
@@ -300,7 +317,8 @@ int cmd_calibrate(int argc, char **argv)
         }
     }
     if (o.json) {
-        json_t *j = fit_json(&runs, &held, &fit, &check, &a.o, a.out ? path : NULL);
+        json_t *j =
+            fit_json(&runs, &held, &fit, &check, &a.o, a.cpu ? "cpu" : "loop", a.out ? path : NULL);
         int w = report_print_json(stdout, j);
         json_decref(j);
         if (w < 0 && !ferror(stdout)) {
@@ -309,7 +327,7 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     } else {
-        fit_table(stdout, &runs, &held, &fit, &check, &a.o, a.out ? path : NULL);
+        fit_table(stdout, &runs, &held, &fit, &check, &a.o, a.cpu, a.out ? path : NULL);
     }
     rc = 0;
 done:

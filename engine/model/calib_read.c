@@ -34,7 +34,24 @@ static struct calib_run *new_run(struct calib_runs *r, const char *path, int lin
     snprintf(run->file, sizeof run->file, "%s", path);
     run->line = line;
     run->p = *base;
+    run->cpu_use = NAN;
     return run;
+}
+
+int calib_measure_cpu(struct calib_runs *runs, char *err, size_t errlen)
+{
+    for (int i = 0; i < runs->n; i++) {
+        struct calib_run *r = &runs->run[i];
+        if (!(r->cpu_use > 0)) {
+            snprintf(err, errlen,
+                     "%s:%d: no CPU use for this run ('N%% CPU use with' after its loop time, "
+                     "as LAMMPS writes): --measure cpu needs one",
+                     r->file, r->line);
+            return -1;
+        }
+        r->total *= r->cpu_use;
+    }
+    return 0;
 }
 
 void calib_set_ranks(struct params *p, long ranks)
@@ -290,6 +307,10 @@ int calib_read_lammps(const char *path, const struct params *base, struct calib_
                 snprintf(run->phase_name[run->nphases], sizeof run->phase_name[0], "%s", name);
                 run->phase[run->nphases++] = avg;
             }
+        } else if (run && strstr(line, "% CPU use with")) {
+            double use;
+            if (sscanf(line, "%lf%% CPU use with", &use) == 1 && use > 0)
+                run->cpu_use = use / 100;
         } else if (run && !strncmp(line, "Nlocal:", 7)) {
             run = NULL; /* the breakdown is over */
         }

@@ -28,6 +28,10 @@ struct calib_run {
     char label[CALIB_LABEL_MAX]; /* the configuration in the input's own words */
     struct params p;
     double total;
+    /* LAMMPS's "CPU use" of the run, as a fraction (NAN when the input has none): the loop
+     * time times it is the time the run's ranks computed, which a machine whose cores are
+     * shared with other jobs does not stretch (calib_measure_cpu). */
+    double cpu_use;
     int nphases;
     char phase_name[CALIB_MAX_PHASES][16];
     double phase[CALIB_MAX_PHASES];
@@ -39,6 +43,11 @@ struct calib_runs {
 };
 
 void calib_runs_free(struct calib_runs *r);
+
+/* Replaces each run's total by total x cpu_use: what the run took on cores of its own, where
+ * the machine's other jobs took cores from it. -1 with "FILE:LINE: ..." for a run without a
+ * CPU use (a CSV's, a log cut short). */
+int calib_measure_cpu(struct calib_runs *runs, char *err, size_t errlen);
 
 /* A run on `ranks` MPI ranks of one node, its analysis (if any) inline on the ranks' own cores:
  * nodes 1, cores_per_node = ranks, mapping inline. A build without the inline mapping puts the

@@ -162,6 +162,25 @@ def test_median_of_repeats():
         assert c["measured"] == med, c["label"]
 
 
+def test_cpu_measure_is_loop_time_times_cpu_use():
+    j = fit(*LOGS, "--measure", "cpu")
+    assert j["measure"] == "cpu"
+    cpu = re.compile(r"^([0-9.]+)% CPU use with", re.M)
+    want = {}
+    for path in LOGS:
+        text = open(path).read()
+        m = LOOP.search(text)
+        k = key_of({"config": {"region": round((int(m.group(4)) / 4) ** (1 / 3)),
+                               "cores_per_node": int(m.group(2)), "nodes": 1,
+                               "iterations": int(m.group(3)), "stride": 1,
+                               "compute_scaling": 0}})
+        n, p, rdf = (int(x) for x in NAME.search(path).groups())
+        k = (k[0], k[1], k[2], rdf if 0 < rdf <= k[2] else 0)
+        want.setdefault(k, []).append(float(m.group(1)) * float(cpu.search(text).group(1)) / 100)
+    for c in j["configurations"]:
+        assert close(c["measured"], min(want[key_of(c)]), 1e-10), c["label"]
+
+
 def test_text_report():
     out = situ("calibrate", *LOGS).stdout
     for needle in ("sim_cost", "analytics_cost", "repeats: the minimum", "loo error",
