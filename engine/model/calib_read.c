@@ -56,16 +56,11 @@ int calib_measure_cpu(struct calib_runs *runs, char *err, size_t errlen)
 
 void calib_set_ranks(struct params *p, long ranks)
 {
-    char err[PARAMS_ERR_MAX];
     p->nodes = 1;
     /* Set directly: one rank is one core, below the table's least node (2 cores), which only
-     * the split between simulation and analytics cores needs. */
+     * the split between simulation and analytics cores needs; inline has no such split. */
     p->cores_per_node = ranks;
-    if (params_set(p, P_MAPPING, "inline", err) < 0) { /* a build without the inline mapping */
-        p->mapping = MAPPING_INSITU;
-        p->cores_per_node = 2 * ranks;
-        p->ratio = 1;
-    }
+    p->mapping = MAPPING_INLINE;
 }
 
 /* Whole-string number: 0 and the value, or -1. */

@@ -50,9 +50,7 @@ void calib_runs_free(struct calib_runs *r);
 int calib_measure_cpu(struct calib_runs *runs, char *err, size_t errlen);
 
 /* A run on `ranks` MPI ranks of one node, its analysis (if any) inline on the ranks' own cores:
- * nodes 1, cores_per_node = ranks, mapping inline. A build without the inline mapping puts the
- * analysis on as many helper cores (in situ, ratio 1), which is not what the code did: the
- * reader of the result is told (calib_fit's warnings). */
+ * nodes 1, cores_per_node = ranks, mapping inline. */
 void calib_set_ranks(struct params *p, long ranks);
 
 /* Reads a LAMMPS log (each "Loop time of T on P procs for S steps with N atoms" is one run:
