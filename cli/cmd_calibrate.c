@@ -75,7 +75,10 @@ static json_t *groups_json(const struct calib_runs *runs, const struct calib_fit
     json_t *a = json_array();
     for (int g = 0; g < f->ngroups; g++) {
         const struct calib_group *G = &f->group[g];
-        const struct calib_run *r = &runs->run[G->first];
+        const struct calib_run *r = &runs->run[G->first], *best = &runs->run[G->best];
+        json_t *phases = json_object(); /* the fastest run's, as measured (loop time's parts) */
+        for (int k = 0; k < best->nphases; k++)
+            json_object_set_new(phases, best->phase_name[k], json_real(best->phase[k]));
         json_array_append_new(
             a, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "label",
                          r->label, "file", r->file, "line", r->line, "runs", G->nrep, "measured",
@@ -84,6 +87,7 @@ static json_t *groups_json(const struct calib_runs *runs, const struct calib_fit
                          "predicted", number_or_null(G->predicted), "error",
                          number_or_null(-G->residual), "loo_error", number_or_null(-G->loo),
                          "config", report_params_json(&r->p)));
+        json_object_set_new(json_array_get(a, json_array_size(a) - 1), "phases", phases);
     }
     return a;
 }

@@ -96,9 +96,13 @@ static int group_runs(const struct calib_runs *runs, const int *cost_id, int nco
         struct calib_group *G = &fit->group[g];
         int n = 0;
         double sum = 0;
+        G->best = G->first;
         for (int i = 0; i < runs->n; i++)
-            if (of[i] == g)
+            if (of[i] == g) {
                 sum += vals[n++] = runs->run[i].total;
+                if (runs->run[i].total < runs->run[G->best].total)
+                    G->best = i;
+            }
         qsort(vals, (size_t)n, sizeof *vals, cmp_double);
         G->nrep = n;
         G->lo = vals[0];

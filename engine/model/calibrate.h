@@ -84,6 +84,7 @@ struct calib_options {
 /* One configuration: its repeated runs reduced to one measure. */
 struct calib_group {
     int first;                 /* its first run in calib_runs */
+    int best;                  /* its fastest run (whose phases the report shows) */
     int nrep;                  /* runs of it */
     double measured;           /* the reduced measure */
     double lo, hi;             /* the least and most of its runs */

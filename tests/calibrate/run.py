@@ -152,6 +152,26 @@ def test_a_csv_of_the_same_runs_fits_the_same():
         assert close(va, vb, 1e-9), (k, va, vb)
 
 
+def test_phases_are_the_fastest_runs_breakdown():
+    j = fit(*LOGS)
+    phase = re.compile(r"^(\w+)\s*\|[^|]*\|\s*([0-9.eE+-]+)\s*\|", re.M)
+    fastest = {}
+    for path in LOGS:
+        text = open(path).read()
+        m = LOOP.search(text)
+        n, p, rdf = (int(x) for x in NAME.search(path).groups())
+        steps = int(m.group(3))
+        k = (int(m.group(4)), p, steps, rdf if 0 < rdf <= steps else 0)
+        if k not in fastest or float(m.group(1)) < fastest[k][0]:
+            fastest[k] = (float(m.group(1)), dict((a, float(b)) for a, b in phase.findall(text)))
+    for c in j["configurations"]:
+        want = fastest[key_of(c)][1]
+        assert set(c["phases"]) == set(want) == {"Pair", "Neigh", "Comm", "Output", "Modify",
+                                                 "Other"}, c["phases"]
+        for name, v in want.items():
+            assert close(c["phases"][name], v, 1e-10), (c["label"], name)
+
+
 def test_median_of_repeats():
     j = fit(*LOGS, "--repeats", "median")
     want = runs_of_logs(LOGS)
