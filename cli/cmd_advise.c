@@ -439,6 +439,14 @@ static void print_header(const struct opts *o, double seconds)
     if (a->invalid)
         fprintf(f, "advise: %ld candidates the model cannot evaluate are left out, e.g. %s\n",
                 a->invalid, a->invalid_why);
+    long repeats = 0;
+    for (long i = 0; i < a->n; i++)
+        repeats += a->cands[i].repeat;
+    if (repeats)
+        fprintf(f,
+                "advise: mapping=inline ignores the ratio: %ld inline candidates that differ by "
+                "it alone are ranked once, at the first ratio\n",
+                repeats);
 }
 
 static int run(struct opts *o)

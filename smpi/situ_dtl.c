@@ -75,6 +75,11 @@ void situ_dtl_put(const void *state, size_t bytes)
                       "--stride %ld",
                       e->steps, e->p.iterations, e->p.stride);
     account(g, r);
+    if (e->l.inline_ranks) { /* the rank analyses its state here, nothing travels */
+        sim_rank_analyse_inline(g, r->puts++);
+        r->mark = simgrid_get_clock();
+        return;
+    }
     if (r->pending)
         sim_rank_collect(g, r->puts);
     sim_rank_put_state(g, r->puts, (double)bytes);

@@ -27,7 +27,8 @@ extern "C" {
 int situ_dtl_init(MPI_Comm *comm);
 
 /* An analysis point: waits for the metrics of this rank's previous state (Algorithm 1), then
- * puts its state of `bytes` bytes into the DTL, fire-and-forget. */
+ * puts its state of `bytes` bytes into the DTL, fire-and-forget. With --mapping inline: the
+ * calling rank analyses its part, then exchanges with the other ranks, and nothing travels. */
 void situ_dtl_put(const void *state, size_t bytes);
 
 /* Waits for the metrics of the last state put (situ_dtl_finalize does it if you do not). */

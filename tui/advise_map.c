@@ -25,12 +25,20 @@ static uint64_t key_of(const struct params *p)
     return h;
 }
 
-/* The values an axis takes: the slider's own steps down and up from the current value (ratios
+/* The values an axis takes: a choice's every value (the mapping's four: inline beside the others),
+ * else the slider's own steps down and up from the current value (ratios
  * through the realisable ones), nodes no further than the platform's hosts; a window of at most
  * ADVISE_MAP_MAX with the current value in it. Returns how many, *at the current one's index. */
 static int axis_values(const struct params *p, int id, const struct platform *pf, double *v,
                        int *at)
 {
+    if (param_table[id].type == PARAM_CHOICE) { /* each choice once (the slider cycles) */
+        int n = 0;
+        while (param_table[id].choices[n] && n < ADVISE_MAP_MAX)
+            v[n] = n, n++;
+        *at = (int)params_get_number(p, id);
+        return n;
+    }
     double down[ADVISE_MAP_MAX], up[ADVISE_MAP_MAX];
     int nd = 0, nu = 0;
     struct params q = *p;

@@ -33,7 +33,7 @@ static json_t *stages_json(const struct stage_cmp *c)
 
 static json_t *xover_json(const struct xover *xo)
 {
-    static const char *names[XO_MAPPINGS] = {"insitu", "intransit"};
+    static const char *names[XO_MAPPINGS] = {"insitu", "intransit", "inline"};
     json_t *o = json_object();
     for (int m = 0; m < XO_MAPPINGS; m++) {
         json_t *pts = json_array();
@@ -118,7 +118,8 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
     const struct app_state *s = ud;
     const struct xover *xo = &s->xo;
     char title[96];
-    snprintf(title, sizeof title, "In situ vs in transit: makespan against data scaling, %ld nodes",
+    snprintf(title, sizeof title,
+             "In situ, in transit, inline: makespan against data scaling, %ld nodes",
              xo->base.nodes);
     chart_background(cr, w, h, title);
     double lo = INFINITY, hi = 0;
@@ -132,16 +133,17 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
     chart_panel(&p, cr, 0, 40, w, h - 40, XO_MIN, XO_MAX, true, lo / 1.3, hi * 1.3, true);
     chart_axes(&p, "data scaling (x bytes per particle)", "makespan (s)", "model and SimGrid", NULL,
                NULL, 0);
-    const char *labels[4] = {"in situ (model)", "in transit (model)", "in situ (SimGrid)",
-                             "in transit (SimGrid)"};
-    int styles[4] = {0, 1, 2, 3}, nl = 0;
-    const char *lp[4];
-    int ls[4];
+    const char *labels[2 * XO_MAPPINGS] = {"in situ (model)",      "in transit (model)",
+                                           "inline (model)",       "in situ (SimGrid)",
+                                           "in transit (SimGrid)", "inline (SimGrid)"};
+    int nl = 0;
+    const char *lp[2 * XO_MAPPINGS];
+    int ls[2 * XO_MAPPINGS];
     for (int m = 0; m < XO_MAPPINGS; m++) {
         if (!xo->c.ok[m])
             continue;
         chart_series(&p, m, xo->c.xs, xo->c.model[m], XO_SAMPLES);
-        lp[nl] = labels[m], ls[nl++] = styles[m];
+        lp[nl] = labels[m], ls[nl++] = m;
     }
     for (int m = 0; m < XO_MAPPINGS; m++) {
         double x[XO_POINTS], y[XO_POINTS];
@@ -150,8 +152,8 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
             if (xo->pstate[m][i] == XO_PT_DONE)
                 x[n] = xo->px[i], y[n++] = xo->sim[m][i];
         if (n) {
-            chart_series(&p, 2 + m, x, y, n);
-            lp[nl] = labels[2 + m], ls[nl++] = styles[2 + m];
+            chart_series(&p, XO_MAPPINGS + m, x, y, n);
+            lp[nl] = labels[XO_MAPPINGS + m], ls[nl++] = XO_MAPPINGS + m;
         }
     }
     if (xo->c.ncross) {

@@ -36,6 +36,7 @@
     X(COL_IDLE, -1, -1, -1, A_DIM, A_DIM)                                                          \
     X(COL_INSITU, COLOR_CYAN, OI_SKY, -1, A_BOLD, A_NORMAL)                                        \
     X(COL_INTRANSIT, COLOR_YELLOW, OI_ORANGE, -1, A_BOLD, A_BOLD)                                  \
+    X(COL_INLINE, COLOR_GREEN, OI_GREEN, -1, A_BOLD, A_UNDERLINE)                                  \
     X(COL_CROSS, COLOR_RED, OI_VERMILLION, -1, A_BOLD, A_BOLD | A_UNDERLINE)                       \
     X(COL_GOOD, COLOR_GREEN, OI_GREEN, -1, A_BOLD, A_BOLD)                                         \
     X(COL_WARN, COLOR_YELLOW, OI_ORANGE, -1, A_BOLD, A_BOLD)                                       \
@@ -62,6 +63,7 @@ struct glyphs {
     const char *eta, *times, *approx, *ge, *ellipsis, *ok, *fail, *delta, *enter, *arrows_lr,
         *arrows_ud, *dot, *arrow;
     const char *point2, *curve2; /* the second mapping's point; its curve in mono */
+    const char *point3, *curve3; /* the third's (inline) */
     const char *box_tl, *box_tr, *box_bl, *box_br;
 };
 

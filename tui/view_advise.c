@@ -74,8 +74,11 @@ static void draw_grid(const struct screen *s, const struct advise_map *m, int y0
     char t[32];
     for (int i = 0; i < ncols; i++) { /* the x values, over their columns */
         axis_value(m->xid, m->xv[fx + i], t, sizeof t);
-        draw_right(s, y0, x0 + LABEL_W + i * CELL_W, CELL_W - 1,
-                   fx + i == m->cx ? COL_VALUE : COL_MUTED, t);
+        enum colour c = fx + i == m->cx ? COL_VALUE : COL_MUTED;
+        if (param_table[m->xid].type == PARAM_CHOICE) /* a name, over the cell's number */
+            draw_text(s, y0, x0 + LABEL_W + i * CELL_W + 1, CELL_W - 1, c, t);
+        else
+            draw_right(s, y0, x0 + LABEL_W + i * CELL_W, CELL_W - 1, c, t);
     }
     for (int r = 0; r < rows; r++) {
         int y = fy + rows - 1 - r, row = y0 + 1 + r; /* larger values up */

@@ -132,7 +132,9 @@ static void draw_sliders(const struct screen *s, const struct view_layout *l,
         draw_right(s, y, 2 + NAME_W + 1, VALUE_W, focused ? COL_FOCUS : COL_VALUE, value);
         draw_text(s, y, 2 + NAME_W + 1 + VALUE_W + 1, UNIT_W, focused ? COL_FOCUS : COL_MUTED,
                   d->unit);
-        if (l->track_w > 1)
+        if (id == P_RATIO && a->p.mapping == MAPPING_INLINE) /* every core is a rank */
+            draw_text(s, y, l->track_x, l->track_w, COL_MUTED, l->track_w >= 7 ? "ignored" : "n/a");
+        else if (l->track_w > 1)
             draw_track(s, y, l->track_x, l->track_w, app_position(a, id));
     }
     /* What the sliders do not move, so the configuration on screen is complete: the files

@@ -69,14 +69,24 @@ static void sim_header(const struct screen *s, const struct app_state *a, char *
 
 static const char *scenario_text(enum scenario sc)
 {
-    return sc == SCENARIO_IS   ? "simulation waits for the analytics"
-           : sc == SCENARIO_IA ? "analytics waits for the simulation"
-                               : "neither side waits";
+    return sc == SCENARIO_IS       ? "simulation waits for the analytics"
+           : sc == SCENARIO_IA     ? "analytics waits for the simulation"
+           : sc == SCENARIO_INLINE ? "analysis on the ranks: no idle"
+                                   : "neither side waits";
 }
 
-/* "30 sim + 2 ana, 1 node", shortened until it fits the column. */
+/* "30 sim + 2 ana, 1 node" ("64 ranks inline, 2 nodes"), shortened until it fits the column. */
 static void core_split(const struct model_result *m, int width, char *buf, size_t len)
 {
+    if (m->scenario == SCENARIO_INLINE) {
+        int n = snprintf(buf, len, "%ld ranks inline, %d node%s", m->sim_cores, m->nodes_used,
+                         m->nodes_used == 1 ? "" : "s");
+        if (n >= width)
+            n = snprintf(buf, len, "%ld inline", m->sim_cores);
+        if (n >= width)
+            snprintf(buf, len, "%ld", m->sim_cores);
+        return;
+    }
     int n = snprintf(buf, len, "%ld sim + %ld ana, %d node%s", m->sim_cores, m->ana_cores,
                      m->nodes_used, m->nodes_used == 1 ? "" : "s");
     if (n >= width)
@@ -237,6 +247,20 @@ static void run_bar(const struct screen *s, int y, int x, int w, double active, 
     draw_fmt(s, y, x + w - 5, 5, COL_TEXT, "%4.0f%%", f * 100);
 }
 
+/* Inline, one core does both: the simulation's row is its whole time, the simulation's share then
+ * the analysis' (no idle); the analytics' row the analysis' share alone. */
+static void inline_run_bars(const struct screen *s, int y, int x, int w,
+                            const struct model_result *m)
+{
+    double total = m->sim_active + m->ana_active;
+    double fs = total > 0 ? m->sim_active / total : 0, fa = total > 0 ? m->ana_active / total : 0;
+    struct bar_seg seg[2] = {{fs, COL_SIM, s->g->block}, {fa, COL_ANA, s->g->shade_a}};
+    draw_bar(s, y, x, w - 5, seg, 2, s->g->idle);
+    draw_fmt(s, y, x + w - 5, 5, COL_TEXT, "%4.0f%%", (fs + fa) * 100);
+    draw_bar(s, y + 1, x, w - 5, &seg[1], 1, s->g->idle);
+    draw_fmt(s, y + 1, x + w - 5, 5, COL_TEXT, "%4.0f%%", fa * 100);
+}
+
 static void draw_run_bars(const struct screen *s, const struct view_layout *l,
                           const struct app_state *a)
 {
@@ -248,10 +272,17 @@ static void draw_run_bars(const struct screen *s, const struct view_layout *l,
     draw_text(s, y, x + 13, l->right_w - 13, COL_MUTED, "one core of each, % of the time active");
     const struct model_result *m = &a->model;
     draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");
-    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "analytics");
-    run_bar(s, y + 1, mx, bw, m->sim_active, m->sim_idle, COL_SIM);
-    run_bar(s, y + 2, mx, bw, m->ana_active, m->ana_idle, COL_ANA);
-    if (a->has_sim) {
+    draw_text(s, y + 2, x, LABEL_W, COL_TEXT,
+              m->scenario == SCENARIO_INLINE ? "analysis" : "analytics");
+    if (m->scenario == SCENARIO_INLINE) {
+        inline_run_bars(s, y + 1, mx, bw, m);
+    } else {
+        run_bar(s, y + 1, mx, bw, m->sim_active, m->sim_idle, COL_SIM);
+        run_bar(s, y + 2, mx, bw, m->ana_active, m->ana_idle, COL_ANA);
+    }
+    if (a->has_sim && a->sim.m.scenario == SCENARIO_INLINE) {
+        inline_run_bars(s, y + 1, sx, bw, &a->sim.m);
+    } else if (a->has_sim) {
         const struct model_result *r = &a->sim.m;
         run_bar(s, y + 1, sx, bw, r->sim_active, r->sim_idle, COL_SIM);
         run_bar(s, y + 2, sx, bw, r->ana_active, r->ana_idle, COL_ANA);
@@ -264,7 +295,10 @@ static void draw_run_bars(const struct screen *s, const struct view_layout *l,
  * blind reader, a projector that washes colours out, a grey-scale printout of the screen). */
 static const char *glyph_for(const struct screen *s, enum colour c)
 {
-    return c == COL_RETRIEVE ? s->g->shade_r : c == COL_ANA ? s->g->shade_a : s->g->block;
+    return c == COL_RETRIEVE ? s->g->shade_r
+           : c == COL_ANA    ? s->g->shade_a
+           : c == COL_IDLE   ? s->g->idle
+                             : s->g->block;
 }
 
 /* One step as a stacked bar scaled to the step's period, then the active time. */
@@ -276,7 +310,7 @@ static void step_bar(const struct screen *s, int y, int x, int w, const double *
     for (int i = 0; i < n; i++) {
         seg[i] =
             (struct bar_seg){period > 0 ? parts[i] / period : 0, cols[i], glyph_for(s, cols[i])};
-        active += parts[i];
+        active += cols[i] == COL_IDLE ? 0 : parts[i]; /* inline: the simulation's part, before */
     }
     char t[32];
     draw_time(active, t, sizeof t);
@@ -294,18 +328,24 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
         return;
     const struct stages *st = &a->model.stage;
     double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
-    double period = fmax(sim_side, ana_side);
+    /* Inline, the analysis follows S on the same cores: the step is both, one after the other. */
+    bool inl = a->model.scenario == SCENARIO_INLINE;
+    double period = inl ? sim_side + ana_side : fmax(sim_side, ana_side);
     char t[32];
     draw_time(period, t, sizeof t);
     draw_text(s, y, x, l->right_w, COL_HEADING, "ONE STEP");
     draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "period %s, active time per step", t);
     draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");
-    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, "analytics");
+    draw_text(s, y + 2, x, LABEL_W, COL_TEXT, inl ? "analysis" : "analytics");
 
-    double sim_parts[1] = {sim_side};
+    double sim_parts[2] = {sim_side, ana_side};
     double ana_parts[2] = {st->R, st->A + st->W + st->C};
-    enum colour sim_cols[1] = {COL_SIM}, ana_cols[2] = {COL_RETRIEVE, COL_ANA};
-    step_bar(s, y + 1, mx, bw, sim_parts, sim_cols, 1, period);
+    enum colour sim_cols[2] = {COL_SIM, COL_ANA}, ana_cols[2] = {COL_RETRIEVE, COL_ANA};
+    if (inl) { /* the analytics' row: the analysis after the simulation's part */
+        ana_parts[0] = sim_side;
+        ana_cols[0] = COL_IDLE;
+    }
+    step_bar(s, y + 1, mx, bw, sim_parts, sim_cols, inl ? 2 : 1, period);
     step_bar(s, y + 2, mx, bw, ana_parts, ana_cols, 2, period);
 
     if (a->has_sim) {
@@ -322,11 +362,12 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
             aa = r->m.ana_active / steps;
             ai = r->m.ana_idle / steps;
         }
-        double speriod = fmax(sa + si, aa + ai);
-        double sp[1] = {sa}, ap[1] = {aa};
-        enum colour ac[1] = {COL_ANA};
-        step_bar(s, y + 1, sx, bw, sp, sim_cols, 1, speriod);
-        step_bar(s, y + 2, sx, bw, ap, ac, 1, speriod);
+        bool sinl = r->m.scenario == SCENARIO_INLINE;
+        double speriod = sinl ? sa + aa : fmax(sa + si, aa + ai);
+        double sp[2] = {sa, aa}, ap[2] = {sinl ? sa : aa, aa};
+        enum colour ac[2] = {sinl ? COL_IDLE : COL_ANA, COL_ANA};
+        step_bar(s, y + 1, sx, bw, sp, sim_cols, sinl ? 2 : 1, speriod);
+        step_bar(s, y + 2, sx, bw, ap, ac, sinl ? 2 : 1, speriod);
     } else {
         draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
     }

@@ -12,9 +12,15 @@
 
 #define YLABEL_W 8
 
-static const enum colour curve_colour[XO_MAPPINGS] = {COL_INSITU, COL_INTRANSIT};
-static const char *const curve_name[XO_MAPPINGS] = {"in situ", "in transit"};
-static const char *const ascii_curve[XO_MAPPINGS] = {"*", "+"};
+static const enum colour curve_colour[XO_MAPPINGS] = {COL_INSITU, COL_INTRANSIT, COL_INLINE};
+static const char *const curve_name[XO_MAPPINGS] = {"in situ", "in transit", "inline"};
+static const char *const ascii_curve[XO_MAPPINGS] = {"*", "+", "~"};
+
+/* The point SimGrid's runs leave on mapping m's curve. */
+static const char *point_of(const struct glyphs *g, int m)
+{
+    return m == XO_INSITU ? g->point : m == XO_INTRANSIT ? g->point2 : g->point3;
+}
 
 struct axes {
     double llo, lhi; /* log10 of the makespan range */
@@ -69,8 +75,10 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
     ax.dots_x = pw * p.sx;
     ax.dots_y = ph * p.sy;
     /* In transit is dashed in colour too: the two curves must differ by more than a hue. */
-    if (s->unicode)
+    if (s->unicode) {
         plot_set_dash(&p, XO_INTRANSIT, 2);
+        plot_set_dash(&p, XO_INLINE, 1);
+    }
     for (int m = 0; m < XO_MAPPINGS; m++) {
         if (!xo->c.ok[m])
             continue;
@@ -106,9 +114,7 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
             int c = dot_x(&ax, xo->px[i]) / p.sx, r = dot_y(&ax, v) / p.sy;
             if (r >= 0 && r < ph && c >= 0 && c < pw)
                 draw_text(s, y0 + r, x0 + c, 1, st == XO_PT_DONE ? curve_colour[m] : COL_ERROR,
-                          st != XO_PT_DONE ? g->fail
-                          : m == XO_INSITU ? g->point
-                                           : g->point2);
+                          st != XO_PT_DONE ? g->fail : point_of(g, m));
         }
     }
 
@@ -176,6 +182,19 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         snprintf(line[n], sizeof line[n], "%s faster throughout", curve_name[xo->c.faster_below]);
         col[n++] = COL_TEXT;
     }
+    /* Inline against the best of the other two at the current data_scaling. */
+    double here[XO_MAPPINGS];
+    int best = -1;
+    for (int m = 0; m < XO_MAPPINGS; m++) {
+        here[m] = xover_model_at(&xo->c, m, a->p.data_scaling);
+        if (here[m] > 0 && (best < 0 || here[m] < here[best]))
+            best = m;
+    }
+    if (best >= 0 && here[XO_INLINE] > 0 && n < 7) {
+        snprintf(line[n], sizeof line[n], "fastest at %s%g: %s", g->times, a->p.data_scaling,
+                 curve_name[best]);
+        col[n++] = best == XO_INLINE ? COL_INLINE : COL_TEXT;
+    }
     int done = 0, failed = 0;
     for (int m = 0; m < XO_MAPPINGS; m++)
         for (int i = 0; i < XO_POINTS; i++)
@@ -187,9 +206,10 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         /* The curve as drawn (solid or dashed) and the point SimGrid's runs leave on it. */
         const char *sample = !s->unicode         ? ascii_curve[m]
                              : m == XO_INTRANSIT ? g->curve2
+                             : m == XO_INLINE    ? g->curve3
                                                  : g->curve;
         draw_text(s, y + r, x, 2, curve_colour[m], sample);
-        draw_text(s, y + r, x + 2, 1, curve_colour[m], m == XO_INSITU ? g->point : g->point2);
+        draw_text(s, y + r, x + 2, 1, curve_colour[m], point_of(g, m));
         char v[32];
         double at = xover_model_at(&xo->c, m, a->p.data_scaling);
         draw_time(at, v, sizeof v);
@@ -197,13 +217,14 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
                  xo->c.ok[m] ? v : "-", g->times, a->p.data_scaling);
     }
     if (r < h) {
-        draw_text(s, y + r, x, 1, COL_INSITU, g->point);
-        draw_text(s, y + r, x + 1, 1, COL_INTRANSIT, g->point2);
+        for (int m = 0; m < XO_MAPPINGS; m++)
+            draw_text(s, y + r, x + m, 1, curve_colour[m], point_of(g, m));
         if (failed)
-            draw_fmt(s, y + r, x + 3, w - 3, COL_TEXT, "SimGrid %d/%d, %d failed", done,
-                     2 * XO_POINTS, failed);
+            draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "SimGrid %d/%d, %d failed", done,
+                     XO_MAPPINGS * XO_POINTS, failed);
         else
-            draw_fmt(s, y + r, x + 3, w - 3, COL_TEXT, "SimGrid %d/%d points", done, 2 * XO_POINTS);
+            draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "SimGrid %d/%d points", done,
+                     XO_MAPPINGS * XO_POINTS);
         r++;
     }
     if (r < h && a->p.mapping == MAPPING_HOSTFILE)
@@ -213,9 +234,13 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
 void view_xover_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
 {
     int y = l->xo_y, side_w = l->cols >= 100 ? 34 : 30;
-    int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "IN SITU vs IN TRANSIT");
+    int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "IN SITU vs IN TRANSIT vs INLINE");
+    /* Narrow (80 columns): the shorter subtitle, so that the node count stays. */
+    bool wide = l->cols - 2 - n >= 55;
     n += draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_MUTED,
-                  "  makespan against data_scaling, log-log, at %ld nodes", a->xo.base.nodes);
+                  wide ? "  makespan against data_scaling, log-log, at %ld nodes"
+                       : "  makespan vs data_scaling, at %ld nodes",
+                  a->xo.base.nodes);
     if (a->xo.bumped)
         n += draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_WARN, " (in transit needs %s 2)", s->g->ge);
     if (!xover_current(&a->xo))

@@ -9,7 +9,16 @@
 #include "../engine/model/layout.h"
 #include "../engine/model/model.h"
 
-static const int mapping_of[XO_MAPPINGS] = {MAPPING_INSITU, MAPPING_INTRANSIT};
+static const int mapping_of[XO_MAPPINGS] = {MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_INLINE};
+
+/* The configuration of mapping m: inline has no analytics cores, so the others' analytics zone is
+ * not its. */
+static void with_mapping(struct params *q, int m)
+{
+    q->mapping = mapping_of[m];
+    if (m == XO_INLINE)
+        q->analytics_zone[0] = 0;
+}
 
 static double sample_x(int i, int n)
 {
@@ -85,7 +94,7 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
     struct layout l[XO_MAPPINGS];
     for (int m = 0; m < XO_MAPPINGS; m++) {
         q[m] = *base;
-        q[m].mapping = mapping_of[m];
+        with_mapping(&q[m], m);
         c->ok[m] = false;
         c->err[m][0] = 0;
         if (params_validate(&q[m], c->err[m]) < 0 ||
@@ -127,7 +136,7 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
 void xover_point_params(const struct xover *xo, int m, int i, struct params *out)
 {
     *out = xo->base;
-    out->mapping = mapping_of[m];
+    with_mapping(out, m);
     out->data_scaling = xo->px[i];
 }
 
@@ -136,7 +145,7 @@ int xover_match(const struct xover *xo, const struct params *p, int *m, int *i)
     struct params base;
     bool bumped;
     base_of(p, &base, &bumped);
-    if (bumped || (p->mapping != MAPPING_INSITU && p->mapping != MAPPING_INTRANSIT))
+    if (bumped || p->mapping == MAPPING_HOSTFILE)
         return 0;
     char key[RUNNER_KEY_MAX];
     params_canonical(&base, key, sizeof key);
@@ -144,7 +153,9 @@ int xover_match(const struct xover *xo, const struct params *p, int *m, int *i)
         return 0;
     for (int k = 0; k < XO_POINTS; k++) {
         if (fabs(p->data_scaling - xo->px[k]) <= 1e-12 * xo->px[k]) {
-            *m = p->mapping == MAPPING_INSITU ? XO_INSITU : XO_INTRANSIT;
+            *m = p->mapping == MAPPING_INSITU      ? XO_INSITU
+                 : p->mapping == MAPPING_INTRANSIT ? XO_INTRANSIT
+                                                   : XO_INLINE;
             *i = k;
             return 1;
         }

@@ -1,5 +1,6 @@
 /* The in-situ vs in-transit crossover: makespan against data_scaling (1..1000, log) for both
- * mappings at the current configuration, from the model and from simulations as they arrive.
+ * mappings, and inline beside them, at the current configuration, from the model and from
+ * simulations as they arrive.
  *
  * Two halves with different lives: the base (which configuration, which simulated points) moves
  * with every key and is cheap; the model curves take ~150 model evaluations, so the loop computes
@@ -20,7 +21,8 @@
 #define XO_MIN     1.0
 #define XO_MAX     1000.0
 
-enum xo_mapping { XO_INSITU, XO_INTRANSIT, XO_MAPPINGS };
+/* Inline's curve is flat in data_scaling (no DTL): where the others rise past it, it wins. */
+enum xo_mapping { XO_INSITU, XO_INTRANSIT, XO_INLINE, XO_MAPPINGS };
 enum xo_point_state { XO_PT_NONE, XO_PT_DONE, XO_PT_FAILED };
 
 struct xover_curves {

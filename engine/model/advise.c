@@ -38,6 +38,8 @@ void advise_metrics_finish(struct advise_metrics *a)
     double busy = cores > 0 ? (a->sim_cores * us + a->ana_cores * ua) / cores : 0;
     double hi = fmax(us, ua);
     a->balance = hi > 0 ? busy * fmin(us, ua) / hi : 0;
+    if (a->ana_cores == 0) /* inline: both on the same cores, one after the other */
+        a->balance = fmin(1, us + ua);
 }
 
 void advise_metrics_from_model(const struct params *p, const struct model_result *m,
@@ -224,7 +226,7 @@ long advise_pareto(struct advise_cand *c, long n, long *front)
         return -1;
     for (long i = 0; i < n; i++) {
         c[i].pareto = false;
-        if (c[i].feasible)
+        if (c[i].feasible && !c[i].repeat)
             t[m++] = (struct two){c[i].model.makespan, c[i].model.core_hours, i};
     }
     qsort(t, (size_t)m, sizeof *t, by_makespan);
@@ -299,6 +301,10 @@ int advise_run(struct advise *a, profile_source src, char *err, size_t errlen)
     a->nranked = a->invalid = 0;
     a->invalid_why[0] = 0;
     char perr[512];
+    int ratio_axis = -1; /* the axis that moves the ratio alone, if any */
+    for (int k = 0; k < a->grid.naxes; k++)
+        if (a->grid.axes[k].nids == 1 && a->grid.axes[k].ids[0] == P_RATIO)
+            ratio_axis = k;
     for (long i = 0; i < n; i++) {
         struct params p = a->base;
         struct model_result m;
@@ -321,7 +327,10 @@ int advise_run(struct advise *a, profile_source src, char *err, size_t errlen)
         advise_metrics_from_model(&p, &m, &c->model);
         c->feasible = advise_feasible(&a->limits, &c->model);
         values[i] = advise_value(&c->model, a->objective);
-        if (c->feasible)
+        /* inline ignores the ratio: its first row stands for the others */
+        c->repeat =
+            p.mapping == MAPPING_INLINE && ratio_axis >= 0 && grid_row(&a->grid, i, ratio_axis) > 0;
+        if (c->feasible && !c->repeat)
             a->ranked[a->nranked++] = i;
     }
     if (a->invalid == n) {

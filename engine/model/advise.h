@@ -17,7 +17,10 @@
  *               close alone is about eta; busy weighs the idle time by the cores that idle, so
  *               thirty simulation cores waiting for one analytics core (R = 31 when the analytics
  *               is the slower side) scores below two analytics cores waiting for thirty
- *               simulation cores (R = 15), even where eta prefers the first. */
+ *               simulation cores (R = 15), even where eta prefers the first. Inline (no
+ *               analytics cores: the analysis on the ranks' own cores, after their S) has no
+ *               idle to weigh: balance = u_s + u_a, 1 but for a rank that ends early, as its
+ *               eta is 1. */
 #ifndef SITU_ADVISE_H
 #define SITU_ADVISE_H
 
@@ -73,10 +76,12 @@ struct advise_limits {
 
 bool advise_feasible(const struct advise_limits *lim, const struct advise_metrics *a);
 
-/* One grid point. valid: the model could evaluate it (else it is in no ranking). */
+/* One grid point. valid: the model could evaluate it (else it is in no ranking). repeat: an inline
+ * point that differs from an earlier one by its ratio alone, which inline ignores: the same
+ * configuration, kept for the maps but in no ranking and not on the front. */
 struct advise_cand {
     struct advise_metrics model;
-    bool valid, feasible, pareto;
+    bool valid, feasible, pareto, repeat;
     long rank; /* 0 for the best feasible candidate; -1 if not feasible */
 };
 
@@ -131,7 +136,7 @@ int advise_order(long *idx, long n, const double *values, bool maximise);
 
 /* Marks and lists the Pareto front of makespan against core-hours (both lower is better) among
  * the feasible candidates: those no other feasible candidate is at least as good as on both
- * and better on one. Equal points are all on it. Returns the front's size. */
+ * and better on one. Equal points are all on it (repeats are not). Returns the front's size. */
 long advise_pareto(struct advise_cand *c, long n, long *front);
 
 #endif

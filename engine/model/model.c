@@ -448,6 +448,23 @@ static void model_inline(const struct platform *pf, const struct layout *l,
     }
     m->stage.A = steps > 0 ? A / steps : 0;
     m->chunks = 1;
+    /* The exchange's law takes the messages into a host to share one link: over several (a
+     * torus node's), they do not (MODEL_INLINE_LINKS_WARNING). Counted into rank 0's host. */
+    bool exchanges = false;
+    for (int k = 0; k < prof->nclasses; k++)
+        exchanges = exchanges || prof->classes[k].v.pattern != ANALYTICS_NONE;
+    int seen[8], n = 0, root = x.collector_host, len;
+    for (int h = 0; exchanges && h < l->hosts && n < 8; h++) {
+        if (!l->sim_per_host[h] || h == root)
+            continue;
+        const int *route = platform_route(pf, h, root, &len);
+        int last = route && len ? route[len - 1] : -1, k = 0;
+        while (k < n && seen[k] != last)
+            k++;
+        if (k == n)
+            seen[n++] = last;
+    }
+    m->inbound_links = n;
     m->sim_active = m->steps * m->stage.S + tail;
     m->ana_active = m->ana_active_drifted = A;
     m->sim_idle = m->ana_idle = 0;
@@ -500,8 +517,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * apart and share the node's link less: S is an upper bound, by as much as the halos are a
      * part of it (model.h). */
     m->ranks_drift = cut.ranks && exchanges > 0 && m->halo >= RANKS_DRIFT_HALO * st->S;
+    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     if (l->inline_ranks) {
-        double tail = m->tail_iterations * iteration + tail_halos * one_halo;
         free(apart);
         model_inline(pf, l, prof, f, tail, m);
         return;
@@ -553,7 +570,6 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->W = W / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
@@ -599,11 +615,12 @@ long model_route_pairs(const struct layout *l, int **pairs)
         if (l->ana_per_host[h] && l->dtl_load[h] && first < 0)
             first = h;
     }
-    for (int h = 0; l->inline_ranks && h < l->hosts && second < 0; h++)
-        if (l->sim_per_host[h] && first >= 0 && h != first) /* the ranks' exchange */
-            second = h;
-        else if (l->sim_per_host[h] && first < 0)
-            first = h;
+    for (int h = 0; l->inline_ranks && h < l->hosts; h++) /* the ranks' exchange, into rank 0's */
+        if (l->sim_per_host[h] && h != l->collector_host) {
+            PAIR(h, l->collector_host);
+            if (second < 0)
+                first = l->collector_host, second = h;
+        }
     if (second >= 0)
         PAIR(first, second);
     for (long r = 0; r < l->sim_cores; r++) {
@@ -655,7 +672,9 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
     char drift[448];
     model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift,
                         m->scenario == SCENARIO_IS, drift, sizeof drift);
-    snprintf(buf, len, "%s%s%s", m->inbound_links > 1 ? MODEL_INBOUND_WARNING : "",
+    const char *links =
+        m->scenario == SCENARIO_INLINE ? MODEL_INLINE_LINKS_WARNING : MODEL_INBOUND_WARNING;
+    snprintf(buf, len, "%s%s%s", m->inbound_links > 1 ? links : "",
              m->inbound_links > 1 && drift[0] ? "; " : "", drift);
     return buf;
 }

@@ -22,6 +22,9 @@
 #define MODEL_INBOUND_WARNING                                                                      \
     "the analytics receive states over several links (a torus?): the model takes them to share "   \
     "one, so it may overestimate R; check with situ run --fidelity full"
+#define MODEL_INLINE_LINKS_WARNING                                                                 \
+    "the ranks' exchange reaches a node over several links (a torus?): the model takes them to "   \
+    "share one, so it may overestimate A; check with situ run --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -67,7 +70,8 @@ struct model_result {
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
                           * tail); a simulation's result has none (NAN) */
     double efficiency;   /* eq. 6 */
-    /* The most links over which one analytics host receives its remote states. The model takes
+    /* The most links over which one analytics host receives its remote states (inline: over
+     * which rank 0's host receives the other hosts' exchange). The model takes
      * them to share one (a host's link to its switch); over several (a torus node's), how many
      * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
     int inbound_links;

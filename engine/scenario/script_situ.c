@@ -338,19 +338,23 @@ enum { XO_SCAN_MODEL = 33, XO_SCAN_RUN = 5, XO_ROUND_MAX = 16, XO_STATE = 2 };
 
 struct xo {
     struct params base;
+    int mapping[2]; /* compared: a (c.a) and b (c.b); insitu and intransit unless told */
     bool by_run;
     int jobs;
     struct crossover c;
     char err[1024];
 };
 
-/* The round's 2n configurations (in situ, in transit at each point) and their models, which
- * also check them. ms gets the models' makespans. */
+/* The round's 2n configurations (the two mappings at each point) and their models, which also
+ * check them. ms gets the models' makespans. Inline has no analytics cores to place: the base's
+ * hostfile and analytics zone (the other mapping's) are not its. */
 static int xo_configs(struct xo *x, struct params *ps, double *ms)
 {
     for (int i = 0; i < 2 * x->c.n; i++) {
         ps[i] = x->base;
-        ps[i].mapping = i % 2 ? MAPPING_INTRANSIT : MAPPING_INSITU;
+        ps[i].mapping = x->mapping[i % 2];
+        if (ps[i].mapping == MAPPING_INLINE)
+            ps[i].hostfile[0] = ps[i].analytics_zone[0] = 0;
         ps[i].data_scaling = x->c.xs[i / 2];
         struct model_result m;
         if (evaluate_model(&ps[i], &m, x->err, sizeof x->err) < 0)
@@ -400,7 +404,8 @@ static int xo_eval_here(struct xo *x)
 
 static int xo_push_answer(lua_State *L, const struct xo *x)
 {
-    bool insitu_below = crossover_insitu_faster_below(&x->c);
+    bool insitu_below = crossover_insitu_faster_below(&x->c); /* the first mapping's */
+    const char *const *name = param_table[P_MAPPING].choices;
     lua_pushnumber(L, crossover_at(&x->c));
     lua_createtable(L, 0, 6);
     lua_pushnumber(L, x->c.lo);
@@ -411,9 +416,9 @@ static int xo_push_answer(lua_State *L, const struct xo *x)
     lua_setfield(L, -2, "by");
     lua_pushinteger(L, 2 * x->c.evals);
     lua_setfield(L, -2, "evaluations");
-    lua_pushstring(L, insitu_below ? "insitu" : "intransit");
+    lua_pushstring(L, name[x->mapping[!insitu_below]]);
     lua_setfield(L, -2, "below");
-    lua_pushstring(L, insitu_below ? "intransit" : "insitu");
+    lua_pushstring(L, name[x->mapping[insitu_below]]);
     lua_setfield(L, -2, "above");
     return 2;
 }
@@ -482,6 +487,30 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
     return nres ? nres : xo_rounds(L, x);
 }
 
+/* mappings = {"insitu", "inline"}: the two compared, distinct (default in situ, in transit). */
+static void xo_mappings(lua_State *L, struct xo *x)
+{
+    x->mapping[0] = MAPPING_INSITU, x->mapping[1] = MAPPING_INTRANSIT;
+    lua_getfield(L, 1, "mappings");
+    if (lua_isnil(L, -1))
+        return;
+    const char *bad = "situ.crossover: mappings must be two distinct names of insitu, intransit, "
+                      "hostfile, inline";
+    if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
+        luaL_error(L, "%s", bad);
+    for (int k = 0; k < 2; k++) {
+        lua_rawgeti(L, -1, k + 1);
+        const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        x->mapping[k] = -1;
+        for (int c = 0; param_table[P_MAPPING].choices[c]; c++)
+            if (!strcmp(m, param_table[P_MAPPING].choices[c]))
+                x->mapping[k] = c;
+        lua_pop(L, 1);
+    }
+    if (x->mapping[0] < 0 || x->mapping[1] < 0 || x->mapping[0] == x->mapping[1])
+        luaL_error(L, "%s", bad);
+}
+
 static int l_crossover(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -501,6 +530,7 @@ static int l_crossover(lua_State *L)
     double tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);
     lua_getfield(L, 1, "jobs");
     x->jobs = (int)luaL_optinteger(L, -1, cores());
+    xo_mappings(L, x);
     if (!x->by_run && strcmp(by, "model"))
         return luaL_error(L, "situ.crossover: by must be \"model\" or \"run\", not \"%s\"", by);
     lua_settop(L, XO_STATE);

@@ -100,12 +100,9 @@ static long halos_in(long from, long to, long period)
 
 static void exchange(struct engine *e, int me, int host, long step);
 
-/* mapping=inline (model.h): the rank analyses its own state on its own core, then the ranks
- * exchange the step's pattern. A host's ranks combine their parts first (they meet: the last to
- * come does the host's part of the exchange with the other hosts, while the others wait for it),
- * as the analytics actors of a host do. */
-static void inline_analysis(struct engine *e, struct sim_group *g, long i)
+void sim_rank_analyse_inline(struct sim_group *g, long i)
 {
+    struct engine *e = sim_engine;
     double t0 = simgrid_get_clock();
     execute(e->chunk_flops[i]);
     if (e->av[i].pattern != ANALYTICS_NONE && g->xidx >= 0) {
@@ -161,7 +158,7 @@ void sim_rank_actor(int argc, char **argv)
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
         if (e->l.inline_ranks) {
-            inline_analysis(e, g, i);
+            sim_rank_analyse_inline(g, i);
             continue;
         }
         XBT_DEBUG("step %ld: state out (%d ranks)", i, g->ranks);

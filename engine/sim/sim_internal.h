@@ -103,8 +103,8 @@ struct engine {
     struct channel *xchg;
     int nx, xrounds, xroot;
     int *xhost, *xdone;
-    /* [pf.hosts] mapping=inline at full fidelity: the host's ranks meet before and after their
-     * host's part of the exchange (NULL where one group stands for them) */
+    /* [pf.hosts] mapping=inline at full fidelity: where the host's ranks wait for the last of
+     * them to end their host's part of the exchange (NULL where one group stands for them) */
     sg_bar_t *xbar;
     sg_host_t *hosts; /* [pf.hosts] */
     bool loopback_fatpipe;
@@ -179,5 +179,10 @@ void sim_postman_actor(int argc, char **argv);
 void sim_rank_collect(struct sim_group *g, long i);
 void sim_rank_put_state(struct sim_group *g, long i, double state_bytes);
 void sim_rank_poison(struct sim_group *g);
+/* mapping=inline (model.h), in place of the collect and the put: the rank analyses its own state
+ * of step i on its own core, then the ranks exchange the step's pattern. A host's ranks combine
+ * their parts first (they meet: the last to come does the host's part of the exchange with the
+ * other hosts, while the others wait for it), as the analytics actors of a host do. */
+void sim_rank_analyse_inline(struct sim_group *g, long i);
 
 #endif

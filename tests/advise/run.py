@@ -223,6 +223,22 @@ BAD = [
 ]
 
 
+def inline_ranked_once():
+    # inline ignores the ratio: one candidate for the ratios' axis, the sweep's numbers, eta and
+    # balance 1 (no idle), and SimGrid verifies it like any other
+    args = ["--ratio", "1,3,7,15", "--nodes", "2", "--mapping", "insitu,inline", "--iterations", "400"]
+    p = situ("advise", "--json", *args, "--objective", "makespan", "--verify", "5")
+    ranked = [json.loads(l) for l in p.stdout.splitlines()]
+    inl = [c for c in ranked if c["config"]["mapping"] == "inline"]
+    assert len(ranked) == 5 and len(inl) == 1 and inl[0]["config"]["ratio"] == 1, [key_of(c["config"]) for c in ranked]
+    assert "ranked once" in p.stderr, p.stderr
+    row = next(r for r in sweep_model(args) if r["mapping"] == "inline")
+    m = inl[0]["model"]
+    assert abs(m["makespan"] / float(row["makespan"]) - 1) < 1e-9, (m, row["makespan"])
+    assert m["efficiency"] == 1 and abs(m["balance"] - 1) < 1e-9, m
+    assert abs(inl[0]["simgrid"]["makespan"] / m["makespan"] - 1) < 0.02, inl[0]["simgrid"]
+
+
 def bad_input_is_exit_2_one_line():
     for args, word in BAD:
         p = situ("advise", *args, expect=2)
@@ -238,6 +254,7 @@ check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
 check("says when SimGrid changes the order", says_when_simgrid_changes_the_order)
 check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
 check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
+check("inline: ranked once whatever the ratio, eta and balance 1", inline_ranked_once)
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
 
 shutil.rmtree(TMP, ignore_errors=True)

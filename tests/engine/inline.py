@@ -108,10 +108,40 @@ def smpi(situ):
     return test
 
 
+def torus(situ):
+    def test():  # the exchange into a torus node over several links: a caution, an upper bound
+        args = ["--iterations", "200", "--nodes", "8", "--analytics", "scatter", "--platform",
+                "platforms/torus64.xml"]
+        m, full = call(situ, "model", *args), call(situ, "run", "--fidelity", "full", *args)
+        assert "several links" in m.get("warning", ""), m.get("warning")
+        assert full["makespan"] <= m["makespan"], (full["makespan"], m["makespan"])
+    return test
+
+
+def smpi_app(situ):
+    def test():  # an MPI application's ranks analyse inline at each situ_dtl_put
+        stencil = os.path.join(os.path.dirname(situ), "build", "stencil")
+        args = ["--iterations", "40", "--stride", "10", "--nodes", "2", "--cores-per-node", "8",
+                "--analytics", "scatter"]
+        r = call(situ, "run", "--smpi-app", stencil, "32", "40", "10", *args)
+        m = call(situ, "model", *args)
+        assert r["scenario"] == "inline" and r["sim_cores"] == 16 and r["steps"] == 4, r
+        assert "heat left 4096.000000 of 4096" in r["app"]["output"], r["app"]["output"]
+        c = r["conservation"]
+        assert c["analyses"] == 16 * 4 and c["puts"] == c["metrics_delivered"] == 0, c
+        # the model's analysis, and the ranks' waits for each other at the exchange (the
+        # application's own compute is uneven)
+        assert m["analytics_active"] * 0.99 <= r["analytics_active"] <= m["analytics_active"] * 1.1, \
+            (r["analytics_active"], m["analytics_active"])
+    return test
+
+
 def checks(situ, tmp):
     """(name, test) pairs for run.py's check()."""
     out = [(f"inline: model, fast and full within 2%, {what}", agreement(situ, args)) for what, args in AGREEMENT]
     out.append(("inline: a gather to rank 0's node, model vs full within 2%", gather(situ, tmp)))
     out.append(("inline: compute_scaling 0 costs nothing", no_analysis(situ)))
     out.append(("inline: smpi agrees with full within 0.5%", smpi(situ)))
+    out.append(("inline: --smpi-app, the application's ranks analyse at each put", smpi_app(situ)))
+    out.append(("inline: on a torus the model cautions and is an upper bound", torus(situ)))
     return out

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The four levels side by side on the engine tests' configurations (make test-slow): the model,
-fidelity fast, full and smpi (LV08, and SMPI's own network), each with its wall time. Fails when
+fidelity fast, full and smpi (LV08, and SMPI's own network), each with its wall time (mapping=inline
+too). Fails when
 smpi's makespan (LV08) is more than 0.5% from full's. Prints a Markdown table."""
 import json
 import os
@@ -25,6 +26,7 @@ def without_fidelity(args):
 
 CONFIGS = [without_fidelity(a) for a in
            engine.AGREEMENT + [engine.CONSERVATION[-1], engine.INTERFERENCE[0]]]
+CONFIGS += [a + ["--mapping", "inline"] for _, a in engine.inline.AGREEMENT]  # analysis on the ranks
 
 
 def level(cmd, args):

@@ -504,6 +504,34 @@ emit{ a.makespan, b.makespan }
               "t.lua:1: situ.crossover:", 'by must be "model" or "run"', 2)
 
 
+def api_inline():
+    # mapping=inline through situ.run, situ.crossover (any two mappings) and situ.advise
+    out = emitted(script(JSON_LUA + '''
+local cfg = { nodes = 2, iterations = 200, mapping = "inline", analytics = "scatter" }
+local r, m = situ.run(cfg), situ.model(cfg)
+emit{ r.scenario, r.efficiency, r.analytics_cores, r.makespan, m.makespan }
+local base = { nodes = 16, analytics = "scatter", iterations = 2000 }
+local x, info = situ.crossover{ base = base, mappings = { "intransit", "inline" } }
+emit{ x = x, below = info.below, above = info.above }
+base.data_scaling = x
+base.mapping = "intransit"
+local a = situ.model(base)
+base.mapping = "inline"
+emit{ a.makespan, situ.model(base).makespan }
+local rs = situ.advise{ base = { iterations = 400 }, ratio = { 1, 15 }, nodes = 2,
+                        mapping = { "insitu", "inline" }, objective = "makespan" }
+emit{ n = rs.n, candidates = rs.candidates, first = rs[1].config.mapping }
+'''))
+    assert out[0][:3] == ["inline", 1, 0], out[0]
+    close(out[0][3], out[0][4], 0.02, "situ.run vs situ.model, inline")
+    r = out[1]
+    assert 1 < r["x"] < 1000 and r["below"] == "intransit" and r["above"] == "inline", r
+    close(out[2][0], out[2][1], 0.01, "makespans at the crossover")
+    assert out[3] == {"n": 3, "candidates": 4, "first": "inline"}, out[3]  # inline ranked once
+    lua_error(script("situ.crossover{ base = { nodes = 4 }, mappings = { 'inline' } }\n"),
+              "t.lua:1: situ.crossover:", "mappings must be two distinct names", 2)
+
+
 def api_analytics():
     out = emitted(script(JSON_LUA + '''
 emit(situ.analytics{ nodes = 16, analytics = "scatter" })
@@ -833,6 +861,7 @@ def main():
         check("situ.advise", api_advise)
         check("situ.crossover (model and run)", api_crossover)
         check("situ.analytics", api_analytics)
+        check("situ.run, situ.crossover and situ.advise with mapping=inline", api_inline)
         check("situ.table", api_table)
         check("situ.csv", api_csv_files)
         check("arg, require, situ.version", api_arg_require_version)

@@ -212,12 +212,33 @@ def scenario_in_the_explorer():
         p.close()
 
 
+def mapping_axis_has_every_mapping():
+    # X to the mapping: its four choices once each (hostfile needs a file: no number), inline's
+    # eta 1 (no idle), and the best cell's mapping goes to the slider
+    p = opened("--nodes", "2")
+    try:
+        p.tmux("send-keys", "a")
+        wait(p, lambda s: "ADVISOR" in s, "the advisor")
+        for _ in range(10):  # ratio -> stride ... -> mapping
+            p.tmux("send-keys", "X")
+        s = wait(p, lambda s: "mapping→" in s, "the mapping on the x axis")
+        xs, rows = grid(s)
+        assert xs == ["insit", "intra", "hostf", "inlin"], xs
+        for label, cells in rows:
+            assert "--" in cells[2] and "1.00" in cells[3], (label, cells)
+        p.tmux("send-keys", "*")  # the best by eta: inline, which idles never
+        wait(p, lambda s: slider(s, "mapping") == "inline", "mapping inline after *")
+    finally:
+        p.close()
+
+
 check("footer and help list the advisor", footer_and_help)
 check("situ.advise with verify in the explorer's scenario panel", scenario_in_the_explorer)
 check("the cursor moves the sliders, the panes follow", cursor_moves_the_sliders)
 check("the best cell is marked", best_cell_is_marked)
 check("SimGrid's marks and the Fig. 8 contradiction", simgrid_marks_and_contradiction)
 check("without colour or Unicode: shade glyphs and numbers", without_colour_or_unicode)
+check("the mapping as an axis: every mapping once, inline among them", mapping_axis_has_every_mapping)
 shutil.rmtree(TMP, ignore_errors=True)
 print(f"tui advise: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

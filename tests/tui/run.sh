@@ -526,6 +526,24 @@ said=$(grep -c "^situ: cache directory $tmp/xdg-file/situ unusable (.*): nothing
 [ -z "$(ls -A "$tmp/tmpdir")" ] || miss "left in TMPDIR: $(ls -A "$tmp/tmpdir")"
 finish "an unusable cache directory: the explorer simulates, says it once, leaves nothing"
 
+# ---- mapping=inline: the results say what it means, the crossover has its third curve -------
+start C.UTF-8 --mapping inline --nodes 2 --iterations 400
+wait_for "scenario +inline +inline" 30 || miss "no inline scenario from the model and SimGrid"
+grep -Eq "cores +64 inline +64 inline" "$screen" || miss "the cores do not say inline"
+grep -Eq "ratio +15 sim/ana +ignored" "$screen" || miss "the ratio is not shown ignored"
+grep -Eq "simulation +█+▓ +100% +█+▓ +100%" "$screen" || miss "the simulation's bar is not S then A"
+grep -Eq "analysis +▓+░+ +5%" "$screen" || miss "no analysis share"
+grep -q "IN SITU vs IN TRANSIT vs INLINE" "$screen" || miss "no three-way crossover"
+grep -Eq "┈┈■ inline +7.4 s at ×1" "$screen" || miss "no inline curve in the legend"
+wait_for "SimGrid 21/21 points" 60 || miss "the three curves' points never all landed"
+grep -q "fastest at ×1: inline" "$screen" || miss "no fastest mapping"
+keys m
+wait_for "scenario +I[AS] +" 10 || miss "m did not leave inline"
+grep -Eq "analytics +[▒▓]" "$screen" || miss "the analytics' bar did not come back"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "mapping=inline in the explorer: results, bars and the third crossover curve"
+
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1
 start C --preset fig9-intransit

@@ -145,3 +145,38 @@ Test(inline, what_makes_no_sense_with_it_is_refused)
     cr_assert_eq(params_validate(&p, err), -1);
     cr_assert(strstr(err, "ratio") == err, "%s", err);
 }
+
+Test(inline, placement_every_core_a_rank_and_states_stay_home)
+{
+    struct platform pf = fixture_flat(&twice_speed);
+    struct params p = inline_params();
+    p.nodes = 3;
+    p.cores_per_node = 6; /* of the hosts' 8 */
+    struct layout l, x;
+    char err[256] = "";
+    cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(l.sim_cores, 18);
+    cr_assert_eq(l.ana_cores, 0);
+    cr_assert_eq(l.sim_nodes, 3);
+    cr_assert_eq(l.ana_nodes, 0);
+    cr_assert_eq(l.nodes_used, 3);
+    for (int h = 0; h < pf.hosts; h++) {
+        cr_assert_eq(l.sim_per_host[h], h < 3 ? 6 : 0, "host %d", h);
+        cr_assert_eq(l.ana_per_host[h] + l.dtl_load[h], 0, "host %d", h);
+    }
+    for (long r = 0; r < l.sim_cores; r++) {
+        cr_assert_eq(l.rank_host[r], r / 6);
+        cr_assert_eq(l.dtl_host[r], l.rank_host[r]);
+    }
+    cr_assert_eq(l.collector_host, l.rank_host[0]);
+    /* The exchange sees the ranks' hosts as its own. */
+    layout_inline_view(&l, &x);
+    cr_assert_eq(x.ana_cores, 18);
+    cr_assert_eq(x.ana_per_host[1], 6);
+    cr_assert_eq(x.dtl_load[2], 6);
+    layout_free(&l);
+    p.nodes = 5; /* more than the platform's 4 hosts */
+    cr_assert_eq(layout_build(&p, &pf, &l, err, sizeof err), -1);
+    cr_assert(strstr(err, "nodes") == err, "%s", err);
+    platform_free(&pf);
+}
