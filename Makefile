@@ -147,7 +147,7 @@ TEST_SUITES = mutants-apply asan tsan fuzz-replay valgrind-lua unit \
               tools cli tui tui-stress tui-signals tui-supervisor \
               tui-as-user tui-terminals tui-bite tui-advise cli-table tui-workshop \
               engine engine-platforms lua lua-isolation study study-output \
-              advise
+              advise calibrate
 test: deps
 	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	@MAKE="$(MAKE)" sh tools/test-suites.sh $(TEST_SUITES)
@@ -199,6 +199,8 @@ test-study-output:
 	python3 tests/study/output.py ./situ
 test-advise:
 	python3 tests/advise/run.py ./situ
+test-calibrate:
+	python3 tests/calibrate/run.py ./situ
 
 # Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
 # the tests that should catch it; fails below a 90% kill ratio or on an unexplained survivor.
@@ -208,6 +210,7 @@ mutants: situ $(BUILD)/unit
 test-slow: mutants smpi asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
 	python3 tests/engine/sampling.py ./situ
+	sh tests/calibrate/slow.sh ./situ
 
 # Generated documentation: the README's parameter table, from the parameter table.
 docs: all

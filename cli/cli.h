@@ -50,6 +50,7 @@ int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simu
 int cmd_sweep(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);

@@ -31,6 +31,7 @@ static void usage(FILE *out)
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
         "       situ advise [--PARAM LIST ...] [--objective O] [--verify K]   the best of many\n"
         "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
+        "       situ calibrate FILE... [--out NAME]         fit the costs to measured runs\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
         "       situ lesson NAME [--headless [--solutions]] | --list   a workshop lesson\n"
@@ -136,6 +137,8 @@ static int dispatch(int argc, char **argv)
         return cmd_advise(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return cmd_merge(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "calibrate"))
+        return cmd_calibrate(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reproduce"))
         return cmd_reproduce(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "script"))
