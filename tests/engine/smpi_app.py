@@ -220,7 +220,10 @@ def processes_die(situ, tmp):
                 if how == "pkill":
                     for pid in processes(exe):
                         if "smpimain" not in cmdline(pid):
-                            os.kill(pid, signal.SIGTERM)
+                            try:  # one's TERM may end another before its own arrives
+                                os.kill(pid, signal.SIGTERM)
+                            except ProcessLookupError:
+                                pass
                 else:
                     q.send_signal(how)
                 want = -signal.SIGTERM if how == "pkill" else -how
