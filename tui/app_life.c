@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/lua/simulation.h"
 #include "../engine/sim/sim.h"
 #include "app.h"
 
@@ -14,7 +15,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
     advise_map_init(&s->adv);
     s->alert = SIM_ALERT_DEFAULT;
     for (int id = 0; id < PARAM_COUNT; id++) {
-        if (!param_table[id].slider)
+        if (!param_table[id].slider || !simulation_uses(id)) /* not the profile's parameter */
             continue;
         if (id == P_RATIO)
             s->focus = s->nsliders; /* the paper's first question: how to split the cores */

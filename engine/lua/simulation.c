@@ -26,9 +26,21 @@ static struct {
     struct stat st;
     struct script *s;
     int spec_ref;
-    int nparams; /* declared */
+    int nparams;   /* declared */
+    unsigned uses; /* the built-in melt's parameters it reads: 1 << (id - P_REGION) */
     char pos[FN_COUNT][PATH_MAX + 16];
 } act;
+
+/* The built-in melt's own parameters: a profile's ctx has those it names in `uses` only. */
+static bool melt_param(int id)
+{
+    return id == P_REGION || id == P_SIM_COST || id == P_HALO_PERIOD;
+}
+
+bool simulation_uses(int id)
+{
+    return !act.name[0] || !melt_param(id) || (act.uses >> (id - P_REGION) & 1u);
+}
 
 _Static_assert(sizeof act.pos[0] > sizeof act.path, "a function's position holds its path");
 
@@ -177,6 +189,18 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
     }
     lua_pop(L, 1);
     act.nparams = n;
+    unsigned uses = 0;
+    lua_getfield(L, -1, "uses"); /* checked names (simulation_spec.lua) */
+    for (int i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
+        uses |= 1u << (params_find(lua_tostring(L, -1)) - P_REGION);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    if (!first && uses != act.uses) {
+        snprintf(err, errlen, "%s: its uses changed; start situ again to use them", act.path);
+        return -1;
+    }
+    act.uses = uses;
     lua_getfield(L, -1, "dims");
     lua_getfield(L, -2, "periodic");
     struct sim_shape shape = {(int)lua_tointeger(L, -2), lua_toboolean(L, -1)};
@@ -260,6 +284,12 @@ static int current(const struct params *p, char *err, size_t errlen)
 static int ctx_index(lua_State *L)
 {
     const char *key = lua_tostring(L, 2);
+    int id = key ? params_find(key) : -1;
+    if (id >= 0 && melt_param(id))
+        return luaL_error(L,
+                          "ctx.%s: a parameter of the built-in melt: name it in the "
+                          "profile's uses = {...} to read it",
+                          param_table[id].key);
     if (key && !strcmp(key, "step"))
         return luaL_error(L, "ctx.step: a simulation profile is evaluated once per "
                              "configuration, not per step");
@@ -272,6 +302,11 @@ static int ctx_index(lua_State *L)
 static void push_ctx(lua_State *L, const struct params *p, const struct layout *l)
 {
     script_push_params(L, p);
+    for (int id = 0; id < PARAM_COUNT; id++)
+        if (!simulation_uses(id)) { /* not the profile's: reading it is an error (ctx_index) */
+            lua_pushnil(L);
+            lua_setfield(L, -2, param_table[id].key);
+        }
     const char *keys[] = {"sim_cores", "sim_nodes", "px", "py", "pz"};
     long vals[] = {l->sim_cores, l->sim_nodes, l->px, l->py, l->pz};
     for (int i = 0; i < 5; i++) {

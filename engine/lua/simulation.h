@@ -12,6 +12,7 @@
 #ifndef SITU_SIMULATION_H
 #define SITU_SIMULATION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../base/datadir.h"
@@ -30,6 +31,11 @@ int simulation_activate(const char *name, char *err, size_t errlen);
  * (none: nothing). The one place a command line's profile is read before its flags are parsed,
  * so that its parameters' flags parse wherever they stand. -1 with err. */
 int simulation_activate_argv(int argc, char **argv, char *err, size_t errlen);
+
+/* Whether the active profile reads parameter id: every parameter but the built-in melt's
+ * (region, sim_cost, halo_period), which a profile reads only if it names them in its `uses`;
+ * the built-in reads them all. The explorer offers sliders only for these. */
+bool simulation_uses(int id);
 
 /* The profile activated ("" : the built-in), as given. */
 const char *simulation_active(void);

@@ -795,7 +795,7 @@ def nul_bytes_are_refused():
 
 
 def own_messages_ignore_the_string_library():
-    """Situ's own messages built in Lua (the analytics and lesson shape checks) are the same
+    """Situ's own messages built in Lua (the analytics, simulation and lesson shape checks) are the same
     whatever the file did first to the shared string metatable's __index or to string.format:
     each message is compared with the one for the same file without those lines."""
     evil = ('getmetatable("").__index = { format = function() return "HACKED" end,\n'
@@ -804,7 +804,13 @@ def own_messages_ignore_the_string_library():
     cases = [("ana", "model", ["--analytics"], 'return { name = "a", bogus = 1 }\n'),
              ("ana2", "model", ["--analytics"], 'return { name = "a", cost = "x" }\n'),
              ("les", "lesson", [], 'return { title = "t", steps = { { text = "a", bogus = 1 } } }\n'),
-             ("les2", "lesson", [], 'return { title = "t", bogus = 2, steps = { { text = "a" } } }\n')]
+             ("les2", "lesson", [], 'return { title = "t", bogus = 2, steps = { { text = "a" } } }\n'),
+             ("sim", "model", ["--simulation"], 'return { name = "s", bogus = 1 }\n'),
+             ("sim2", "model", ["--simulation"],
+              'return { name = "s", particles = 1, halo = {x = 1}, cost = 0,\n'
+              '  params = { { name = "k", default = "x", min = 0, max = 1 } } }\n'),
+             ("sim3", "model", ["--simulation"],
+              'return { name = "s", particles = 1, halo = {x = 1}, cost = 0, uses = { "cells" } }\n')]
     for name, cmd, flags, body in cases:
         said = []
         for prefix, tag in (("", "plain"), (evil, "evil")):

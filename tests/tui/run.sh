@@ -420,6 +420,9 @@ wait_for "makespan +[0-9]" 10 || miss "no makespan"
 wait_for "SimGrid ✓" 30 || miss "the profile's configuration never got its simulation"
 grep -q "evaluated in its own process" "$screen" && miss "the UI thread refused the profile"
 grep -q "PARAMETERS" "$screen" || miss "no parameter panel"
+# heat3d names none of the melt's parameters in its uses: no slider for them
+grep -Eq "^[ ▸]*(region|sim_cost|halo_period) +[0-9]" "$screen" && miss "a slider of the melt's own parameters for heat3d"
+grep -Eq "^[ ▸]*analytics_cost +[0-9]" "$screen" || miss "the sliders after the melt's are not shown"
 keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "--simulation heat3d: the model and the simulation of a profile"

@@ -1,8 +1,10 @@
 -- melt: the paper's ExaMiniMD Lennard-Jones melt, as Situ's built-in computes it (--simulation
 -- melt gives exactly the built-in's numbers: the same arithmetic in the same order). It reads
--- the built-in parameters region, sim_cost and halo_period, and declares none of its own.
+-- the built-in parameters region, sim_cost and halo_period (its uses), and declares none of its
+-- own.
 return {
   name = "melt",
+  uses = { "region", "sim_cost", "halo_period" },
   description = "ExaMiniMD LJ melt: 4 particles per FCC cell, region^3 cells, 3D periodic",
   -- Ranks cut the box into the most cubic px * py * pz bricks; the box wraps around.
   decomposition = { dims = 3, periodic = true },
