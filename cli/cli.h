@@ -53,6 +53,9 @@ int cmd_merge(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
+/* `situ lesson report LOG... [--csv FILE]` (argv[0] is "report"): the class from the students'
+ * logs (cli/cmd_lesson_report.c). */
+int cmd_lesson_report(int argc, char **argv);
 
 /* --log FILE for a lesson in the explorer: a lesson must be given and FILE writable (outfile's
  * check). -1 after the one-line error. */

@@ -350,6 +350,8 @@ int tui_run(const struct tui_opts *o)
     t->app.script_unsafe = o->unsafe;
     if (o->lesson_log)
         snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
+    if (o->student)
+        snprintf(t->app.lesson.student, sizeof t->app.lesson.student, "%s", o->student);
     /* A lesson is user code: a child runs it, where a hang is stopped at the time limit, and
      * hands over what the panel needs (its text and configurations) as data; none of it runs
      * here. */
