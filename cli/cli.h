@@ -57,8 +57,9 @@ int cmd_lesson(int argc, char **argv);
  * logs (cli/cmd_lesson_report.c). */
 int cmd_lesson_report(int argc, char **argv);
 
-/* --log FILE for a lesson in the explorer: a lesson must be given and FILE writable (outfile's
- * check). -1 after the one-line error. */
-int cli_check_log(const char *lesson, const char *log);
+/* --log FILE and --student ID for a lesson in the explorer: a lesson must be given, the ID be
+ * one, and the log writable (outfile's check). A student's log is FILE, DIR/ID.log for a
+ * directory, or ID.log without --log: *log is set to it. -1 after the one-line error. */
+int cli_check_log(const char *lesson, const char **log, const char *student);
 
 #endif

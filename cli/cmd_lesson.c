@@ -103,24 +103,7 @@ static int check(struct lesson *l, int i, const struct params *p, const char *an
     return 0;
 }
 
-int cli_check_log(const char *lesson, const char *log)
-{
-    if (!log)
-        return 0;
-    if (!lesson) {
-        cli_error("--log: it records a lesson's goals; give the lesson (--lesson NAME)");
-        return -1;
-    }
-    char err[OUTFILE_ERR_MAX];
-    if (outfile_check(log, err, sizeof err) < 0) {
-        cli_error("--log: %s", err);
-        return -1;
-    }
-    return 0;
-}
-
-/* A student's ID names their log's file: letters, digits, '.', '-' and '_', not starting with '.'.
- */
+/* A student's ID names their log's file: letters, digits, '.', '-' and '_', not starting with '.'. */
 static bool student_ok(const char *id)
 {
     size_t n = strlen(id);
@@ -132,22 +115,45 @@ static bool student_ok(const char *id)
     return true;
 }
 
+int cli_check_log(const char *lesson, const char **log, const char *student)
+{
+    static char path[PARAMS_PATH_MAX]; /* the explorer reads it until the process ends */
+    if (student && !student_ok(student)) {
+        cli_error("--student: '%s' is not an ID (letters, digits, '.', '-', '_'; at most 63)",
+                  student);
+        return -1;
+    }
+    if (!*log && !student)
+        return 0;
+    if (!lesson) {
+        cli_error("%s: it records a lesson; give the lesson (--lesson NAME)",
+                  student ? "--student" : "--log");
+        return -1;
+    }
+    /* A student's log: --log FILE as given, --log DIR holds ID.log, no --log: ID.log here. */
+    struct stat st;
+    if (student && (!*log || (stat(*log, &st) == 0 && S_ISDIR(st.st_mode)))) {
+        if (snprintf(path, sizeof path, "%s%s%s.log", *log ? *log : "", *log ? "/" : "",
+                     student) >= (int)sizeof path) {
+            cli_error("--log: the path is too long");
+            return -1;
+        }
+        *log = path;
+    }
+    char err[OUTFILE_ERR_MAX];
+    if (outfile_check(*log, err, sizeof err) < 0) {
+        cli_error("--log: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* The explorer with the lesson panel; the other arguments are parameters of the start. */
 static int open_explorer(const char *name, const char *log, const char *student, int argc,
                          char **argv)
 {
-    char *rest[argc + 1], path[PARAMS_PATH_MAX];
+    char *rest[argc + 1];
     int n = 0;
-    /* A student's log: --log FILE as given, --log DIR holds ID.log, no --log: ID.log here. */
-    struct stat st;
-    if (student && (!log || (stat(log, &st) == 0 && S_ISDIR(st.st_mode)))) {
-        if (snprintf(path, sizeof path, "%s%s%s.log", log ? log : "", log ? "/" : "", student) >=
-            (int)sizeof path) {
-            cli_error("--log: the path is too long");
-            return EXIT_BAD_INPUT;
-        }
-        log = path;
-    }
     rest[n++] = argv[0];
     for (int i = 2; i < argc; i++) {
         const char *v;
@@ -158,7 +164,7 @@ static int open_explorer(const char *name, const char *log, const char *student,
     }
     rest[n] = NULL;
     struct cli_opts o;
-    if (cli_parse(n, rest, 1, &o) < 0 || cli_check_log(name, log) < 0)
+    if (cli_parse(n, rest, 1, &o) < 0 || cli_check_log(name, &log, student) < 0)
         return EXIT_BAD_INPUT;
     struct tui_opts t = {.p = &o.p,
                          .preset = o.preset,
@@ -181,10 +187,8 @@ int cmd_lesson(int argc, char **argv)
     }
     for (int i = 2; i < argc; i++) {
         if (flag_take(argc, argv, &i, "student", &student)) {
-            if (!student || !student_ok(student)) {
-                cli_error("--student: '%s' is not an ID (letters, digits, '.', '-', '_'; at most "
-                          "63)",
-                          student ? student : "");
+            if (!student || !*student) {
+                cli_error("--student: missing value");
                 return EXIT_BAD_INPUT;
             }
             if (headless) {

@@ -31,6 +31,7 @@ struct student {
     char lesson[REPORT_NAME + 1024]; /* the lesson's path, as logged */
     char id[REPORT_NAME];
     char where[32]; /* "complete", "quit @3", "at 2" */
+    bool done; /* the lesson was completed (and not restarted since) */
     struct goal_cell cell[REPORT_STEPS];
     char wrong[REPORT_WRONG]; /* step 2: "is"; ... */
 };
@@ -160,7 +161,11 @@ static int take_line(struct class *c, const char *file, json_t *o, char *why, si
         snprintf(s->wrong + used, sizeof s->wrong - used, "%sstep %d: \"%s\"", used ? "; " : "",
                  step + 1, a ? a : "");
     }
-    if (!strcmp(event, "complete"))
+    if (!strcmp(event, "complete") || (s->done && strcmp(event, "restart")))
+        s->done = true; /* finished: a quit from the summary, a look back, change nothing */
+    else if (!strcmp(event, "restart"))
+        s->done = false;
+    if (s->done)
         snprintf(s->where, sizeof s->where, "complete");
     else if (!strcmp(event, "quit"))
         snprintf(s->where, sizeof s->where, step >= 0 ? "quit @%d" : "quit", step + 1);

@@ -22,8 +22,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--log FILE]] [--alert U]   the explorer\n"
-        "            [--script 'F.lua [ARG ...]'] [--unsafe]\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the explorer\n"
+        "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -31,7 +31,8 @@ static void usage(FILE *out)
         "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
-        "       situ lesson NAME [--headless [--solutions]] | --list   a workshop lesson\n"
+        "       situ lesson [NAME [--headless [--solutions]]]   a workshop lesson (none: the list)\n"
+        "       situ lesson report LOG... [--csv F]         the class, from the students' logs\n"
         "       situ --help | --version\n\n"
         "every command but sweep (whose --time-limit bounds each simulation):\n"
         "       --time-limit S   seconds user Lua may run at once (default: %g for an analytics\n"
@@ -55,12 +56,12 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->unsafe = true;
             continue;
         }
-        static const char *const names[] = {"lesson", "script", "alert", "log"};
+        static const char *const names[] = {"lesson", "script", "alert", "log", "student"};
         const char *v = NULL;
         int which = 0;
-        while (which < 4 && !flag_take(*argc, argv, &i, names[which], &v))
+        while (which < 5 && !flag_take(*argc, argv, &i, names[which], &v))
             which++;
-        if (which == 4) {
+        if (which == 5) {
             argv[out++] = argv[i];
             continue;
         }
@@ -75,6 +76,8 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->script = v;
         } else if (which == 3) {
             t->lesson_log = v;
+        } else if (which == 4) {
+            t->student = v;
         } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;
@@ -82,7 +85,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     }
     argv[out] = NULL;
     *argc = out;
-    return cli_check_log(t->lesson, t->lesson_log);
+    return cli_check_log(t->lesson, &t->lesson_log, t->student);
 }
 
 static int dispatch(int argc, char **argv)
