@@ -103,7 +103,8 @@ static int check(struct lesson *l, int i, const struct params *p, const char *an
     return 0;
 }
 
-/* A student's ID names their log's file: letters, digits, '.', '-' and '_', not starting with '.'. */
+/* A student's ID names their log's file: letters, digits, '.', '-' and '_', not starting with '.'.
+ */
 static bool student_ok(const char *id)
 {
     size_t n = strlen(id);
@@ -133,8 +134,8 @@ int cli_check_log(const char *lesson, const char **log, const char *student)
     /* A student's log: --log FILE as given, --log DIR holds ID.log, no --log: ID.log here. */
     struct stat st;
     if (student && (!*log || (stat(*log, &st) == 0 && S_ISDIR(st.st_mode)))) {
-        if (snprintf(path, sizeof path, "%s%s%s.log", *log ? *log : "", *log ? "/" : "",
-                     student) >= (int)sizeof path) {
+        if (snprintf(path, sizeof path, "%s%s%s.log", *log ? *log : "", *log ? "/" : "", student) >=
+            (int)sizeof path) {
             cli_error("--log: the path is too long");
             return -1;
         }

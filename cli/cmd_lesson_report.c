@@ -31,7 +31,7 @@ struct student {
     char lesson[REPORT_NAME + 1024]; /* the lesson's path, as logged */
     char id[REPORT_NAME];
     char where[32]; /* "complete", "quit @3", "at 2" */
-    bool done; /* the lesson was completed (and not restarted since) */
+    bool done;      /* the lesson was completed (and not restarted since) */
     struct goal_cell cell[REPORT_STEPS];
     char wrong[REPORT_WRONG]; /* step 2: "is"; ... */
 };

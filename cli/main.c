@@ -22,7 +22,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the explorer\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the "
+        "explorer\n"
         "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
@@ -31,7 +32,8 @@ static void usage(FILE *out)
         "       situ merge FILE... [--out F]                gather 'situ run --json' lines\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
-        "       situ lesson [NAME [--headless [--solutions]]]   a workshop lesson (none: the list)\n"
+        "       situ lesson [NAME [--headless [--solutions]]]   a workshop lesson (none: the "
+        "list)\n"
         "       situ lesson report LOG... [--csv F]         the class, from the students' logs\n"
         "       situ --help | --version\n\n"
         "every command but sweep (whose --time-limit bounds each simulation):\n"

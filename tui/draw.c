@@ -43,6 +43,15 @@ int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const 
     return cells;
 }
 
+int draw_text_cut(const struct screen *s, int y, int x, int w, enum colour c, const char *text)
+{
+    int e = draw_width(s->g->ellipsis); /* "..." in ASCII */
+    if (w <= e || draw_width(text) <= w)
+        return draw_text(s, y, x, w, c, text);
+    int n = draw_text(s, y, x, w - e, c, text);
+    return n + draw_text(s, y, x + n, e, c, s->g->ellipsis);
+}
+
 int draw_fmt(const struct screen *s, int y, int x, int w, enum colour c, const char *fmt, ...)
 {
     char buf[512];

@@ -13,6 +13,8 @@ struct bar_seg {
 
 /* Text at (y, x), at most w cells; returns the cells written. */
 int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
+/* The same, but text that does not fit ends in the ellipsis (…), never mid-word unannounced. */
+int draw_text_cut(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
 
 /* The display cells of a UTF-8 string (one per character: the glyphs Situ draws are narrow). */
 int draw_width(const char *text);

@@ -139,9 +139,10 @@ static int lesson_panel(const struct screen *s, const struct view_layout *l,
     if (paint) {
         int steps = lesson_step_count(ls->l);
         int n = draw_text(s, y, 1, w, COL_HEADING, "LESSON ");
-        n += draw_fmt(s, y, 1 + n, w - n, COL_VALUE, "%s", lesson_title(ls->l));
         char where[48];
         snprintf(where, sizeof where, ls->done ? "  done" : "  step %d/%d", ls->step + 1, steps);
+        int ww = draw_width(where);
+        n += draw_text_cut(s, y, 1 + n, w - n - ww, COL_VALUE, lesson_title(ls->l));
         draw_right(s, y, 1 + n, w - n, COL_HEADING, where);
     }
     if (ls->done) {

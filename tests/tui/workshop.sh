@@ -265,6 +265,9 @@ for size in 80x24 120x40; do
     wait_for "ONE STEP" || miss "no bars"
     wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
     wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
+    wait_for "SimGrid ok" 60 || miss "no simulated result in ASCII"
+    grep -Eq " D [-+][0-9]" "$screen" || miss "the ASCII delta is not D"
+    grep -Eq " d [-+][0-9]" "$screen" && miss "the ASCII delta is d, a key"
     tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"
     grep -q "38;5;" "$tmp/escaped" && miss "NO_COLOR still colours"
     finish "NO_COLOR and SITU_ASCII keep working"
@@ -416,9 +419,12 @@ for size in 80x24 120x40; do
     grep -Eq "scenario +I[SA] +I[SA]" "$screen" || miss "no scenario for both"
     grep -Eq "analytics +▓+" "$screen" || miss "no analytics bar"
     grep -Eq "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" "$screen" || miss "no bars' legend"
-    # The header's platform summary drops whole fields to fit, never cuts one ("10 Gb/").
-    head -1 "$screen" | grep -Eq "(cores|Gf/s|Gb/s) +\? help" ||
+    # The header's platform summary drops whole fields to fit, never cuts one ("10 Gb/"); the
+    # platform's name may go last, cut with "…".
+    head -1 "$screen" | grep -Eq "((cores|Gf/s|Gb/s)|dahu[^ ]*\.xml|…) +\? help" ||
         miss "the header cuts the platform's summary: $(head -1 "$screen")"
+    head -1 "$screen" | grep -q "insitu · mailbox DTL · scatter" ||
+        miss "the header does not name the mapping, the DTL and the analytics"
     foot=$(tail -1 "$screen")
     for k in "←→ step" "m map" "u links" "s scale" "p preset" "? keys" "q quit"; do
         case $foot in *"$k"*) ;; *) miss "the footer lacks '$k': $foot" ;; esac
@@ -485,6 +491,61 @@ PY
     wait_for "exported situ-paper-fig8-2.json" 20 || miss "a second E overwrote the first export"
     finish "E writes the results (JSON, CSV) and the plot (SVG, PNG), named on screen"
     quit
+
+    # ---- issue 30, item 3: the state on screen ---------------------------------------------------
+    # The defaults: 1 node, so the crossover is drawn at 2 and says why; the header names the
+    # mapping, DTL and analytics; the core split and who waits are visible; Δ is never "-0.0%".
+    start $size -
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "at 2 nodes, not your 1: in transit needs ≥ 2" 20 ||
+        miss "the crossover does not say it is drawn at 2 nodes and why"
+    head -1 "$screen" | grep -q "insitu · mailbox DTL · thermo" || miss "the header lacks the state"
+    grep -Eq "^ ratio: [0-9]+ sim \+ [0-9]+ ana cores" "$screen" || miss "no core split"
+    grep -Eq "analytics waits for the simulation|IA: ana waits" "$screen" ||
+        miss "the meaning of IA is not on screen"
+    grep -q "[-]0\.0%" "$screen" && miss "a Δ of -0.0%"
+    # A description cut at the edge says so.
+    grep -Eq "^ ratio: .*…$" "$screen" || [ "$size" = 120x40 ] || miss "the cut description has no …"
+    keys g l # in transit needs 2 nodes: the first slider, nodes, one step up
+    wait_for "^▸ nodes +2 " || miss "l did not move the nodes to 2"
+    keys m
+    wait_for "intransit · mailbox DTL" || miss "after m the header does not say intransit"
+    keys m
+    wait_for "insitu · mailbox DTL" || miss "m did not come back to insitu"
+    finish "the state on screen: header, crossover's node count, core split, IA's meaning"
+    # ? has a glossary of the numbers on screen.
+    keys '?'
+    wait_for "close help" || miss "? did not open the help"
+    press_until Down "crossover ×N" 60
+    grep -q "What the numbers on screen mean" "$screen" || miss "no glossary heading"
+    for term in "scenario IA" "crossover ×N" "0↑ 6"; do
+        grep -q "│ $term " "$screen" || miss "the glossary lacks $term"
+    done
+    press_until Up "efficiency  *η = 1 - idle" 10
+    grep -q "efficiency  *η = 1 - idle" "$screen" || miss "the glossary lacks η"
+    quit
+    finish "? explains the numbers on screen"
+    # The advisor in makespan mode grades its cells (a log scale: not all "good"); * says what it
+    # moved, the node count included.
+    start $size - --nodes 4
+    keys a
+    wait_for "ADVISOR efficiency" 20 || miss "a did not open the advisor"
+    keys o
+    wait_for "ADVISOR makespan \\(min\\)" 20 || miss "o did not switch to the makespan"
+    grep -Eq "░ ?[0-9]" "$screen" && grep -Eq "▓ ?[0-9]" "$screen" ||
+        miss "the makespan's cells are not graded"
+    keys '*'
+    wait_for "best cell: ratio [0-9]+( -> [0-9]+)? nodes 4 -> [0-9]+" 20 ||
+        miss "* did not say which values it moved"
+    quit
+    finish "advisor: makespan cells graded, * says what it moved"
+    # One glyph rule for both engines: in transit with 10x the data, R dominates both bars.
+    start $size - --nodes 16 --mapping intransit --data-scaling 10
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "analytics +▒+[▓░]* +[0-9.]+ m?s +▒+[▓░]* +[0-9.]+ m?s" 20 ||
+        miss "the two engines' analytics bars disagree on retrieve"
+    quit
+    finish "the stage bars use one glyph rule for both engines"
 
     # ---- item 3: the lesson's text scrolls --------------------------------------------------
     # A step longer than any panel: its text re-flows to the width and scrolls.
