@@ -131,6 +131,18 @@ void draw_time(double t, char *buf, size_t len)
         snprintf(buf, len, "%.2g s", t);
 }
 
+void draw_time_as(double t, double ref, char *buf, size_t len)
+{
+    if (!isfinite(t) || t < 0 || !isfinite(ref) || ref <= 0) {
+        draw_time(t, buf, len);
+        return;
+    }
+    /* draw_time's unit for ref, t in it: one axis, one unit ("252 h" over "9.09 h"). */
+    double div = ref < 1e-3 ? 1e-6 : ref < 1 ? 1e-3 : ref < 1e5 || ref >= 3.6e7 ? 1 : 3600;
+    const char *unit = div == 1e-6 ? "us" : div == 1e-3 ? "ms" : div == 1 ? "s" : "h";
+    snprintf(buf, len, ref >= 100 && ref < 1e5 ? "%.0f %s" : "%.3g %s", t / div, unit);
+}
+
 int draw_wrap(const char *text, int w, char lines[][256], int max)
 {
     int n = 0;

@@ -118,7 +118,7 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         bool label = r == 0 || r == ph - 1 || (ph >= 5 && r == ph / 2);
         if (label) {
             double ly = r == 0 ? ax.lhi : r == ph - 1 ? ax.llo : (ax.lhi + ax.llo) / 2;
-            draw_time(pow(10, ly), t, sizeof t);
+            draw_time_as(pow(10, ly), pow(10, ax.lhi), t, sizeof t);
             draw_right(s, y0 + r, x0 - YLABEL_W, YLABEL_W - 1, COL_MUTED, t);
         }
         draw_text(s, y0 + r, x0 - 1, 1, COL_BORDER, label ? g->tick_y : g->vline);
