@@ -535,7 +535,7 @@ wait_for "PARAMETERS" || miss "did not start"
 wait_for "efficiency +[0-9]" 10 || miss "no efficiency"
 grep -q "η" "$screen" && miss "Unicode on a non-UTF-8 locale"
 grep -Eq "simulation +#" "$screen" || miss "no ASCII bars"
-grep -q "preset fig9-intransit" "$screen" || miss "the header does not name the preset"
+head -1 "$screen" | grep -q " fig9-intransit " || miss "the header does not name the preset"
 grep -Eq " nodes +16 nodes" "$screen" || miss "the preset did not set 16 nodes"
 grep -q "1000x" "$screen" || miss "no ASCII axis labels"
 keys u
