@@ -166,9 +166,11 @@ unsigned app_lesson_back(struct app_state *s)
         app_notice(s, true, "%s", err);
         return APP_DIRTY;
     }
-    unsigned f = app_lesson_goto(s, to) | load_setup(s, &setup);
+    unsigned put = app_lesson_goto(s, to), f = load_setup(s, &setup);
     app_lesson_log(s, "back", to, NULL);
-    if (ls->has_aside && !s->notice_error)
+    bool aside = f & APP_CONFIG; /* this b put the student's changes aside */
+    f |= put;
+    if (aside && !s->notice_error)
         app_notice(s, false, "step %d as it was set up; %c brings your changes back", to + 1,
                    APP_KEY_LESSON_YOURS);
     app_goal_recheck(s);
@@ -189,9 +191,11 @@ unsigned app_lesson_reset_step(struct app_state *s)
     unsigned f = load_setup(s, &setup);
     ls->hint_level = 0;
     app_lesson_log(s, "reset", ls->step, NULL);
-    if (!s->notice_error)
-        app_notice(s, false, "step %d reset%s", ls->step + 1,
-                   f & APP_CONFIG ? ": y brings your changes back" : " (it was as set up)");
+    if (!s->notice_error && (f & APP_CONFIG))
+        app_notice(s, false, "step %d reset: %c brings your changes back", ls->step + 1,
+                   APP_KEY_LESSON_YOURS);
+    else if (!s->notice_error)
+        app_notice(s, false, "step %d reset (it was as set up)", ls->step + 1);
     app_goal_recheck(s);
     return f;
 }

@@ -33,13 +33,17 @@ static int resolve(const char *name, char *path, size_t len, char *err, size_t e
     if (datadir_resolve(rel, path, len) == 0)
         return 0;
     char names[32][LESSON_NAME_MAX], list[32 * (LESSON_NAME_MAX + 2)] = "";
+    const char *ptrs[32];
     int n = lesson_list(names, 32);
     for (int i = 0; i < n && i < 32; i++) {
         if (i)
             strcat(list, ", ");
         strcat(list, names[i]);
+        ptrs[i] = names[i];
     }
-    if (snprintf(err, errlen, "lesson: no lesson '%s' (a .lua file, or one of: %s)", name,
+    const char *near = params_nearest(name, ptrs, n < 32 ? n : 32);
+    if (snprintf(err, errlen, "lesson: no lesson '%s'%s%s%s (a .lua file, or one of: %s)", name,
+                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
                  n ? list : "none installed") >= (int)errlen)
         err[errlen - 1] = 0;
     return -1;

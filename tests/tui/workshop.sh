@@ -258,7 +258,7 @@ for size in 80x24 120x40; do
     first=$(grep -E "flat \\(|rate moves" "$screen" | head -1 | grep -Eo "[0-9]+ nodes?")
     case $first in 8\ nodes*) ;; *) miss "the legend starts with '$first', not the top curve (8 nodes)" ;; esac
     grep -Eq "╍▲ +8 nodes" "$screen" || miss "8 nodes' legend has no mark of its own"
-    grep -Eq "\(log\) *[0-9]|[0-9] *time" "$screen" && miss "the x label runs into a number"
+    grep -Eq "\\(log\\) ?[0-9]|[0-9] [mu]?s ?time" "$screen" && miss "the x label runs into a number"
     grep -Eq "time (to solution )?\(log\)" "$screen" || miss "the scaling view has no x label"
     finish "scaling legend in the plot's order, each curve with its own mark"
     quit
