@@ -90,6 +90,10 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     return cli_check_log(t->lesson, &t->lesson_log, t->student);
 }
 
+/* The commands, for "did you mean" and the shell completion (cli/completion.c). */
+static const char *const commands[] = {"model",     "run",    "sweep",  "advise", "merge",
+                                       "reproduce", "script", "lesson", NULL};
+
 static int dispatch(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
@@ -105,6 +109,8 @@ static int dispatch(int argc, char **argv)
         params_print_markdown(stdout); /* main checks stdout at exit, as for every command */
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "__completion")) /* make install: bash and zsh */
+        return cli_completion(argc, argv, commands);
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */
@@ -139,7 +145,9 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "lesson"))
         return cmd_lesson(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
-        cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
+        const char *near = params_nearest(argv[1], commands, 8);
+        cli_error("unknown command '%s'%s%s%s; see 'situ --help'", argv[1],
+                  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return EXIT_BAD_INPUT;
     }
     /* No subcommand (or only flags): the explorer. */
