@@ -25,6 +25,7 @@ static void usage(FILE *out)
         "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the "
         "explorer\n"
         "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
+        "            [--theme dark|contrast|light]   (or SITU_THEME; T switches, P: contrast)\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -58,12 +59,12 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->unsafe = true;
             continue;
         }
-        static const char *const names[] = {"lesson", "script", "alert", "log", "student"};
+        static const char *const names[] = {"lesson", "script", "alert", "log", "student", "theme"};
         const char *v = NULL;
         int which = 0;
-        while (which < 5 && !flag_take(*argc, argv, &i, names[which], &v))
+        while (which < 6 && !flag_take(*argc, argv, &i, names[which], &v))
             which++;
-        if (which == 5) {
+        if (which == 6) {
             argv[out++] = argv[i];
             continue;
         }
@@ -80,6 +81,8 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->lesson_log = v;
         } else if (which == 4) {
             t->student = v;
+        } else if (which == 5) {
+            t->theme = v; /* checked by the explorer, with SITU_THEME */
         } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;

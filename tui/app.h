@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "theme.h"
 #include "../engine/scenario/lesson.h"
 #include "../engine/model/model.h"
 #include "../engine/model/params.h"
@@ -229,6 +230,7 @@ struct app_state {
     struct app_script script;          /* the scenario panel */
     struct advise_map adv;             /* the advisor view (a), in place of the results */
     bool present;                      /* presentation: a big plot, the focused slider only (P) */
+    int theme;                         /* enum screen_theme (theme.h) chosen: --theme, T */
     int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
     int text_most;                     /* ... at most (the loop measures it before each key) */
     int help_scroll;                   /* rows of the key help skipped */

@@ -261,6 +261,14 @@ static unsigned k_present(struct app_state *s, int key, int arg)
     return APP_DIRTY;
 }
 
+static unsigned k_theme(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->theme = (s->theme + 1) % THEME_COUNT;
+    app_notice(s, false, "theme %s (T: the next; P turns contrast on too)", theme_names[s->theme]);
+    return APP_DIRTY;
+}
+
 /* arg: -1 / +1 a cell left / right, -2 / +2 down / up. */
 static unsigned k_advise_move(struct app_state *s, int key, int arg)
 {
@@ -407,8 +415,10 @@ static const struct app_keydef main_keys[] = {
      DO(k_pane, APP_PANE_LINKS)},
     {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1,
      DO(k_pane, APP_PANE_SCALING)},
-    {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0,
+    {0, K('P'), "P", "presentation: big plot, focused slider only, high contrast", NULL, NULL, 0,
      DO(k_present, 0)},
+    {0, K('T'), "T", "theme: dark, high contrast, light (--theme, SITU_THEME)", NULL, NULL, 0,
+     DO(k_theme, 0)},
     {APP_CTX_NOLESSON, K('a'), "a", "advisor heatmap (a or Esc closes it)", "a", "advise", 1,
      ACT(app_advise_open)},
     {L, K('a'), NULL, NULL, "a", "advise", 2, ACT(app_advise_open)},

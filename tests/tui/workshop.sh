@@ -774,5 +774,41 @@ grep -Eq "^ +the scatter analytics on 16 nodes" "$tmp/list" || miss "the list la
 cp "$tmp/list" "$screen"
 finish "class: a bad log names its line; situ lesson lists the lessons"
 
+# ---- themes (issue 30): nothing dim in high contrast or light; T cycles, P turns contrast on,
+# --theme and SITU_THEME choose one; a bad name is refused in one line with a guess.
+dim=$(printf '\033[2m')
+escaped() { tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"; }
+start $size TERM=xterm-256color
+wait_for "ONE STEP" || miss "no bars"
+escaped
+grep -qF "$dim" "$tmp/escaped" || miss "the default theme has no dim text: the test proves nothing"
+keys T
+wait_for "theme contrast" || miss "T did not switch to contrast"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "dim text in the contrast theme"
+keys T
+wait_for "theme light" || miss "T did not switch to light"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "dim text in the light theme"
+keys T P
+wait_for "presentation on" || miss "P did not say presentation"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "P did not turn the contrast theme on"
+quit
+start $size "TERM=xterm-256color SITU_THEME=light"
+wait_for "ONE STEP" || miss "SITU_THEME=light did not start"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "SITU_THEME=light still dims"
+quit
+start $size - --theme contrats
+tries=100
+while [ $tries -gt 0 ] && alive; do
+    tries=$((tries - 1))
+    sleep 0.05
+done
+grep -q "^situ: --theme: 'contrats' is not valid; .*did you mean 'contrast'" "$tmp/stderr" ||
+    miss "a bad --theme is not refused with a guess: $(cat "$tmp/stderr")"
+finish "themes: contrast and light draw nothing dim; T, P, --theme, SITU_THEME"
+
 echo "workshop: $passed passed, $failed failed"
 [ $failed -eq 0 ]
