@@ -415,7 +415,7 @@ static const struct app_keydef main_keys[] = {
      DO(k_pane, APP_PANE_LINKS)},
     {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1,
      DO(k_pane, APP_PANE_SCALING)},
-    {0, K('P'), "P", "presentation: big plot, focused slider only, high contrast", NULL, NULL, 0,
+    {0, K('P'), "P", "presentation: big plot, one slider, high contrast", NULL, NULL, 0,
      DO(k_present, 0)},
     {0, K('T'), "T", "theme: dark, high contrast, light (--theme, SITU_THEME)", NULL, NULL, 0,
      DO(k_theme, 0)},
