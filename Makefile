@@ -234,9 +234,15 @@ install: situ smpi
 	cp -R platforms presets scripts $(DESTDIR)$(DATADIR)/
 	rm -rf $(DESTDIR)$(DATADIR)/scripts/lua/internal # compiled in (EMBED_H)
 	install -m 644 docs/situ.1 $(DESTDIR)$(PREFIX)/share/man/man1/situ.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	./situ __completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/situ
+	./situ __completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_situ
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/situ $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1/situ.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/situ \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_situ
 
 # Every C file of ours; the fuzz corpora and build trees are not code.
 format:

@@ -54,9 +54,16 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
+/* `situ lesson report LOG... [--csv FILE]` (argv[0] is "report"): the class from the students'
+ * logs (cli/cmd_lesson_report.c). */
+int cmd_lesson_report(int argc, char **argv);
+/* `situ __completion bash|zsh`: the completion script, from the parameter table and commands
+ * (NULL-terminated). */
+int cli_completion(int argc, char **argv, const char *const *commands);
 
-/* --log FILE for a lesson in the explorer: a lesson must be given and FILE writable (outfile's
- * check). -1 after the one-line error. */
-int cli_check_log(const char *lesson, const char *log);
+/* --log FILE and --student ID for a lesson in the explorer: a lesson must be given, the ID be
+ * one, and the log writable (outfile's check). A student's log is FILE, DIR/ID.log for a
+ * directory, or ID.log without --log: *log is set to it. -1 after the one-line error. */
+int cli_check_log(const char *lesson, const char **log, const char *student);
 
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../engine/lua/evaluate.h"
 #include "../engine/base/flag.h"
@@ -19,17 +20,21 @@
 
 static void usage(void)
 {
-    printf("usage: situ lesson NAME [--log FILE] [--PARAM VALUE ...]   (the explorer)\n"
+    printf("usage: situ lesson NAME [--student ID] [--log FILE|DIR] [--PARAM VALUE ...]\n"
            "       situ lesson NAME --headless [--solutions]\n"
-           "       situ lesson --list\n\n"
+           "       situ lesson [--list]                  the lessons, with their descriptions\n"
+           "       situ lesson report LOG... [--csv FILE] the class, from the students' logs\n\n"
            "A lesson is a Lua file under scripts/lua/lessons/ (or a path): steps with text, a\n"
            "configuration to load and a goal. On a terminal it opens the explorer with the\n"
-           "lesson panel (n/b next/back, h hint, again for more; R restarts); parameters set\n"
-           "the start. --headless (or no terminal) prints each step, loads its configuration\n"
-           "and checks its goal against the model; it takes no parameters. Each step's\n"
-           "solution is checked too, but printed only with --solutions (for the instructor).\n"
-           "Exit status: 0, 1 when a step's solution misses its goal, 2 for bad input or a Lua\n"
-           "error.\n");
+           "lesson panel (n/b next/back, i hint, again for more; R resets the step, y brings\n"
+           "your changes back); parameters set the start. --student ID names the student in\n"
+           "the log, which is appended as they work (ID.log, or DIR/ID.log with --log DIR); the\n"
+           "next start with the same log resumes at their last step. --headless (or no\n"
+           "terminal) prints each step, loads its configuration and checks its goal against\n"
+           "the model; it takes no parameters. Each step's solution is checked too, but printed\n"
+           "only with --solutions (for the instructor).\n"
+           "Exit status: 0, 1 when a step's solution misses its goal (or a write fails), 2 for\n"
+           "bad input (a bad log: its file and line) or a Lua error.\n");
 }
 
 static int list(void)
@@ -38,7 +43,11 @@ static int list(void)
     int n = lesson_list(names, 64);
     for (int i = 0; i < n && i < 64; i++) {
         struct lesson *l = lesson_load(names[i], err, sizeof err);
-        printf("%-16s %s\n", names[i], l ? lesson_title(l) : err);
+        if (l)
+            printf("%-12s %s\n%-12s %s\n", names[i], lesson_title(l), "",
+                   lesson_description(l)[0] ? lesson_description(l) : "");
+        else
+            printf("%-12s %s\n", names[i], err);
         lesson_free(l);
     }
     return 0;
@@ -94,16 +103,46 @@ static int check(struct lesson *l, int i, const struct params *p, const char *an
     return 0;
 }
 
-int cli_check_log(const char *lesson, const char *log)
+/* A student's ID names their log's file: letters, digits, '.', '-' and '_', not starting with '.'.
+ */
+static bool student_ok(const char *id)
 {
-    if (!log)
-        return 0;
-    if (!lesson) {
-        cli_error("--log: it records a lesson's goals; give the lesson (--lesson NAME)");
+    size_t n = strlen(id);
+    if (n == 0 || n > 63 || id[0] == '.')
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", id[k]))
+            return false;
+    return true;
+}
+
+int cli_check_log(const char *lesson, const char **log, const char *student)
+{
+    static char path[PARAMS_PATH_MAX]; /* the explorer reads it until the process ends */
+    if (student && !student_ok(student)) {
+        cli_error("--student: '%s' is not an ID (letters, digits, '.', '-', '_'; at most 63)",
+                  student);
         return -1;
     }
+    if (!*log && !student)
+        return 0;
+    if (!lesson) {
+        cli_error("%s: it records a lesson; give the lesson (--lesson NAME)",
+                  student ? "--student" : "--log");
+        return -1;
+    }
+    /* A student's log: --log FILE as given, --log DIR holds ID.log, no --log: ID.log here. */
+    struct stat st;
+    if (student && (!*log || (stat(*log, &st) == 0 && S_ISDIR(st.st_mode)))) {
+        if (snprintf(path, sizeof path, "%s%s%s.log", *log ? *log : "", *log ? "/" : "", student) >=
+            (int)sizeof path) {
+            cli_error("--log: the path is too long");
+            return -1;
+        }
+        *log = path;
+    }
     char err[OUTFILE_ERR_MAX];
-    if (outfile_check(log, err, sizeof err) < 0) {
+    if (outfile_check(*log, err, sizeof err) < 0) {
         cli_error("--log: %s", err);
         return -1;
     }
@@ -111,36 +150,55 @@ int cli_check_log(const char *lesson, const char *log)
 }
 
 /* The explorer with the lesson panel; the other arguments are parameters of the start. */
-static int open_explorer(const char *name, const char *log, int argc, char **argv)
+static int open_explorer(const char *name, const char *log, const char *student, int argc,
+                         char **argv)
 {
     char *rest[argc + 1];
     int n = 0;
     rest[n++] = argv[0];
     for (int i = 2; i < argc; i++) {
         const char *v;
-        if (flag_take(argc, argv, &i, "log", &v))
+        if (flag_take(argc, argv, &i, "log", &v) || flag_take(argc, argv, &i, "student", &v))
             continue; /* and its value */
         if (argv[i] != name)
             rest[n++] = argv[i];
     }
     rest[n] = NULL;
     struct cli_opts o;
-    if (cli_parse(n, rest, 1, &o) < 0 || cli_check_log(name, log) < 0)
+    if (cli_parse(n, rest, 1, &o) < 0 || cli_check_log(name, &log, student) < 0)
         return EXIT_BAD_INPUT;
-    struct tui_opts t = {
-        .p = &o.p, .preset = o.preset, .stats = o.stats, .lesson = name, .lesson_log = log};
+    struct tui_opts t = {.p = &o.p,
+                         .preset = o.preset,
+                         .stats = o.stats,
+                         .lesson = name,
+                         .lesson_log = log,
+                         .student = student};
     return tui_run(&t);
 }
 
 int cmd_lesson(int argc, char **argv)
 {
-    const char *name = NULL, *log = NULL;
+    const char *name = NULL, *log = NULL, *student = NULL;
+    if (argc >= 3 && !strcmp(argv[2], "report"))
+        return cmd_lesson_report(argc - 2, argv + 2);
     bool headless = !tui_have_terminal(), solutions = false;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--headless") || !strcmp(argv[i], "--solutions"))
             headless = true; /* before parameters are let through below */
     }
     for (int i = 2; i < argc; i++) {
+        if (flag_take(argc, argv, &i, "student", &student)) {
+            if (!student || !*student) {
+                cli_error("--student: missing value");
+                return EXIT_BAD_INPUT;
+            }
+            if (headless) {
+                cli_error("lesson: --student records a student's session in the explorer, not "
+                          "--headless");
+                return EXIT_BAD_INPUT;
+            }
+            continue;
+        }
         if (flag_take(argc, argv, &i, "log", &log)) {
             if (headless) {
                 cli_error("lesson: --log records a student's session in the explorer, not "
@@ -173,12 +231,10 @@ int cmd_lesson(int argc, char **argv)
             name = argv[i];
         }
     }
-    if (!name) {
-        cli_error("lesson: expected a lesson name; 'situ lesson --list' shows them");
-        return EXIT_BAD_INPUT;
-    }
+    if (!name)
+        return list(); /* which lessons there are: what a student typing `situ lesson` wants */
     if (!headless)
-        return open_explorer(name, log, argc, argv);
+        return open_explorer(name, log, student, argc, argv);
     char err[1024];
     struct lesson *l = lesson_load(name, err, sizeof err);
     if (!l) {
@@ -208,9 +264,17 @@ int cmd_lesson(int argc, char **argv)
             rc = EXIT_BAD_INPUT;
             break;
         }
-        int hints = solutions ? lesson_step_hint_count(l, i) : 1;
+        /* A student's printout: the nudge, never a last resort (it may give the answer away). */
+        int count = lesson_step_hint_count(l, i), hints = solutions ? count : 1;
+        bool last = lesson_step_hint_last_resort(l, i);
+        if (!solutions && last && count == 1)
+            hints = 0;
         for (int k = 0; k < hints && lesson_step_hint_at(l, i, k)[0]; k++)
-            printf("  hint%s: %s\n", k ? " (more)" : "", lesson_step_hint_at(l, i, k));
+            printf("  hint%s: %s\n",
+                   last && k == count - 1 ? " (last resort)"
+                   : k                    ? " (more)"
+                                          : "",
+                   lesson_step_hint_at(l, i, k));
         /* A quiz: the question always; the lesson's answer (checked either way) only for the
          * instructor. */
         const char *q = lesson_step_question(l, i), *answer = lesson_step_answer(l, i);

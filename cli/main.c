@@ -24,8 +24,10 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--log FILE]] [--alert U]   the explorer\n"
-        "            [--script 'F.lua [ARG ...]'] [--unsafe]\n"
+        "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the "
+        "explorer\n"
+        "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
+        "            [--theme dark|contrast|light]   (or SITU_THEME; T switches, P: contrast)\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -34,7 +36,9 @@ static void usage(FILE *out)
         "       situ calibrate FILE... [--out NAME]         fit the costs to measured runs\n"
         "       situ reproduce fig7|fig8|fig9|scaling|all   the paper's studies, with figures\n"
         "       situ script FILE.lua [ARG ...]              a Lua scenario, headless\n"
-        "       situ lesson NAME [--headless [--solutions]] | --list   a workshop lesson\n"
+        "       situ lesson [NAME [--headless [--solutions]]]   a workshop lesson (none: the "
+        "list)\n"
+        "       situ lesson report LOG... [--csv F]         the class, from the students' logs\n"
         "       situ --help | --version\n\n"
         "every command but sweep (whose --time-limit bounds each simulation):\n"
         "       --time-limit S   seconds user Lua may run at once (default: %g for an analytics\n"
@@ -58,12 +62,12 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->unsafe = true;
             continue;
         }
-        static const char *const names[] = {"lesson", "script", "alert", "log"};
+        static const char *const names[] = {"lesson", "script", "alert", "log", "student", "theme"};
         const char *v = NULL;
         int which = 0;
-        while (which < 4 && !flag_take(*argc, argv, &i, names[which], &v))
+        while (which < 6 && !flag_take(*argc, argv, &i, names[which], &v))
             which++;
-        if (which == 4) {
+        if (which == 6) {
             argv[out++] = argv[i];
             continue;
         }
@@ -78,6 +82,10 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->script = v;
         } else if (which == 3) {
             t->lesson_log = v;
+        } else if (which == 4) {
+            t->student = v;
+        } else if (which == 5) {
+            t->theme = v; /* checked by the explorer, with SITU_THEME */
         } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;
@@ -85,8 +93,12 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
     }
     argv[out] = NULL;
     *argc = out;
-    return cli_check_log(t->lesson, t->lesson_log);
+    return cli_check_log(t->lesson, &t->lesson_log, t->student);
 }
+
+/* The commands, for "did you mean" and the shell completion (cli/completion.c). */
+static const char *const commands[] = {"model",     "run",    "sweep",  "advise", "merge",
+                                       "reproduce", "script", "lesson", NULL};
 
 static int dispatch(int argc, char **argv)
 {
@@ -110,6 +122,8 @@ static int dispatch(int argc, char **argv)
         params_print_markdown(stdout); /* main checks stdout at exit, as for every command */
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "__completion")) /* make install: bash and zsh */
+        return cli_completion(argc, argv, commands);
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */
@@ -146,7 +160,9 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "lesson"))
         return cmd_lesson(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
-        cli_error("unknown command '%s'; see 'situ --help'", argv[1]);
+        const char *near = params_nearest(argv[1], commands, 8);
+        cli_error("unknown command '%s'%s%s%s; see 'situ --help'", argv[1],
+                  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return EXIT_BAD_INPUT;
     }
     /* No subcommand (or only flags): the explorer, or its help (`situ --simulation heat3d

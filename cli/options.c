@@ -11,6 +11,7 @@
 
 #include "../engine/base/datadir.h"
 #include "../engine/base/flag.h"
+#include "../engine/base/flag.h"
 #include "../engine/lua/script.h"
 #include "../engine/model/preset.h"
 
@@ -77,11 +78,17 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
             return -1;
         }
         if (rc == 0) {
+            char key[64];
+            const char *near = flag_name(arg, key, sizeof key) ? params_nearest_key(key) : NULL;
+            char flag[80] = "";
+            for (size_t k = 0; near && near[k] && k < sizeof flag - 3; k++) /* as typed: dashes */
+                flag[k] = near[k] == '_' ? '-' : near[k], flag[k + 1] = 0;
             /* A profile's parameter is a flag only with its profile (main reads --simulation
-             * before any flag). */
-            cli_error("unknown option '%s'; see 'situ --help' (a simulation profile's "
-                      "parameters need its --simulation NAME|FILE.lua)",
-                      arg);
+             * before any flag): say so when nothing is near. */
+            cli_error("unknown option '%s'%s%s%s; see 'situ --help'%s", arg,
+                      near ? " (did you mean '--" : "", flag, near ? "'?)" : "",
+                      near ? "" : " (a simulation profile's parameters need its --simulation "
+                                  "NAME|FILE.lua)");
             return -1;
         }
     }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "theme.h"
 #include "../engine/scenario/lesson.h"
 #include "../engine/model/model.h"
 #include "../engine/model/params.h"
@@ -110,8 +111,22 @@ struct app_lesson {
     double t_start, t_end;  /* seconds on a monotonic clock: opened, finished */
     bool done;              /* n past the last step: the summary shows */
     bool answered;          /* the step's question has an answer (a) */
+    bool answer_logged;     /* ... and the log has it, judged */
     char answer[128];       /* ... this one, as typed */
+    /* Each step's setup as it was loaded on entry (or, after a resume, as the lesson builds it):
+     * b and R bring it back, so the step's text matches the screen again. n entries. */
+    struct params *setup;
+    unsigned char *setup_set;
+    struct params aside; /* the student's changes that b or R put aside: y brings them back */
+    bool has_aside;
+    char student[64]; /* --student ID: named in every line of the log; "" for none */
 };
+
+/* Keys of the lesson that other code names (the panel's text says which key does what): one home,
+ * the key table uses these too. */
+#define APP_KEY_LESSON_HINT  'i'
+#define APP_KEY_LESSON_YOURS 'y'
+#define APP_KEY_LESSON_RESET 'R'
 
 /* A Lua scenario in the explorer (x, or situ --script FILE): it runs in its own process
  * (scenario_host.h), which the loop starts, feeds and kills; each request it makes is submitted to
@@ -167,6 +182,9 @@ struct app_state {
     bool edit_prefilled;        /* edit holds the last value: typing replaces it, Enter keeps it */
     char edit_err[APP_MSG_MAX]; /* why the typed value was refused; stays until the next key */
     char notice[APP_MSG_MAX];   /* one line under the sliders: a refused step, a loaded preset */
+    /* A key that asks before it acts (q in a lesson, n past an unmet goal, the last-resort hint):
+     * the key that asked, and the one pressed before this one (app_confirm). */
+    int confirm_key, confirm_prev;
     bool notice_error;
 
     struct platform pf; /* loaded once per platform path */
@@ -212,6 +230,7 @@ struct app_state {
     struct app_script script;          /* the scenario panel */
     struct advise_map adv;             /* the advisor view (a), in place of the results */
     bool present;                      /* presentation: a big plot, the focused slider only (P) */
+    int theme;                         /* enum screen_theme (theme.h) chosen: --theme, T */
     int text_scroll;                   /* lines of the lesson's step text skipped (PgUp PgDn) */
     int text_most;                     /* ... at most (the loop measures it before each key) */
     int help_scroll;                   /* rows of the key help skipped */
@@ -353,8 +372,36 @@ unsigned app_lesson_restart(struct app_state *s);
 /* The summary: goals met of how many steps have one; seconds taken (until done, or now). */
 int app_lesson_goals_met(const struct app_state *s, int *goals);
 double app_lesson_seconds(const struct app_state *s);
-/* h: one more level of the step's hint; past the last, hides it. */
+/* The lesson's own clock (monotonic seconds): how long a student took. */
+double app_lesson_now(void);
+/* i: one more level of the step's hint; past the last, hides it. The last resort asks first. */
 unsigned app_lesson_hint(struct app_state *s);
+/* n: the next step; on an unmet goal it asks once first (a notice: n again moves on). */
+unsigned app_lesson_next(struct app_state *s);
+/* b: the step before, its setup loaded (the student's changes put aside); R: this step's setup
+ * again, the same way. y swaps the changes put aside with the configuration on screen. */
+unsigned app_lesson_back(struct app_state *s);
+unsigned app_lesson_reset_step(struct app_state *s);
+unsigned app_lesson_yours(struct app_state *s);
+/* q in a lesson: asks once (the place is kept in the log); returns APP_QUIT when confirmed. */
+unsigned app_lesson_quit(struct app_state *s);
+/* Whether key was pressed twice in a row (the second press confirms); if not, asks with msg. */
+bool app_confirm(struct app_state *s, int key, const char *msg);
+
+/* ---- the lesson's log (app_lesson_log.c) ---- */
+
+/* One JSON object a line, appended whole (O_APPEND, one write) to the --log file: a shared
+ * directory of students' logs works. event: "start", "step", "goal met", "hint", "answer",
+ * "back", "reset", "skip", "quit", "complete", "restart". step < 0: none; msg may be NULL. A failed
+ * write says so on screen and the lesson goes on. */
+void app_lesson_log(struct app_state *s, const char *event, int step, const char *msg);
+/* The student's place in the log: their last step, goals met and clock, from their earlier lines
+ * of the same lesson. 1 if there is one, 0 if not (a first start, no log). */
+int app_lesson_log_place(const struct app_state *s, int *step, unsigned long long *met,
+                         double *seconds);
+/* At the start of a lesson: back at the student's place in the log, the step's setup loaded, and
+ * the start logged. 1 if the configuration changed. */
+int app_lesson_resume(struct app_state *s);
 /* The goal check the loop must have the evaluator process make (the goal is user code, never run
  * here): the lesson's file, the step and the state; returns the check's generation, 0 if none is
  * due (no goal, or the model is not in yet). */

@@ -3,6 +3,7 @@
  * its axes; X and Y change the axes, o the objective, * jumps to the best cell; a or Esc closes
  * it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 
@@ -57,7 +58,26 @@ unsigned app_advise_move(struct app_state *s, int dx, int dy)
 unsigned app_advise_best(struct app_state *s)
 {
     struct advise_map *m = &s->adv;
-    return m->bx >= 0 ? move_to(s, m->bx, m->by) : APP_DIRTY;
+    if (m->bx < 0)
+        return APP_DIRTY;
+    char was[2][64], now[2][64];
+    int ids[2] = {m->xid, m->yid};
+    for (int k = 0; k < 2; k++)
+        params_format(&s->p, ids[k], was[k], sizeof was[k]);
+    unsigned f = move_to(s, m->bx, m->by);
+    if (s->notice_error)
+        return f;
+    /* Both axes may move (the node count too): say which, never silently. */
+    char msg[APP_MSG_MAX] = "best cell:";
+    for (int k = 0; k < 2; k++) {
+        params_format(&s->p, ids[k], now[k], sizeof now[k]);
+        size_t n = strlen(msg);
+        snprintf(msg + n, sizeof msg - n, " %s %s%s%s", param_table[ids[k]].key,
+                 strcmp(was[k], now[k]) ? was[k] : "", strcmp(was[k], now[k]) ? " -> " : "",
+                 now[k]);
+    }
+    app_notice(s, false, "%s", msg);
+    return f;
 }
 
 unsigned app_advise_axis(struct app_state *s, int axis)

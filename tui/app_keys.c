@@ -135,7 +135,9 @@ static unsigned reset_focused(struct app_state *s)
 
 static unsigned k_quit(struct app_state *s, int key, int arg)
 {
-    (void)s, (void)key, (void)arg;
+    (void)arg;
+    if (s->mode == APP_MAIN && s->lesson.l) /* a lesson's q asks first; Ctrl-C does not */
+        return key == 'q' ? app_lesson_quit(s) : (app_lesson_log(s, "quit", -1, NULL), APP_QUIT);
     return APP_QUIT;
 }
 
@@ -259,6 +261,14 @@ static unsigned k_present(struct app_state *s, int key, int arg)
     return APP_DIRTY;
 }
 
+static unsigned k_theme(struct app_state *s, int key, int arg)
+{
+    (void)key, (void)arg;
+    s->theme = (s->theme + 1) % THEME_COUNT;
+    app_notice(s, false, "theme %s (T: the next; P turns contrast on too)", theme_names[s->theme]);
+    return APP_DIRTY;
+}
+
 /* arg: -1 / +1 a cell left / right, -2 / +2 down / up. */
 static unsigned k_advise_move(struct app_state *s, int key, int arg)
 {
@@ -270,13 +280,6 @@ static unsigned k_advise_axis(struct app_state *s, int key, int arg)
 {
     (void)arg;
     return app_advise_axis(s, key);
-}
-
-static unsigned k_lesson_move(struct app_state *s, int key, int arg)
-{
-    (void)key;
-    s->text_scroll = 0;
-    return app_lesson_goto(s, s->lesson.step + arg);
 }
 
 static unsigned k_lesson_restart(struct app_state *s, int key, int arg)
@@ -309,13 +312,15 @@ static unsigned k_text_scroll(struct app_state *s, int key, int arg)
     return APP_DIRTY;
 }
 
-/* [ ] scroll the scenario panel (arg -1: older) or, with none open, the link view (-1: back to
- * the top; the view clamps the end). One handler: one help line for both. */
+/* [ ] scroll the scenario panel (arg -1: older), the lesson's text (by a few lines) or the link
+ * view (-1: back to the top; the view clamps the end). One handler: one help line for all. */
 static unsigned k_bracket_scroll(struct app_state *s, int key, int arg)
 {
     (void)key;
     if (s->script.phase != APP_SCRIPT_OFF)
         return script_scroll(&s->script, arg);
+    if (s->pane == APP_PANE_LESSON && s->lesson.l)
+        return k_text_scroll(s, key, arg);
     int most = s->has_sim && s->sim.nlinks > 0 ? s->sim.nlinks - 1 : 0;
     s->links_scroll += arg;
     s->links_scroll = s->links_scroll < 0 ? 0 : s->links_scroll > most ? most : s->links_scroll;
@@ -358,25 +363,29 @@ static const struct app_keydef main_keys[] = {
     {APP_CTX_ADVISE, K('*'), "*", "advisor: to the best cell", "*", "best", 1,
      ACT(app_advise_best)},
     {APP_CTX_ADVISE, K('a', APP_KEY_ESC), NULL, NULL, "a", "close", 1, ACT(app_advise_open)},
-    {L, K('n'), "n b", "lesson: next step, back a step (b keeps your settings)", "n", "next", 1,
-     DO(k_lesson_move, 1)},
-    {L, K('b'), NULL, NULL, "b", "back", 1, DO(k_lesson_move, -1)},
-    {L, K('h'), "h", "lesson: a hint; again for more", "h", "hint", 1, ACT(app_lesson_hint)},
+    /* The lesson's keys are none of the explorer's (h stays a step left). */
+    {L, K('n'), "n", "lesson: next step (on an unmet goal it asks first)", "n", "next", 1,
+     ACT(app_lesson_next)},
+    {L, K('b'), "b", "lesson: back a step, as it was set up (y: your changes)", "b", "back", 1,
+     ACT(app_lesson_back)},
+    {L, K(APP_KEY_LESSON_HINT), "i", "lesson: a hint; again for more (the last resort asks)", "i",
+     "hint", 1, ACT(app_lesson_hint)},
+    {L, K(APP_KEY_LESSON_YOURS), "y", "lesson: your changes back (after b or R), and again", NULL,
+     NULL, 0, ACT(app_lesson_yours)},
     {L, K('A'), "A", "lesson: answer the step's question", NULL, NULL, 0,
      ACT(app_lesson_answer_begin)},
-    {L | APP_CTX_DONE, K('R'), "R", "lesson: restart it (at its end)", "R", "restart", 1,
+    {L | APP_CTX_DONE, K(APP_KEY_LESSON_RESET), "R",
+     "lesson: reset the step to its setup (at the end: restart the lesson)", "R", "restart", 1,
      DO(k_lesson_restart, 0)},
-    {L, K('R'), NULL, NULL, NULL, NULL, 0, DO(k_lesson_restart, 0)},
+    {L, K(APP_KEY_LESSON_RESET), NULL, NULL, "R", "reset", 2, ACT(app_lesson_reset_step)},
     {APP_CTX_SCRIPT, K('x', APP_KEY_ESC), "x  Esc", "scenario panel: close it (cancels its runs)",
      NULL, NULL, 0, ACT(app_script_close)},
-    {APP_CTX_SCRIPT, K('['), "[ ]", "scenario panel / link view: scroll", NULL, NULL, 0,
-     DO(k_bracket_scroll, -1)},
-    {APP_CTX_SCRIPT, K(']'), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, 1)},
+    /* [ ] scroll text; PgUp PgDn stay the coarse step everywhere. */
+    {APP_CTX_TEXT, K('['), "[ ]", "scroll the lesson's text, the scenario panel, the link view",
+     NULL, NULL, 0, DO(k_bracket_scroll, -1)},
+    {APP_CTX_TEXT, K(']'), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, 1)},
     {APP_CTX_LINKS, K('['), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, -1)},
     {APP_CTX_LINKS, K(']'), NULL, NULL, NULL, NULL, 0, DO(k_bracket_scroll, 1)},
-    {APP_CTX_TEXT, K(APP_KEY_PGUP), "PgUp PgDn",
-     "scroll the lesson or scenario text (else: coarse)", NULL, NULL, 0, DO(k_text_scroll, -1)},
-    {APP_CTX_TEXT, K(APP_KEY_PGDN), NULL, NULL, NULL, NULL, 0, DO(k_text_scroll, 1)},
     {0, K(APP_KEY_UP, 'k', APP_KEY_BTAB), "<ud>  k j  Tab", "select a parameter", NULL, NULL, 0,
      DO(k_focus, -1)},
     {0, K(APP_KEY_DOWN, 'j', APP_KEY_TAB), NULL, NULL, NULL, NULL, 0, DO(k_focus, 1)},
@@ -406,8 +415,10 @@ static const struct app_keydef main_keys[] = {
      DO(k_pane, APP_PANE_LINKS)},
     {0, K('s'), "s", "static scaling: rate against time (Esc closes)", "s", "scale", 1,
      DO(k_pane, APP_PANE_SCALING)},
-    {0, K('P'), "P", "presentation: big plot, focused slider only", NULL, NULL, 0,
+    {0, K('P'), "P", "presentation: big plot, one slider, high contrast", NULL, NULL, 0,
      DO(k_present, 0)},
+    {0, K('T'), "T", "theme: dark, high contrast, light (--theme, SITU_THEME)", NULL, NULL, 0,
+     DO(k_theme, 0)},
     {APP_CTX_NOLESSON, K('a'), "a", "advisor heatmap (a or Esc closes it)", "a", "advise", 1,
      ACT(app_advise_open)},
     {L, K('a'), NULL, NULL, "a", "advise", 2, ACT(app_advise_open)},
@@ -596,8 +607,11 @@ bool app_keydef_shadowed(const struct app_state *s, const struct app_keymap *map
 unsigned app_key(struct app_state *s, int key)
 {
     const struct app_keymap *map = app_keymap(s->mode);
-    if (s->mode == APP_MAIN)
-        s->notice[0] = 0; /* a notice answers the key before */
+    if (s->mode == APP_MAIN) {
+        s->notice[0] = 0;                 /* a notice answers the key before */
+        s->confirm_prev = s->confirm_key; /* a key that asked: pressed again, it acts */
+        s->confirm_key = 0;
+    }
     for (int i = 0; i < map->n; i++) {
         const struct app_keydef *d = &map->defs[i];
         if (!app_keydef_active(s, d))

@@ -43,6 +43,15 @@ int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const 
     return cells;
 }
 
+int draw_text_cut(const struct screen *s, int y, int x, int w, enum colour c, const char *text)
+{
+    int e = draw_width(s->g->ellipsis); /* "..." in ASCII */
+    if (w <= e || draw_width(text) <= w)
+        return draw_text(s, y, x, w, c, text);
+    int n = draw_text(s, y, x, w - e, c, text);
+    return n + draw_text(s, y, x + n, e, c, s->g->ellipsis);
+}
+
 int draw_fmt(const struct screen *s, int y, int x, int w, enum colour c, const char *fmt, ...)
 {
     char buf[512];
@@ -120,6 +129,18 @@ void draw_time(double t, char *buf, size_t len)
         snprintf(buf, len, "%.3g h", t / 3600);
     else
         snprintf(buf, len, "%.2g s", t);
+}
+
+void draw_time_as(double t, double ref, char *buf, size_t len)
+{
+    if (!isfinite(t) || t < 0 || !isfinite(ref) || ref <= 0) {
+        draw_time(t, buf, len);
+        return;
+    }
+    /* draw_time's unit for ref, t in it: one axis, one unit ("252 h" over "9.09 h"). */
+    double div = ref < 1e-3 ? 1e-6 : ref < 1 ? 1e-3 : ref < 1e5 || ref >= 3.6e7 ? 1 : 3600;
+    const char *unit = div == 1e-6 ? "us" : div == 1e-3 ? "ms" : div == 1 ? "s" : "h";
+    snprintf(buf, len, ref >= 100 && ref < 1e5 ? "%.0f %s" : "%.3g %s", t / div, unit);
 }
 
 int draw_wrap(const char *text, int w, char lines[][256], int max)

@@ -13,6 +13,8 @@ struct bar_seg {
 
 /* Text at (y, x), at most w cells; returns the cells written. */
 int draw_text(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
+/* The same, but text that does not fit ends in the ellipsis (…), never mid-word unannounced. */
+int draw_text_cut(const struct screen *s, int y, int x, int w, enum colour c, const char *text);
 
 /* The display cells of a UTF-8 string (one per character: the glyphs Situ draws are narrow). */
 int draw_width(const char *text);
@@ -44,5 +46,7 @@ void draw_reflow(const char *text, char *out, size_t len);
 
 /* Seconds in at most 7 cells: "750 ms", "1.23 s", "45278 s", "12.6 h". */
 void draw_time(double seconds, char *buf, size_t len);
+/* seconds in the unit draw_time picks for ref (an axis' largest value): one unit per axis. */
+void draw_time_as(double seconds, double ref, char *buf, size_t len);
 
 #endif

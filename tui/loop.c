@@ -220,6 +220,10 @@ static void draw(struct tui *t)
 {
     if (!t->dirty || !t->screen_on)
         return;
+    /* The theme chosen, or high contrast for a presentation from the default one. */
+    int theme = t->app.present && t->app.theme == THEME_DARK ? THEME_CONTRAST : t->app.theme;
+    if (theme != t->scr.theme)
+        screen_set_theme(&t->scr, theme);
     view_layout(t->scr.rows, t->scr.cols, &t->app, &t->layout); /* P or a toggled */
     view_draw(&t->scr, &t->layout, &t->app, t->max_jobs);
     enum app_mode m = t->app.mode;
@@ -350,6 +354,22 @@ int tui_run(const struct tui_opts *o)
     t->app.script_unsafe = o->unsafe;
     if (o->lesson_log)
         snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
+    if (o->student)
+        snprintf(t->app.lesson.student, sizeof t->app.lesson.student, "%s", o->student);
+    const char *theme = o->theme ? o->theme : getenv("SITU_THEME");
+    if (theme && *theme && (t->app.theme = theme_find(theme)) < 0) {
+        const char *near = params_nearest(theme, theme_names, THEME_COUNT);
+        fprintf(stderr,
+                "situ: %s: '%s' is not valid; expected one of dark, contrast, light%s%s%s\n",
+                o->theme ? "--theme" : "SITU_THEME", theme, near ? "; did you mean '" : "",
+                near ? near : "", near ? "'?" : "");
+        app_free(&t->app);
+        uv_loop_close(&t->loop);
+        return 2;
+    }
+    if (t->app.theme < 0)
+        t->app.theme = THEME_DARK;
+    t->scr.theme = t->app.theme;
     /* A lesson is user code: a child runs it, where a hang is stopped at the time limit, and
      * hands over what the panel needs (its text and configurations) as data; none of it runs
      * here. */

@@ -82,7 +82,7 @@ static const struct glyphs ascii_glyphs = {
     .ellipsis = "...",
     .ok = "ok",
     .fail = "X",
-    .delta = "d",
+    .delta = "D", /* not "d": d is a key (reset the parameter), D is none */
     .enter = "Enter",
     .arrows_lr = "<>",
     .arrows_ud = "^v",
@@ -169,10 +169,8 @@ int screen_open(struct screen *s, char *err, size_t errlen)
     if (s->colour) {
         start_color();
         use_default_colors();
-        for (int c = 0; c < COL_COUNT; c++)
-            init_pair((short)(c + 1), COLORS >= 256 ? colour_table[c].fg256 : colour_table[c].fg,
-                      colour_table[c].bg);
     }
+    screen_set_theme(s, s->theme);
     append_cap("sgr0");
     append_cap("cnorm");
     append_cap("rmcup");
@@ -211,11 +209,55 @@ void screen_resize(struct screen *s)
     clearok(curscr, TRUE); /* repaint everything: the old frame is meaningless now */
 }
 
+const char *const theme_names[THEME_COUNT + 1] = {"dark", "contrast", "light", NULL};
+
+int theme_find(const char *name)
+{
+    for (int t = 0; t < THEME_COUNT; t++)
+        if (!strcmp(name, theme_names[t]))
+            return t;
+    return -1;
+}
+
+/* A colour's foreground in theme t: high contrast brightens the dark ones (the axes' blue, the
+ * muted text), light darkens the pale ones for a light background. */
+static short theme_fg(int t, enum colour c)
+{
+    bool wide = COLORS >= 256;
+    short fg = wide ? colour_table[c].fg256 : colour_table[c].fg;
+    if (t == THEME_CONTRAST) {
+        if (c == COL_BORDER || c == COL_UTIL_LOW || c == COL_MUTED || c == COL_IDLE)
+            return COLOR_WHITE;
+        if (c == COL_TEXT || c == COL_VALUE)
+            return COLOR_WHITE;
+    } else if (t == THEME_LIGHT) {
+        if (c == COL_BORDER || c == COL_UTIL_LOW || c == COL_MUTED || c == COL_IDLE ||
+            c == COL_TEXT || c == COL_VALUE)
+            return COLOR_BLACK;
+        if (fg == OI_SKY || fg == COLOR_CYAN)
+            return wide ? OI_BLUE : COLOR_BLUE;
+        if (fg == OI_YELLOW || fg == COLOR_YELLOW || fg == OI_ORANGE)
+            return wide ? OI_VERMILLION : COLOR_RED;
+    }
+    return fg;
+}
+
+void screen_set_theme(struct screen *s, int t)
+{
+    s->theme = t >= 0 && t < THEME_COUNT ? t : THEME_DARK;
+    if (!s->colour || !term_screen)
+        return;
+    for (int c = 0; c < COL_COUNT; c++)
+        init_pair((short)(c + 1), theme_fg(s->theme, (enum colour)c), colour_table[c].bg);
+}
+
 int screen_attr(const struct screen *s, enum colour c)
 {
+    /* The other themes draw nothing dim: on a projector dim is invisible. */
+    int strip = s->theme != THEME_DARK ? A_DIM : 0;
     if (!s->colour)
-        return colour_table[c].mono;
-    return COLOR_PAIR(c + 1) | colour_table[c].attr;
+        return colour_table[c].mono & ~strip;
+    return (COLOR_PAIR(c + 1) | colour_table[c].attr) & ~strip;
 }
 
 void screen_emergency_restore(void)

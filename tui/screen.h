@@ -3,6 +3,7 @@
 #ifndef SITU_TUI_SCREEN_H
 #define SITU_TUI_SCREEN_H
 
+#include "theme.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -70,6 +71,7 @@ struct glyphs {
 struct screen {
     bool unicode; /* UTF-8 locale and not SITU_ASCII */
     bool colour;  /* colours in use (terminal has them, NO_COLOR unset) */
+    int theme;    /* enum screen_theme in use (theme.h) */
     int rows, cols;
     const struct glyphs *g;
 };
@@ -85,6 +87,9 @@ void screen_resize(struct screen *s);
 
 /* The curses attribute of a semantic colour. */
 int screen_attr(const struct screen *s, enum colour c);
+
+/* Switches to theme t (its colour pairs set again); the next frame draws in it. */
+void screen_set_theme(struct screen *s, int t);
 
 /* On SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT: call kill_children (must be
  * async-signal-safe), put the terminal back as it was before screen_open, and die of the signal. */

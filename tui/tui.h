@@ -19,7 +19,9 @@ struct tui_opts {
     const char *preset;     /* where p came from ("" if nowhere), for the header */
     bool stats;             /* print key-to-frame latency percentiles on stderr at exit */
     const char *lesson;     /* a lesson to open (name or path), or NULL */
-    const char *lesson_log; /* --log FILE: the lesson's goals met as JSON lines, or NULL */
+    const char *lesson_log; /* --log FILE: the lesson's events as JSON lines, or NULL */
+    const char *student;    /* --student ID: named in the log, resumed from it; or NULL */
+    const char *theme;      /* --theme NAME (else SITU_THEME, else dark), or NULL */
     double alert;           /* link utilisation alert threshold; <= 0: the default */
     const char *script;     /* a scenario to open at start-up, "FILE [ARG ...]", or NULL */
     bool unsafe;            /* scenarios get the whole standard library (situ script --unsafe) */

@@ -94,7 +94,10 @@ static void draw_grid(const struct screen *s, const struct advise_map *m, int y0
                 continue;
             }
             double v = advise_value(&c->model, m->objective);
-            double good = hi > lo ? (v - lo) / (hi - lo) : 1;
+            /* Values over decades (a makespan from 1 to 16 nodes) on a log scale: on a linear
+             * one the slowest cell squashes every other into "good". */
+            bool logs = lo > 0 && hi > 4 * lo;
+            double good = !(hi > lo) ? 1 : logs ? log(v / lo) / log(hi / lo) : (v - lo) / (hi - lo);
             good = advise_maximise(m->objective) ? good : 1 - good;
             int level = good > 0.999 ? 3 : (int)(good * 4) > 3 ? 3 : (int)(good * 4);
             const char *mark = c->simulated ? s->g->point

@@ -8,7 +8,7 @@
 #include "draw.h"
 #include "view.h"
 
-#define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what PgDn can reach */
+#define VIEW_TEXT_LINES 160 /* of a step's text, wrapped: what ] can reach */
 
 /* The goal's state and message, wrapped to the panel's width on at most max rows (a goal's
  * message is the lesson author's and may be long): the rows it takes, drawn if paint. */
@@ -31,7 +31,11 @@ static int goal_lines(const struct screen *s, const struct app_state *a, int y, 
         c = COL_GOOD;
         break;
     case LESSON_GOAL_NOT_MET:
-        snprintf(head, sizeof head, "%s goal not met yet", g->dot);
+        /* Met earlier, not with what is on screen now (b, R): both are true, say both. */
+        if (ls->step < APP_LESSON_STEPS && (ls->met >> ls->step) & 1)
+            snprintf(head, sizeof head, "%s goal met before, not with these settings", g->ok);
+        else
+            snprintf(head, sizeof head, "%s goal not met yet", g->dot);
         c = COL_WARN;
         break;
     case LESSON_GOAL_ERROR:
@@ -99,19 +103,24 @@ static int hints_lines(const struct screen *s, const struct app_state *a, int to
         char buf[1024];
         size_t used = 0;
         for (int k = 0; k < ls->hint_level && k < levels && used < sizeof buf; k++) {
+            bool last = k == levels - 1 && lesson_step_hint_last_resort(ls->l, ls->step);
             int r = snprintf(buf + used, sizeof buf - used, "%s%s: %s", k ? "\n" : "",
-                             k ? "more" : "hint", lesson_step_hint_at(ls->l, ls->step, k));
+                             last ? "last resort"
+                             : k  ? "more"
+                                  : "hint",
+                             lesson_step_hint_at(ls->l, ls->step, k));
             used += r > 0 ? (size_t)r : 0;
         }
         if (ls->hint_level < levels && used < sizeof buf)
-            snprintf(buf + used, sizeof buf - used, " (h: more)");
+            snprintf(buf + used, sizeof buf - used, " (%c: more)", APP_KEY_LESSON_HINT);
         n = draw_wrap(buf, w, lines, 16);
     }
     n = n > 16 ? 16 : n;
     int row = end - n < top + 1 ? top + 1 : end - n; /* the step's first line stays */
     for (int i = 0; i < n && row + i < end && paint; i++) {
-        draw_text(s, row + i, 1, w, i == 0 || !strncmp(lines[i], "more:", 5) ? COL_KNOB : COL_TEXT,
-                  lines[i]);
+        bool label =
+            i == 0 || !strncmp(lines[i], "more:", 5) || !strncmp(lines[i], "last resort:", 12);
+        draw_text(s, row + i, 1, w, label ? COL_KNOB : COL_TEXT, lines[i]);
         if (row + i == end - 1 && i < n - 1) /* cut: say so rather than end mid-sentence */
             draw_right(s, row + i, 1, w, COL_MUTED, s->g->ellipsis);
     }
@@ -130,9 +139,10 @@ static int lesson_panel(const struct screen *s, const struct view_layout *l,
     if (paint) {
         int steps = lesson_step_count(ls->l);
         int n = draw_text(s, y, 1, w, COL_HEADING, "LESSON ");
-        n += draw_fmt(s, y, 1 + n, w - n, COL_VALUE, "%s", lesson_title(ls->l));
         char where[48];
         snprintf(where, sizeof where, ls->done ? "  done" : "  step %d/%d", ls->step + 1, steps);
+        int ww = draw_width(where);
+        n += draw_text_cut(s, y, 1 + n, w - n - ww, COL_VALUE, lesson_title(ls->l));
         draw_right(s, y, 1 + n, w - n, COL_HEADING, where);
     }
     if (ls->done) {
@@ -166,16 +176,24 @@ static int lesson_panel(const struct screen *s, const struct view_layout *l,
     draw_reflow(lesson_step_text(ls->l, ls->step), text, sizeof text);
     int need = draw_wrap(text, w, lines, VIEW_TEXT_LINES);
     need = need > VIEW_TEXT_LINES ? VIEW_TEXT_LINES : need;
-    /* PgUp / PgDn scroll the text; the marks say there is more above or below. */
-    int room = end - row, most = need - room > 0 ? need - room : 0;
-    int first = a->text_scroll > most ? most : a->text_scroll;
-    for (int i = first; i < need && row < end && paint; i++, row++) {
-        draw_text(s, row, 1, w, COL_TEXT, lines[i]);
-        if (i == first && first > 0)
-            draw_right(s, row, 1, w, COL_MUTED, " PgUp: more above");
-        else if (row == end - 1 && i < need - 1)
-            draw_right(s, row, 1, w, COL_MUTED, " PgDn: more below");
+    /* [ ] scroll the text. The marks saying there is more above or below take rows of their own,
+     * never a line of the text. */
+    int room = end - row, most = 0;
+    if (need > room && room >= 3) {
+        room -= 2; /* a row for each mark */
+        most = need - room;
+    } else if (need > room) {
+        most = need - room;
     }
+    int first = a->text_scroll > most ? most : a->text_scroll;
+    bool marks = need > end - row && end - row >= 3;
+    if (marks && paint)
+        draw_right(s, row, 1, w, COL_MUTED, first > 0 ? "[ more above" : "");
+    row += marks;
+    for (int i = first; i < need && i < first + room && row < end && paint; i++, row++)
+        draw_text(s, row, 1, w, COL_TEXT, lines[i]);
+    if (marks && paint && first < most)
+        draw_right(s, end - 1, 1, w, COL_MUTED, "] more below");
     return most;
 }
 

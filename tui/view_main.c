@@ -82,6 +82,28 @@ int view_slider_first(const struct view_layout *l, const struct app_state *a)
 
 /* ---- header --------------------------------------------------------------------------------- */
 
+/* What the numbers on screen are of, whatever the sliders scrolled away: the mapping, the DTL,
+ * the analytics and, once the parameter table has one (--simulation), the simulation's profile:
+ * "intransit · mailbox DTL · scatter". */
+static void config_summary(const struct screen *s, const struct app_state *a, char *out, size_t len)
+{
+    char map[64], dtl[64], ana[PARAMS_PATH_MAX], prof[PARAMS_PATH_MAX] = "";
+    params_format(&a->p, P_MAPPING, map, sizeof map);
+    params_format(&a->p, P_DTL, dtl, sizeof dtl);
+    params_format(&a->p, P_ANALYTICS, ana, sizeof ana);
+    const char *slash = strrchr(ana, '/');
+    char *b = slash ? (char *)slash + 1 : ana, *dot = strrchr(b, '.');
+    if (dot && !strcmp(dot, ".lua"))
+        *dot = 0; /* a student's my.lua shows as "my" */
+    if (!b[0])
+        b = "thermo";                    /* the built-in analytics */
+    int sim = params_find("simulation"); /* the profile's slot: shown when the table has one */
+    if (sim >= 0)
+        params_format(&a->p, sim, prof, sizeof prof);
+    snprintf(out, len, "%s %s %s DTL %s %s%s%s%s%s", map, s->g->dot, dtl, s->g->dot, b,
+             prof[0] ? " " : "", prof[0] ? s->g->dot : "", prof[0] ? " sim " : "", prof);
+}
+
 static void draw_header(const struct screen *s, const struct view_layout *l,
                         const struct app_state *a)
 {
@@ -89,18 +111,22 @@ static void draw_header(const struct screen *s, const struct view_layout *l,
     draw_fill(s, 0, 0, l->cols, COL_TITLE, " ");
     const char *slash = strrchr(a->pf_path, '/');
     const char *pf_name = slash ? slash + 1 : a->pf_path;
-    char text[512], summary[160];
+    char text[1024], summary[160], config[2 * PARAMS_PATH_MAX + 160];
     platform_summary(&a->pf, summary, sizeof summary);
+    config_summary(s, a, config, sizeof config);
     for (;;) { /* the summary's last fields go first when the header is too narrow for it */
-        snprintf(text, sizeof text, " Situ %s preset %s%s %s %.60s: %s", g->vline,
+        snprintf(text, sizeof text, " Situ %s %s%s %s %.300s %s %.60s%s%s", g->vline,
                  a->preset[0] ? a->preset : "defaults", a->modified ? " (modified)" : "", g->vline,
-                 pf_name, summary);
+                 config, g->vline, pf_name, summary[0] ? ": " : "", summary);
         char *comma = strrchr(summary, ',');
-        if (draw_width(text) <= l->cols - 9 || !comma)
+        if (draw_width(text) <= l->cols - 9 || !summary[0])
             break;
-        *comma = 0;
+        if (comma)
+            *comma = 0;
+        else
+            summary[0] = 0; /* the platform's name alone, rather than the state cut */
     }
-    draw_text(s, 0, 0, l->cols - 9, COL_TITLE, text);
+    draw_text_cut(s, 0, 0, l->cols - 9, COL_TITLE, text);
     draw_right(s, 0, l->cols - 9, 8, COL_TITLE, "? help");
 }
 
@@ -242,7 +268,12 @@ static void draw_info(const struct screen *s, const struct view_layout *l,
         return;
     }
     int n = draw_fmt(s, y, 1, l->cols - 2, COL_HEADING, "%s: ", param_table[id].key);
-    draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, param_table[id].help);
+    /* The core split these sliders make, where the student moves them (the results' cores row
+     * does not fit 80x24). */
+    if (a->model_valid && (id == P_RATIO || id == P_NODES || id == P_MAPPING))
+        n += draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_VALUE, "%ld sim + %ld ana cores %s ",
+                      a->model.sim_cores, a->model.ana_cores, g->vline);
+    draw_text_cut(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, param_table[id].help);
 }
 
 /* The status bar's message from column n on; cut, it points at the key that shows it whole. */

@@ -77,7 +77,28 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
              "Sliders update the model at once; %.0f ms later SimGrid simulates", 150.0);
     snprintf(foot[1], sizeof foot[1],
              "in a child process (at most %d at once, cached), crossover behind.", max_jobs);
-    int lines = n + 3; /* the keys, a blank, the two footnotes */
+    /* The glossary: every number and mark on the main screen, what it means. */
+    const struct glyphs *g = s->g;
+    char bars[128], scroll[32];
+    snprintf(bars, sizeof bars, "%s simulate %s retrieve %s analyse %s idle, per step", g->block,
+             g->shade_r, g->shade_a, g->idle);
+    snprintf(scroll, sizeof scroll, "0%s 6", s->unicode ? "↑" : "^");
+    const char *gloss[][2] = {
+        {"efficiency", "η = 1 - idle / period: 1 when neither side waits"},
+        {"makespan", "the whole run, fill and drain included; eq.5 is the paper's, without"},
+        {"scenario IS", "the simulation waits for the analytics (the analytics is slower)"},
+        {"scenario IA", "the analytics waits for the simulation (the simulation is slower)"},
+        {"cores", "N sim + M ana: the cores each side gets from the ratio; its nodes"},
+        {g->delta, "SimGrid against the model: (SimGrid - model) / model"},
+        {"ONE STEP", "period: one step's length, the slower side's active time"},
+        {"bars", bars},
+        {"S Ing R A W C", "simulate, ingest into the DTL, retrieve, analyse, metrics (t)"},
+        {"OVER THE RUN", "% of the run one core of each side is active"},
+        {scroll, "sliders hidden above and below the list (k j scroll it)"},
+        {"crossover ×N", "the data_scaling where in situ and in transit take as long"},
+    };
+    int ngloss = (int)(sizeof gloss / sizeof gloss[0]);
+    int lines = n + 3 + 2 + ngloss; /* the keys, a blank, the footnotes, a blank, the glossary */
     /* 80x24 is the documented minimum: the box fits there and scrolls (arrows) if it must. */
     int w = l->cols - 4 < 76 ? l->cols - 4 : 76, h = lines + 2, iy, ix;
     if (h > l->rows - 1) /* a modal box: the whole height but the footer, if it needs it */
@@ -90,8 +111,13 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
         if (i < n) {
             draw_text(s, y, ix, 15, COL_VALUE, view_key_name(s, rows[i]->names));
             draw_text(s, y, ix + 16, w - 19, COL_TEXT, rows[i]->help);
-        } else if (i > n) {
+        } else if (i > n && i <= n + 2) {
             draw_text(s, y, ix, w - 4, COL_MUTED, foot[i - n - 1]);
+        } else if (i == n + 4) {
+            draw_text(s, y, ix, w - 4, COL_HEADING, "What the numbers on screen mean");
+        } else if (i > n + 4) {
+            draw_text(s, y, ix, 15, COL_VALUE, gloss[i - n - 5][0]);
+            draw_text_cut(s, y, ix + 16, w - 19, COL_TEXT, gloss[i - n - 5][1]);
         }
     }
     if (first > 0)

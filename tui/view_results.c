@@ -125,6 +125,8 @@ static void draw_delta(const struct screen *s, int y, int x, int n, int w, doubl
     if (!(model > 0))
         return;
     double d = (measured - model) / model;
+    if (fabs(d) < 0.0005)
+        d = 0; /* "-0.0%" would say SimGrid is below the model by nothing */
     bool far = fabs(d) > DELTA_NEAR;
     const char *mark = far ? "!" : "";
     char buf[48];
@@ -334,7 +336,14 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
     char t[32];
     draw_time(period, t, sizeof t);
     draw_text(s, y, x, l->right_w, COL_HEADING, "ONE STEP");
-    draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "period %s, active time per step", t);
+    if (l->r_scen_text < 0) /* compact: the scenario's meaning has no row; it goes here */
+        draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "%s, %s: %s waits", t,
+                 model_scenario_name(a->model.scenario),
+                 a->model.scenario == SCENARIO_IS   ? "sim"
+                 : a->model.scenario == SCENARIO_IA ? "ana"
+                                                    : "none");
+    else
+        draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "period %s, active time per step", t);
     draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");
     draw_text(s, y + 2, x, LABEL_W, COL_TEXT, inl ? "analysis" : "analytics");
 
@@ -364,10 +373,15 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
         }
         bool sinl = r->m.scenario == SCENARIO_INLINE;
         double speriod = sinl ? sa + aa : fmax(sa + si, aa + ai);
-        double sp[2] = {sa, aa}, ap[2] = {sinl ? sa : aa, aa};
-        enum colour ac[2] = {sinl ? COL_IDLE : COL_ANA, COL_ANA};
+        /* The model's glyph rule for SimGrid too: retrieve (its measured R) in its own glyph,
+         * the rest of the analytics' active time as analyse. One rule, or the two bars of one
+         * configuration disagree about what the analytics does. Inline: as the model's, the
+         * analysis after the simulation's part, on the same core. */
+        double rr = fmin(fmax(r->m.stage.R, 0), aa);
+        double sp[2] = {sa, aa}, ap[2] = {sinl ? sa : rr, sinl ? aa : aa - rr};
+        enum colour ac[2] = {sinl ? COL_IDLE : COL_RETRIEVE, COL_ANA};
         step_bar(s, y + 1, sx, bw, sp, sim_cols, sinl ? 2 : 1, speriod);
-        step_bar(s, y + 2, sx, bw, ap, ac, sinl ? 2 : 1, speriod);
+        step_bar(s, y + 2, sx, bw, ap, ac, 2, speriod);
     } else {
         draw_text(s, y + 1, sx, bw, COL_MUTED, sim_placeholder(a));
     }

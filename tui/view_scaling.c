@@ -131,7 +131,11 @@ static void draw_plot(const struct screen *s, const struct scaling_curves *c, in
     draw_fill(s, ay, x0, pw, COL_BORDER, g->hline);
     draw_time(pow(10, rx.lo), t, sizeof t);
     draw_text(s, ay + 1, x0, 10, COL_MUTED, t);
-    draw_text(s, ay + 1, x0 + pw / 2 - 9, 22, COL_MUTED, "time to solution (log)");
+    /* The axis' name between its two end values, never running into them ("(log)821 s"). */
+    const char *name = pw >= 46 ? "time to solution (log)" : "time (log)";
+    int nw = draw_width(name), nx = x0 + (pw - nw) / 2;
+    if (nx >= x0 + 11 && nx + nw <= x0 + pw - 11)
+        draw_text(s, ay + 1, nx, nw, COL_MUTED, name);
     draw_time(pow(10, rx.hi), t, sizeof t);
     draw_right(s, ay + 1, x0 + pw - 10, 10, COL_MUTED, t);
     plot_free(&p);

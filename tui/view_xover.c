@@ -124,7 +124,7 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         bool label = r == 0 || r == ph - 1 || (ph >= 5 && r == ph / 2);
         if (label) {
             double ly = r == 0 ? ax.lhi : r == ph - 1 ? ax.llo : (ax.lhi + ax.llo) / 2;
-            draw_time(pow(10, ly), t, sizeof t);
+            draw_time_as(pow(10, ly), pow(10, ax.lhi), t, sizeof t);
             draw_right(s, y0 + r, x0 - YLABEL_W, YLABEL_W - 1, COL_MUTED, t);
         }
         draw_text(s, y0 + r, x0 - 1, 1, COL_BORDER, label ? g->tick_y : g->vline);
@@ -235,14 +235,18 @@ void view_xover_draw(const struct screen *s, const struct view_layout *l, const 
 {
     int y = l->xo_y, side_w = l->cols >= 100 ? 34 : 30;
     int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "IN SITU vs IN TRANSIT vs INLINE");
-    /* Narrow (80 columns): the shorter subtitle, so that the node count stays. */
-    bool wide = l->cols - 2 - n >= 55;
-    n += draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_MUTED,
-                  wide ? "  makespan against data_scaling, log-log, at %ld nodes"
-                       : "  makespan vs data_scaling, at %ld nodes",
-                  a->xo.base.nodes);
+    /* At which node count the curves are drawn, and why when it is not the configuration's:
+     * that stays; the description goes first when the row is short. */
+    char at[128];
     if (a->xo.bumped)
-        n += draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_WARN, " (in transit needs %s 2)", s->g->ge);
+        snprintf(at, sizeof at, "  at %ld nodes, not your %ld: in transit needs %s 2",
+                 a->xo.base.nodes, a->p.nodes, s->g->ge);
+    else
+        snprintf(at, sizeof at, "  at %ld nodes", a->xo.base.nodes);
+    const char *what = "  makespan against data_scaling, log-log";
+    if (n + draw_width(what) + draw_width(at) <= l->cols - 2)
+        n += draw_text(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, what);
+    n += draw_text(s, y, 1 + n, l->cols - 2 - n, a->xo.bumped ? COL_WARN : COL_MUTED, at);
     if (!xover_current(&a->xo))
         draw_fmt(s, y, 1 + n, l->cols - 2 - n, COL_MUTED, "  updating%s", s->g->ellipsis);
     int ph = l->xo_h - 3; /* title, x axis, x labels */

@@ -185,6 +185,61 @@ int params_find(const char *key)
     return params_find_n(key, strlen(key));
 }
 
+/* How many one-letter edits (insert, delete, change, swap two) turn a into b, '-' and '_' the
+ * same letter; 3 stands for "3 or more": no typo is that far. */
+static int edits(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 47 || m > 47)
+        return 3;
+    int d[48][48];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            bool same = a[i - 1] == b[j - 1] ||
+                        (strchr("-_", a[i - 1]) && strchr("-_", b[j - 1]) && a[i - 1] && b[j - 1]);
+            int v = d[i - 1][j - 1] + !same;
+            v = d[i - 1][j] + 1 < v ? d[i - 1][j] + 1 : v;
+            v = d[i][j - 1] + 1 < v ? d[i][j - 1] + 1 : v;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+const char *params_nearest(const char *word, const char *const *names, int n)
+{
+    size_t wl = strlen(word);
+    const char *best = NULL;
+    int bestd = 3;
+    bool tie = false;
+    for (int k = 0; k < n && names[k]; k++) {
+        int e = edits(word, names[k]);
+        /* The start of one name, 3 letters or more ("intrans"), is as near as one edit. */
+        if (wl >= 3 && strlen(names[k]) > wl && !strncmp(word, names[k], wl))
+            e = e < 1 ? e : 1;
+        if (e < bestd)
+            best = names[k], bestd = e, tie = false;
+        else if (e == bestd)
+            tie = true;
+    }
+    /* One edit in a short word, two in a longer one; two names as near: no guess. */
+    return best && !tie && bestd <= (wl <= 4 ? 1 : 2) ? best : NULL;
+}
+
+const char *params_nearest_key(const char *word)
+{
+    const char *keys[PARAM_COUNT];
+    for (int id = 0; id < PARAM_COUNT; id++)
+        keys[id] = param_table[id].key;
+    return params_nearest(word, keys, PARAM_COUNT);
+}
+
 int params_find_linked(const char *names, int *ids, int max, char *err, size_t errlen)
 {
     int n = 0;
@@ -274,7 +329,11 @@ static int range_error(int id, const char *text, char *err)
     for (; n < sizeof shown - 1 && text[n]; n++)
         shown[n] = (unsigned char)text[n] < 0x20 || text[n] == 0x7f ? '?' : text[n];
     shown[n] = 0;
-    seterr(err, "%s: '%s' is not valid; expected %s", param_table[id].key, shown, range);
+    const char *near = param_table[id].type == PARAM_CHOICE
+                           ? params_nearest(text, param_table[id].choices, 16)
+                           : NULL;
+    seterr(err, "%s: '%s' is not valid; expected %s%s%s%s", param_table[id].key, shown, range,
+           near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     return -1;
 }
 

@@ -173,6 +173,12 @@ int params_valid_ratios(long cores, long *out, int max);
  * was a parameter flag and was applied, 0 if it is not a parameter flag, -1 on error (err set). */
 int params_parse_flag(struct params *p, int argc, char **argv, int *i, char *err);
 
+/* "Did you mean": the one name of names (n of them, or up to a NULL) a typo of word would be
+ * (an edit or two away, or its start), NULL if none or two are as near. _key: among the
+ * parameters' names ('-' and '_' the same letter). */
+const char *params_nearest(const char *word, const char *const *names, int n);
+const char *params_nearest_key(const char *word);
+
 /* What a parameter accepts, in words: "an integer in [1, 1024]", "one of fast, full", ... */
 void params_describe_range(int id, char *buf, size_t len);
 

@@ -33,13 +33,17 @@ static int resolve(const char *name, char *path, size_t len, char *err, size_t e
     if (datadir_resolve(rel, path, len) == 0)
         return 0;
     char names[32][LESSON_NAME_MAX], list[32 * (LESSON_NAME_MAX + 2)] = "";
+    const char *ptrs[32];
     int n = lesson_list(names, 32);
     for (int i = 0; i < n && i < 32; i++) {
         if (i)
             strcat(list, ", ");
         strcat(list, names[i]);
+        ptrs[i] = names[i];
     }
-    if (snprintf(err, errlen, "lesson: no lesson '%s' (a .lua file, or one of: %s)", name,
+    const char *near = params_nearest(name, ptrs, n < 32 ? n : 32);
+    if (snprintf(err, errlen, "lesson: no lesson '%s'%s%s%s (a .lua file, or one of: %s)", name,
+                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
                  n ? list : "none installed") >= (int)errlen)
         err[errlen - 1] = 0;
     return -1;
@@ -179,6 +183,17 @@ static int load_hints(lua_State *L, struct lesson_step *st)
                 return -1;
             }
         }
+        lua_pushliteral(L, "last_resort");
+        lua_rawget(L, -2);
+        if (lua_isstring(L, -1) && st->nhints < LESSON_HINTS_MAX) {
+            st->last_resort = true;
+            st->hints[st->nhints] = strdup(lua_tostring(L, -1));
+            if (!st->hints[st->nhints++]) {
+                lua_pop(L, 2);
+                return -1;
+            }
+        }
+        lua_pop(L, 1);
     }
     lua_pop(L, 1);
     return 0;
@@ -241,6 +256,7 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
         return -1;
     }
     l->title = dup_field(L, -1, "title");
+    l->description = dup_field(L, -1, "description");
     lua_pushliteral(L, "steps");
     lua_rawget(L, -2);
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) == 0) { /* 0 raw steps: metamethods lied */
@@ -250,7 +266,7 @@ static int load_steps(struct lesson *l, char *err, size_t errlen)
     }
     l->n = (int)lua_rawlen(L, -1);
     l->steps = calloc(l->n ? l->n : 1, sizeof *l->steps);
-    if (!l->title || !l->steps) {
+    if (!l->title || !l->description || !l->steps) {
         lua_pop(L, 2);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -382,6 +398,7 @@ void lesson_free(struct lesson *l)
     }
     free(l->steps);
     free(l->title);
+    free(l->description);
     script_free(l->s);
     free(l);
 }
@@ -395,6 +412,11 @@ void lesson_set_output(struct lesson *l, FILE *out)
 const char *lesson_title(const struct lesson *l)
 {
     return l->title;
+}
+
+const char *lesson_description(const struct lesson *l)
+{
+    return l->description ? l->description : "";
 }
 
 const char *lesson_path(const struct lesson *l)
@@ -420,6 +442,11 @@ const char *lesson_step_hint(const struct lesson *l, int i)
 int lesson_step_hint_count(const struct lesson *l, int i)
 {
     return i >= 0 && i < l->n ? l->steps[i].nhints : 0;
+}
+
+bool lesson_step_hint_last_resort(const struct lesson *l, int i)
+{
+    return i >= 0 && i < l->n && l->steps[i].last_resort;
 }
 
 const char *lesson_step_hint_at(const struct lesson *l, int i, int k)

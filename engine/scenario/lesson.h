@@ -10,6 +10,7 @@
 #ifndef SITU_LESSON_H
 #define SITU_LESSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,6 +51,8 @@ void lesson_free(struct lesson *l);
 void lesson_set_output(struct lesson *l, FILE *out);
 
 const char *lesson_title(const struct lesson *l);
+/* The lesson's description ("" if it has none; the explorer's copy has none). */
+const char *lesson_description(const struct lesson *l);
 const char *lesson_path(const struct lesson *l);
 int lesson_step_count(const struct lesson *l);
 /* Text and hint of step i (0-based); the hint is "" when the step has none. A hint may be graded
@@ -59,6 +62,10 @@ const char *lesson_step_text(const struct lesson *l, int i);
 const char *lesson_step_hint(const struct lesson *l, int i);
 int lesson_step_hint_count(const struct lesson *l, int i);
 const char *lesson_step_hint_at(const struct lesson *l, int i, int k);
+/* Whether step i's last hint level is its last resort (hint = {..., last_resort = "..."}): it may
+ * give the answer away, so the explorer asks before it shows it and headless prints it only with
+ * --solutions. */
+bool lesson_step_hint_last_resort(const struct lesson *l, int i);
 int lesson_step_has_goal(const struct lesson *l, int i);
 /* A quiz: step i's question ("" if none), which its goal checks through state.answer (a string,
  * absent until the student answers); and the answer the lesson gives for the instructor's check

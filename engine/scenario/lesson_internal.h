@@ -9,7 +9,7 @@
 
 #include "lesson.h"
 
-#define LESSON_HINTS_MAX 4
+#define LESSON_HINTS_MAX 5 /* 4 graded levels and a last resort */
 
 struct script;
 
@@ -32,6 +32,7 @@ struct lesson_step {
     char *text;
     char *hints[LESSON_HINTS_MAX]; /* graded: a nudge first, then more */
     int nhints;
+    bool last_resort; /* the last level is the last resort (it may give the answer away) */
     bool has_config, has_goal, has_solution;
     char goal_pos[PATH_MAX + 16]; /* "FILE:LINE" of the goal function */
     char *question;               /* a quiz: the goal checks state.answer; NULL: none */
@@ -44,6 +45,7 @@ struct lesson {
     int ref;          /* the lesson table in s */
     char path[PATH_MAX];
     char *title;
+    char *description; /* "" if the lesson has none */
     int n;
     struct lesson_step *steps;
 };

@@ -12,7 +12,7 @@
 #include "lesson_internal.h"
 
 #define WIRE_MAGIC     "situ-lesson"
-#define WIRE_VERSION   "1"
+#define WIRE_VERSION   "2"
 #define WIRE_STEPS_MAX 100000
 
 static int put(FILE *out, const char *tag, const char *s)
@@ -52,7 +52,8 @@ int lesson_wire_write(const struct lesson *l, FILE *out)
         const struct lesson_step *st = &l->steps[i];
         rc |= put(out, "step", NULL) | put(out, "text", st->text);
         for (int k = 0; k < st->nhints; k++)
-            rc |= put(out, "hint", st->hints[k]);
+            rc |= put(out, st->last_resort && k == st->nhints - 1 ? "hintlast" : "hint",
+                      st->hints[k]);
         if (st->question)
             rc |= put(out, "question", st->question);
         if (st->answer)
@@ -157,12 +158,15 @@ static bool read_set(const struct reader *r, struct lesson_sets *sets, char *why
 /* One record of a step (its fields, in any order after "step"). */
 static bool step_record(const struct reader *r, struct lesson_step *st, char *why, size_t whylen)
 {
-    char **str = !strcmp(r->tag, "text")       ? &st->text
-                 : !strcmp(r->tag, "question") ? &st->question
-                 : !strcmp(r->tag, "answer")   ? &st->answer
-                 : !strcmp(r->tag, "hint") && st->nhints < LESSON_HINTS_MAX
-                     ? &st->hints[st->nhints++]
-                     : NULL;
+    char **str =
+        !strcmp(r->tag, "text")       ? &st->text
+        : !strcmp(r->tag, "question") ? &st->question
+        : !strcmp(r->tag, "answer")   ? &st->answer
+        : (!strcmp(r->tag, "hint") || !strcmp(r->tag, "hintlast")) && st->nhints < LESSON_HINTS_MAX
+            ? &st->hints[st->nhints++]
+            : NULL;
+    if (!strcmp(r->tag, "hintlast"))
+        st->last_resort = true;
     if (str) {
         free(*str);
         if (!(*str = text(r)))

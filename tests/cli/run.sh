@@ -362,5 +362,21 @@ README=$root/README.md sh "$root/tools/docs.sh" "$situ" --check >"$out" 2>"$err"
     miss "README.md's parameter table differs from 'situ __params-markdown' (run make docs)"
 finish "README parameter table is current"
 
+# Shell completion (issue 30), generated from the parameter table: bash completes a command, a
+# flag, a choice and a lesson as the table and the lessons say.
+"$situ" __completion bash >"$tmp/situ.bash" 2>"$err" || miss "__completion bash failed"
+complete_words() { # WORD...: what the completion offers for the last word
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _situ
+        echo "${COMPREPLY[*]}"' sh "$tmp/situ.bash" "$@"
+}
+[ "$(complete_words situ mod)" = model ] || miss "no command completed: $(complete_words situ mod)"
+[ "$(complete_words situ model --data-sc)" = --data-scaling ] || miss "no flag completed"
+[ "$(complete_words situ model --mapping intr)" = intransit ] || miss "no choice completed"
+[ "$(complete_words situ lesson mapp)" = mapping ] || miss "no lesson completed"
+"$situ" __completion zsh | grep -q "^autoload -U +X bashcompinit" || miss "no zsh completion"
+bad "completion for another shell" "bash or zsh" __completion fish
+finish "bash and zsh completion from the parameter table"
+bad "unknown command: did you mean" "did you mean 'model'" modle
+
 echo "cli: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -706,7 +706,7 @@ def lesson(name, steps):
         # A student's printout: the same steps, the nudge only, no solution.
         q = ok(situ("lesson", name, "--headless"), f"lesson {name}")
         assert q.stdout.count("\nStep ") == steps, q.stdout[:400]
-        for word in ("solution", "hint (more)"):
+        for word in ("solution", "hint (more)", "hint (last resort)"):
             assert word not in q.stdout, f"{word!r} shown without --solutions"
         assert q.stdout.count("\n  hint: ") == out.count("\n  hint: ") > 0
         assert not q.stderr
@@ -724,7 +724,11 @@ def lesson_solutions_name_defaults():
 
 
 def lesson_list():
+    # No name: the list too (exit 0), each lesson with its description under its title.
+    bare = ok(situ("lesson")).stdout
+    assert "the scatter analytics on 16 nodes" in bare, bare
     out = ok(situ("lesson", "--list")).stdout
+    assert out == bare, (out, bare)
     for name in ("efficiency", "frequency", "mapping"):
         assert re.search(rf"^{name}\s+\S", out, re.M), out
     assert "Fig. 9" in out and "Fig. 8" in out and "Fig. 7" in out

@@ -350,15 +350,17 @@ wait_for "step 2/4" 10 || miss "n did not go to step 2"
 grep -q "Raise it until" "$screen" || miss "no step 2 text"
 # The goal is checked by the evaluator process: it shows once the answer is in.
 wait_for "goal not met yet" 10 || miss "the goal is not shown as not met"
-keys h
-wait_for "hint: Which side waits" 10 || miss "h did not show the hint"
+keys i
+wait_for "hint: Which side waits" 10 || miss "i did not show the hint"
 keys Right Right Right Right
 wait_for " ratio +31 sim/ana" 10 || miss "Right did not move the ratio to 31"
 wait_for "goal met" 10 || miss "the goal is not marked met at ratio 31"
 keys b
 wait_for "step 1/4" 10 || miss "b did not go back"
 keys q
-wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+wait_for "q again quits" 10 || miss "q in a lesson did not ask"
+keys q
+wait_for "EXIT=0" 10 || miss "q q did not quit with 0"
 finish "lesson panel: step text, n/b, hint, a goal reached by keys is marked met"
 
 # ---- link utilisation and static scaling views ---------------------------------------------------
@@ -564,7 +566,7 @@ wait_for "PARAMETERS" || miss "did not start"
 wait_for "efficiency +[0-9]" 10 || miss "no efficiency"
 grep -q "η" "$screen" && miss "Unicode on a non-UTF-8 locale"
 grep -Eq "simulation +#" "$screen" || miss "no ASCII bars"
-grep -q "preset fig9-intransit" "$screen" || miss "the header does not name the preset"
+head -1 "$screen" | grep -q " fig9-intransit " || miss "the header does not name the preset"
 grep -Eq " nodes +16 nodes" "$screen" || miss "the preset did not set 16 nodes"
 grep -q "1000x" "$screen" || miss "no ASCII axis labels"
 keys u

@@ -153,9 +153,11 @@ press_until() {
     done
 }
 
-# The explorer exits on q: polls until the pane's process is gone.
+# The explorer exits on q (in a lesson, q asks first: a second q): polls until the pane's process
+# is gone.
 quit() {
     keys q
+    wait_for "q again quits" 2 && keys q
     tries=200
     while [ $tries -gt 0 ] && alive; do
         tries=$((tries - 1))
@@ -171,11 +173,20 @@ for size in 80x24 120x40; do
     keys n
     wait_for "step 2/4" || miss "n did not move to step 2"
     wait_for "goal not met yet" 20 || miss "step 2's goal not checked"
+    keys i
+    wait_for "hint: Which side waits now" || miss "i did not show the nudge"
+    grep -q "Valid ratios" "$screen" && miss "the first i showed the second level"
+    keys i
+    wait_for "more: Valid ratios" || miss "a second i did not show more"
+    # h is the explorer's step left in a lesson too (the ratio slider has the focus).
+    keys l
+    wait_for " ratio +3 " || miss "l did not step the ratio right in a lesson"
     keys h
-    wait_for "hint: Which side waits now" || miss "h did not show the nudge"
-    grep -q "Valid ratios" "$screen" && miss "the first h showed the second level"
-    keys h
-    wait_for "more: Valid ratios" || miss "a second h did not show more"
+    wait_for " ratio +1 " || miss "h did not step the ratio left in a lesson"
+    # n on an unmet goal asks once.
+    keys n
+    wait_for "the goal is not met yet: n again moves on" || miss "n on an unmet goal did not ask"
+    grep -q "step 2/4" "$screen" || miss "n on an unmet goal moved on at once"
     keys c
     wait_for "IN SITU vs IN TRANSIT" || miss "c did not show the crossover"
     keys c
@@ -190,18 +201,34 @@ for size in 80x24 120x40; do
     wait_for "LESSON The efficiency" || miss "Esc did not close the scaling view"
     finish "lesson: graded hints, c/u/s/Esc come back to the lesson"
 
-    # Meet step 2's goal by keys (the ratio slider has the focus), then b keeps it.
+    # Meet step 2's goal by keys, then b brings its setup back and y the student's ratio 31.
     keys Right Right Right Right
     wait_for "goal met" 20 || miss "ratio 31 did not meet step 2's goal"
     keys n
     wait_for "step 3/4" || miss "n did not move to step 3"
     keys b
     wait_for "step 2/4" || miss "b did not go back"
-    wait_for " ratio +31 " || miss "b lost the student's ratio 31"
-    wait_for "goal met" 20 || miss "the goal is no longer met after b"
-    finish "lesson: b keeps the student's settings"
+    wait_for " ratio +1 " || miss "b did not bring step 2's setup (ratio 1) back"
+    wait_for "goal met before, not with these settings" 20 || miss "b: no 'met before'"
+    grep -q "y brings your changes back" "$screen" || miss "b does not say y brings them back"
+    keys y
+    wait_for " ratio +31 " || miss "y did not bring the student's ratio 31 back"
+    wait_for "✓ goal met:" 20 || miss "the goal is not met with the student's changes"
+    finish "lesson: n asks on an unmet goal; b loads the step's setup, y the student's changes"
+    # R resets the step to its setup (the changes again aside).
+    keys R
+    wait_for "step 2 reset: y brings your changes back" || miss "R did not reset the step"
+    wait_for " ratio +1 " || miss "R did not load the step's setup"
+    keys y
+    wait_for " ratio +31 " || miss "y did not undo R"
+    wait_for "✓ goal met:" 20 || miss "the goal is not met again after y"
+    finish "lesson: R resets the step; y undoes it"
 
-    keys n n n
+    keys n
+    wait_for "step 3/4" || miss "n did not move to step 3"
+    keys n n
+    wait_for "step 4/4" || miss "n n did not move past step 3's unmet goal"
+    keys n n
     wait_for "lesson complete: 1 of 3 goals met, in [0-9]+ min [0-9]+ s" 20 ||
         miss "no completion summary"
     wait_for "R restarts" || miss "the summary does not say R restarts"
@@ -231,6 +258,8 @@ for size in 80x24 120x40; do
     first=$(grep -E "flat \\(|rate moves" "$screen" | head -1 | grep -Eo "[0-9]+ nodes?")
     case $first in 8\ nodes*) ;; *) miss "the legend starts with '$first', not the top curve (8 nodes)" ;; esac
     grep -Eq "╍▲ +8 nodes" "$screen" || miss "8 nodes' legend has no mark of its own"
+    grep -Eq "\\(log\\) ?[0-9]|[0-9] [mu]?s ?time" "$screen" && miss "the x label runs into a number"
+    grep -Eq "time (to solution )?\(log\)" "$screen" || miss "the scaling view has no x label"
     finish "scaling legend in the plot's order, each curve with its own mark"
     quit
 
@@ -238,6 +267,9 @@ for size in 80x24 120x40; do
     wait_for "ONE STEP" || miss "no bars"
     wait_for "# sim(ulate)? += retrieve +% analyse +\\. idle" || miss "the ASCII legend lost its glyphs"
     wait_for "\\* o in situ" || miss "the ASCII crossover legend lost its glyphs"
+    wait_for "SimGrid ok" 60 || miss "no simulated result in ASCII"
+    grep -Eq " D [-+][0-9]" "$screen" || miss "the ASCII delta is not D"
+    grep -Eq " d [-+][0-9]" "$screen" && miss "the ASCII delta is d, a key"
     tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"
     grep -q "38;5;" "$tmp/escaped" && miss "NO_COLOR still colours"
     finish "NO_COLOR and SITU_ASCII keep working"
@@ -260,8 +292,8 @@ for size in 80x24 120x40; do
         miss "the help's quit line is cut"
     press_until Down "in a child process \\(at most" 40
     grep -q "in a child process (at most" "$screen" || miss "the help's footnote is cut"
-    grep -q "│ PgUp PgDn  *scroll the lesson or scenario text" "$screen" ||
-        miss "the help's last lines do not show the lesson's keys"
+    grep -q "│ \\[ \\]  *scroll the lesson's text" "$screen" ||
+        miss "the help's last lines do not show the text's keys"
     keys Escape
     wait_gone "close help" || miss "Esc did not close the help"
     keys /
@@ -389,9 +421,12 @@ for size in 80x24 120x40; do
     grep -Eq "scenario +I[SA] +I[SA]" "$screen" || miss "no scenario for both"
     grep -Eq "analytics +▓+" "$screen" || miss "no analytics bar"
     grep -Eq "█ sim(ulate)? +▒ retrieve +▓ analyse +░ idle" "$screen" || miss "no bars' legend"
-    # The header's platform summary drops whole fields to fit, never cuts one ("10 Gb/").
-    head -1 "$screen" | grep -Eq "(cores|Gf/s|Gb/s) +\? help" ||
+    # The header's platform summary drops whole fields to fit, never cuts one ("10 Gb/"); the
+    # platform's name may go last, cut with "…".
+    head -1 "$screen" | grep -Eq "((cores|Gf/s|Gb/s)|dahu[^ ]*\.xml|…) +\? help" ||
         miss "the header cuts the platform's summary: $(head -1 "$screen")"
+    head -1 "$screen" | grep -q "insitu · mailbox DTL · scatter" ||
+        miss "the header does not name the mapping, the DTL and the analytics"
     foot=$(tail -1 "$screen")
     for k in "←→ step" "m map" "u links" "s scale" "p preset" "? keys" "q quit"; do
         case $foot in *"$k"*) ;; *) miss "the footer lacks '$k': $foot" ;; esac
@@ -461,22 +496,79 @@ PY
     finish "E writes the results (JSON, CSV) and the plot (SVG, PNG), named on screen"
     quit
 
+    # ---- issue 30, item 3: the state on screen ---------------------------------------------------
+    # The defaults: 1 node, so the crossover is drawn at 2 and says why; the header names the
+    # mapping, DTL and analytics; the core split and who waits are visible; Δ is never "-0.0%".
+    start $size -
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "at 2 nodes, not your 1: in transit needs ≥ 2" 20 ||
+        miss "the crossover does not say it is drawn at 2 nodes and why"
+    head -1 "$screen" | grep -q "insitu · mailbox DTL · thermo" || miss "the header lacks the state"
+    grep -Eq "^ ratio: [0-9]+ sim \+ [0-9]+ ana cores" "$screen" || miss "no core split"
+    grep -Eq "analytics waits for the simulation|IA: ana waits" "$screen" ||
+        miss "the meaning of IA is not on screen"
+    grep -q "[-]0\.0%" "$screen" && miss "a Δ of -0.0%"
+    # A description cut at the edge says so.
+    grep -Eq "^ ratio: .*…$" "$screen" || [ "$size" = 120x40 ] || miss "the cut description has no …"
+    keys g l # in transit needs 2 nodes: the first slider, nodes, one step up
+    wait_for "^▸ nodes +2 " || miss "l did not move the nodes to 2"
+    keys m
+    wait_for "intransit · mailbox DTL" || miss "after m the header does not say intransit"
+    keys m
+    wait_for "insitu · mailbox DTL" || miss "m did not come back to insitu"
+    finish "the state on screen: header, crossover's node count, core split, IA's meaning"
+    # ? has a glossary of the numbers on screen.
+    keys '?'
+    wait_for "close help" || miss "? did not open the help"
+    press_until Down "crossover ×N" 60
+    grep -q "What the numbers on screen mean" "$screen" || miss "no glossary heading"
+    for term in "scenario IA" "crossover ×N" "0↑ 6"; do
+        grep -q "│ $term " "$screen" || miss "the glossary lacks $term"
+    done
+    press_until Up "efficiency  *η = 1 - idle" 10
+    grep -q "efficiency  *η = 1 - idle" "$screen" || miss "the glossary lacks η"
+    quit
+    finish "? explains the numbers on screen"
+    # The advisor in makespan mode grades its cells (a log scale: not all "good"); * says what it
+    # moved, the node count included.
+    start $size - --nodes 4
+    keys a
+    wait_for "ADVISOR efficiency" 20 || miss "a did not open the advisor"
+    keys o
+    wait_for "ADVISOR makespan \\(min\\)" 20 || miss "o did not switch to the makespan"
+    grep -Eq "░ ?[0-9]" "$screen" && grep -Eq "▓ ?[0-9]" "$screen" ||
+        miss "the makespan's cells are not graded"
+    keys '*'
+    wait_for "best cell: ratio [0-9]+( -> [0-9]+)? nodes 4 -> [0-9]+" 20 ||
+        miss "* did not say which values it moved"
+    quit
+    finish "advisor: makespan cells graded, * says what it moved"
+    # One glyph rule for both engines: in transit with 10x the data, R dominates both bars.
+    start $size - --nodes 16 --mapping intransit --data-scaling 10
+    wait_for "SimGrid ✓" 60 || miss "no simulated result"
+    wait_for "analytics +▒+[▓░]* +[0-9.]+ m?s +▒+[▓░]* +[0-9.]+ m?s" 20 ||
+        miss "the two engines' analytics bars disagree on retrieve"
+    quit
+    finish "the stage bars use one glyph rule for both engines"
+
     # ---- item 3: the lesson's text scrolls --------------------------------------------------
     # A step longer than any panel: its text re-flows to the width and scrolls.
     start $size - --lesson "$tmp/long.lua"
     wait_for "LESSON A long step" || miss "no lesson panel"
-    wait_for "PgDn: more below" || miss "the long text does not say there is more"
+    wait_for "\\] more below" || miss "the long text does not say there is more"
     grep -q "line 40 of the text" "$screen" && miss "the whole text fits: the test proves nothing"
-    keys PageDown
-    wait_for "PgUp: more above" || miss "PgDn did not scroll the lesson's text"
-    for _ in $(seq 1 20); do keys PageDown; done
-    wait_for "line 40 of the text" || miss "PgDn never reached the end of the text"
+    # The mark has a row of its own: no line of the text is cut by it.
+    grep -Eq "line [0-9]+ of the text.*more below" "$screen" && miss "the mark overwrites text"
+    keys ]
+    wait_for "\\[ more above" || miss "] did not scroll the lesson's text"
+    for _ in $(seq 1 20); do keys ]; done
+    wait_for "line 40 of the text" || miss "] never reached the end of the text"
     # The keys may still be landing when line 40 shows (the last line is blank): wait for the end.
-    wait_gone "PgDn: more below" 3 || miss "the end still says there is more below"
-    for _ in $(seq 1 20); do keys PageUp; done
-    wait_gone "PgUp: more above" || miss "PgUp did not scroll back to the top"
-    wait_for "line 1 of the text" || miss "PgUp did not bring the first line back"
-    finish "lesson text scrolls with PgUp and PgDn"
+    wait_gone "\\] more below" 3 || miss "the end still says there is more below"
+    for _ in $(seq 1 20); do keys [; done
+    wait_gone "\\[ more above" || miss "[ did not scroll back to the top"
+    wait_for "line 1 of the text" || miss "[ did not bring the first line back"
+    finish "lesson text scrolls with [ and ], its marks on rows of their own"
     quit
 
     # A goal's long message wraps instead of being cut at the panel's edge.
@@ -543,17 +635,22 @@ PY
     keys n n
     wait_for "lesson complete: 1 of 1 goals met" 20 || miss "no completion"
     quit
-    python3 - "$tmp/goals.log" "$tmp/quiz-$size.lua" <<'PY' || miss "the log is not the goals met"
+    python3 - "$tmp/goals.log" "$tmp/quiz-$size.lua" <<'PY' || miss "the log is not the session"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 events = [l["event"] for l in lines]
-assert events == ["goal met", "complete"], events
-assert lines[0]["step"] == 1 and lines[0]["message"] == "you said ia", lines[0]
-assert lines[0]["lesson"] == sys.argv[2], lines[0]
-assert lines[1]["goals_met"] == 1 and lines[1]["goals"] == 1, lines[1]
+want = ["start", "answer wrong", "answer right", "goal met", "step", "complete", "quit"]
+it = iter(events)
+assert all(e in it for e in want), events  # in this order, others between
+met = lines[events.index("goal met")]
+assert met["step"] == 1 and met["message"] == "you said ia", met
+assert lines[events.index("answer wrong")]["message"] == "is", lines
+assert all(l["lesson"] == sys.argv[2] for l in lines), lines[0]
+done = lines[events.index("complete")]
+assert done["goals_met"] == 1 and done["goals"] == 1, done
 assert all(l["command"].startswith("situ run") for l in lines)
 PY
-    finish "--log appends a JSON line per goal met and one at the end"
+    finish "--log appends a JSON line per event, the answers judged"
     # A log that cannot be written is refused before the screen is taken, in one line.
     start $size - --lesson "$tmp/quiz.lua" --log "$tmp/nosuch/goals.log"
     tries=100
@@ -566,6 +663,154 @@ PY
         miss "no one-line error naming the log: $(cat "$tmp/stderr")"
     finish "an unwritable --log is refused in one line"
 done
+
+# ---- a class (issue 30): three students, each with a log, and the instructor's report ---------
+# Step 1: the ratio to 31 (a hint whose last resort asks first); step 2: a quiz; step 3: the end.
+cat >"$tmp/class.lua" <<'LUA'
+return { title = "A class", description = "three students and a report", steps = {
+  { text = "Raise the ratio to its largest value.", goal = function(state)
+      return state.params.ratio == 31, "not yet" end,
+    hint = { "Move the ratio slider.", last_resort = "Press l until it stops." } },
+  { text = "A question.", question = "What is six times seven?", goal = function(state)
+      if not state.answer then return false, "answer with A" end
+      return state.answer == "42", "checked" end, answer = "42" },
+  { text = "The end." } } }
+LUA
+size=80x24
+logs=$tmp/class-logs
+mkdir -p "$logs"
+# student ID [ARGS]: the lesson for ID, the logs in one shared directory.
+student() {
+    start $size - --lesson "$tmp/class.lua" --student "$1" --log "$logs"
+    wait_for "LESSON A class" || miss "$1: no lesson panel"
+}
+answer() {
+    keys A
+    wait_for "answer: " || miss "A did not open the answer prompt"
+    keys -l "$1"
+    keys Enter
+    wait_for "your answer: $1" 20 || miss "the answer $1 is not shown"
+    wait_for "goal (met|not met yet): checked" 20 || miss "the answer $1 was not checked"
+}
+# alice: meets step 1, answers wrong then right, finishes.
+student alice
+keys l l l l
+wait_for "✓ goal met" 20 || miss "alice: ratio 31 did not meet the goal"
+keys n
+wait_for "step 2/3" || miss "alice: n did not move on"
+answer 41
+answer 42
+wait_for "✓ goal met: checked" 20 || miss "alice: 42 did not meet the goal"
+keys n n
+wait_for "lesson complete: 2 of 2 goals met" 20 || miss "alice: no completion"
+quit
+finish "class: alice works through the lesson"
+# bob: a hint, meets step 1, answers right, quits at step 2 (q asks first).
+student bob
+keys i
+wait_for "hint: Move the ratio slider" || miss "bob: no hint"
+keys l l l l
+wait_for "✓ goal met" 20 || miss "bob: ratio 31 did not meet the goal"
+keys n
+wait_for "step 2/3" || miss "bob: n did not move on"
+answer 42
+keys q
+wait_for "q again quits the lesson \\(your place is kept\\)" || miss "q in a lesson did not ask"
+alive || miss "the first q quit the lesson"
+quit
+finish "class: bob quits at step 2 (q asks first)"
+# carol: every hint (the last resort asks), skips the unmet goal, quits; starts again at step 2.
+student carol
+keys i
+wait_for "hint: Move the ratio slider" || miss "carol: no hint"
+keys i
+wait_for "the last hint may give the answer away: i again" || miss "the last resort did not ask"
+grep -q "Press l until" "$screen" && miss "the last resort showed before asking"
+keys i
+wait_for "last resort: Press l until it stops" || miss "the last resort did not show"
+keys n
+wait_for "n again moves on" || miss "carol: n did not ask"
+keys n
+wait_for "step 2/3" || miss "carol: n n did not move on"
+quit
+student carol
+wait_for "welcome back: step 2" || miss "carol was not resumed at step 2"
+grep -q "step 2/3" "$screen" || miss "carol: the panel is not at step 2"
+quit
+finish "class: carol skips a goal, quits, and is resumed at her step"
+# The instructor's report: a row per student, a column per goal, wrong answers; and its CSV.
+"$situ" lesson report "$logs"/*.log --csv "$tmp/class.csv" >"$tmp/report" 2>"$tmp/report.err" ||
+    miss "the report failed: $(cat "$tmp/report.err")"
+cp "$tmp/report" "$screen"
+grep -Eq "^class: A class \\(3 students\\)" "$tmp/report" || miss "no heading for 3 students"
+grep -Eq "^student +where +step 1 +step 2 +wrong answers" "$tmp/report" || miss "no columns"
+grep -Eq "^alice +complete +met 0h [0-9.]+m +met 0h [0-9.]+m +step 2: \"41\"$" "$tmp/report" ||
+    miss "alice's row is wrong"
+grep -Eq "^bob +quit @2 +met 1h [0-9.]+m +met 0h [0-9.]+m +-$" "$tmp/report" ||
+    miss "bob's row is wrong"
+grep -Eq "^carol +quit @2 +no 2h +no 0h +-$" "$tmp/report" || miss "carol's row is wrong"
+grep -q "^situ: wrote $tmp/class.csv" "$tmp/report.err" || miss "no confirmation of the CSV"
+python3 - "$tmp/class.csv" <<'PY' || miss "the CSV is not the class"
+import csv, sys
+rows = {(r["student"], r["step"]): r for r in csv.DictReader(open(sys.argv[1]))}
+assert len(rows) == 6, rows
+assert rows[("alice", "2")]["met"] == "yes" and rows[("alice", "2")]["wrong_answers"] == 'step 2: "41"'
+assert rows[("bob", "1")]["hints"] == "1" and rows[("bob", "1")]["where"] == "quit @2"
+assert rows[("carol", "1")]["met"] == "no" and rows[("carol", "1")]["hints"] == "2"
+assert rows[("carol", "2")]["met"] == "no"
+PY
+finish "class: the report's rows and its CSV"
+# A bad log: exit 2, naming its file and line.
+cp "$logs/bob.log" "$tmp/broken.log"
+echo '{"event": "step", "lesson": "x"' >>"$tmp/broken.log"
+n=$(wc -l <"$tmp/broken.log")
+"$situ" lesson report "$logs/alice.log" "$tmp/broken.log" >/dev/null 2>"$tmp/report.err"
+rc=$?
+[ $rc -eq 2 ] || miss "a bad log exits $rc, not 2"
+grep -q "^situ: $tmp/broken.log:$n: " "$tmp/report.err" || miss "not named: $(cat "$tmp/report.err")"
+[ "$(wc -l <"$tmp/report.err")" -eq 1 ] || miss "more than one line for a bad log"
+# situ lesson with no name lists the lessons with their descriptions.
+"$situ" lesson >"$tmp/list" 2>&1 </dev/null || miss "situ lesson exits $?"
+grep -Eq "^mapping +In situ or in transit" "$tmp/list" || miss "the list lacks mapping"
+grep -Eq "^ +the scatter analytics on 16 nodes" "$tmp/list" || miss "the list lacks a description"
+cp "$tmp/list" "$screen"
+finish "class: a bad log names its line; situ lesson lists the lessons"
+
+# ---- themes (issue 30): nothing dim in high contrast or light; T cycles, P turns contrast on,
+# --theme and SITU_THEME choose one; a bad name is refused in one line with a guess.
+dim=$(printf '\033[2m')
+escaped() { tui_tmux capture-pane -e -p -t situ >"$tmp/escaped"; }
+start $size TERM=xterm-256color
+wait_for "ONE STEP" || miss "no bars"
+escaped
+grep -qF "$dim" "$tmp/escaped" || miss "the default theme has no dim text: the test proves nothing"
+keys T
+wait_for "theme contrast" || miss "T did not switch to contrast"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "dim text in the contrast theme"
+keys T
+wait_for "theme light" || miss "T did not switch to light"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "dim text in the light theme"
+keys T P
+wait_for "presentation on" || miss "P did not say presentation"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "P did not turn the contrast theme on"
+quit
+start $size "TERM=xterm-256color SITU_THEME=light"
+wait_for "ONE STEP" || miss "SITU_THEME=light did not start"
+escaped
+grep -qF "$dim" "$tmp/escaped" && miss "SITU_THEME=light still dims"
+quit
+start $size - --theme contrats
+tries=100
+while [ $tries -gt 0 ] && alive; do
+    tries=$((tries - 1))
+    sleep 0.05
+done
+grep -q "^situ: --theme: 'contrats' is not valid; .*did you mean 'contrast'" "$tmp/stderr" ||
+    miss "a bad --theme is not refused with a guess: $(cat "$tmp/stderr")"
+finish "themes: contrast and light draw nothing dim; T, P, --theme, SITU_THEME"
 
 echo "workshop: $passed passed, $failed failed"
 [ $failed -eq 0 ]

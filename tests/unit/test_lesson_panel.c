@@ -104,12 +104,89 @@ Test(lesson_panel, next_back_and_goal)
     app_key(s, 'n');
     cr_assert_eq(s->lesson.step, 2);
     cr_assert_eq(s->p.ratio, 31);
-    /* Back keeps the student's work: step 2 again, ratio still 31, the goal still met. */
+    /* Back loads step 2 as it was set up (ratio 1: its text reads against that), the student's
+     * work put aside; y brings it back, and again the setup. */
     f = app_key(s, 'b');
     cr_assert_eq(s->lesson.step, 1);
+    cr_assert_eq(s->p.ratio, 1);
+    cr_assert(f & APP_CONFIG);
+    cr_assert(strstr(s->notice, "y brings your changes back"), "%s", s->notice);
+    cr_assert_eq(settle(s), LESSON_GOAL_NOT_MET);
+    cr_assert(s->lesson.met & 2, "met before stays met in the tally");
+    f = app_key(s, APP_KEY_LESSON_YOURS);
+    cr_assert(f & APP_CONFIG);
     cr_assert_eq(s->p.ratio, 31);
-    cr_assert_not(f & APP_CONFIG);
     cr_assert_eq(settle(s), LESSON_GOAL_MET);
+    app_key(s, APP_KEY_LESSON_YOURS);
+    cr_assert_eq(s->p.ratio, 1, "y swaps back to the setup");
+    stop(s);
+}
+
+Test(lesson_panel, next_asks_once_on_an_unmet_goal)
+{
+    struct app_state *s = lesson_start("efficiency");
+    app_key(s, 'n');
+    cr_assert_eq(settle(s), LESSON_GOAL_NOT_MET);
+    app_key(s, 'n');
+    cr_assert_eq(s->lesson.step, 1, "an unmet goal: n asks first");
+    cr_assert(strstr(s->notice, "n again"), "%s", s->notice);
+    app_key(s, 'n');
+    cr_assert_eq(s->lesson.step, 2, "the second n moves on");
+    /* Another key between the two: n asks again. */
+    settle(s);
+    app_key(s, 'n');
+    app_key(s, 'c');
+    app_key(s, 'n');
+    cr_assert_eq(s->lesson.step, 2);
+    stop(s);
+}
+
+Test(lesson_panel, reset_step_and_explorer_keys)
+{
+    struct app_state *s = lesson_start("efficiency");
+    app_key(s, 'n');
+    focus_on(s, P_RATIO);
+    /* h is a step left in a lesson too, l a step right: the explorer's keys are not shadowed. */
+    app_key(s, 'l');
+    cr_assert_eq(s->p.ratio, 3);
+    app_key(s, 'h');
+    cr_assert_eq(s->p.ratio, 1);
+    cr_assert_eq(s->lesson.hint_level, 0);
+    app_key(s, APP_KEY_LESSON_HINT);
+    cr_assert_eq(s->lesson.hint_level, 1);
+    app_key(s, 'l');
+    app_key(s, 'l');
+    cr_assert_eq(s->p.ratio, 7);
+    unsigned f = app_key(s, APP_KEY_LESSON_RESET);
+    cr_assert(f & APP_CONFIG);
+    cr_assert_eq(s->lesson.step, 1, "R resets the step, not the lesson");
+    cr_assert_eq(s->p.ratio, 1);
+    app_key(s, APP_KEY_LESSON_YOURS);
+    cr_assert_eq(s->p.ratio, 7, "y: the changes R put aside");
+    /* q asks once in a lesson. */
+    cr_assert_not(app_key(s, 'q') & APP_QUIT);
+    cr_assert(app_key(s, 'q') & APP_QUIT);
+    stop(s);
+}
+
+Test(lesson_panel, last_resort_hint_asks_first)
+{
+    struct app_state *s = lesson_start("efficiency");
+    for (int i = 0; i < 3; i++) {
+        app_key(s, 'n');
+        app_key(s, 'n');
+    }
+    cr_assert_eq(s->lesson.step, 3);
+    int levels = lesson_step_hint_count(s->lesson.l, 3);
+    cr_assert(lesson_step_hint_last_resort(s->lesson.l, 3));
+    for (int k = 1; k < levels; k++)
+        app_key(s, APP_KEY_LESSON_HINT);
+    cr_assert_eq(s->lesson.hint_level, levels - 1);
+    app_key(s, APP_KEY_LESSON_HINT);
+    cr_assert_eq(s->lesson.hint_level, levels - 1, "the last resort asks first");
+    cr_assert(strstr(s->notice, "give the answer away"), "%s", s->notice);
+    app_key(s, APP_KEY_LESSON_HINT);
+    cr_assert_eq(s->lesson.hint_level, levels);
     stop(s);
 }
 
@@ -119,19 +196,19 @@ Test(lesson_panel, ends_refuse_and_hints_are_graded)
     app_key(s, 'b');
     cr_assert_eq(s->lesson.step, 0);
     cr_assert(strstr(s->notice, "first step"));
-    app_key(s, 'h');
-    cr_assert_eq(s->lesson.hint_level, 1, "a step without a hint still answers h");
-    app_key(s, 'h');
+    app_key(s, APP_KEY_LESSON_HINT);
+    cr_assert_eq(s->lesson.hint_level, 1, "a step without a hint still answers the key");
+    app_key(s, APP_KEY_LESSON_HINT);
     cr_assert_eq(s->lesson.hint_level, 0);
     app_key(s, 'n');
     cr_assert_eq(s->lesson.hint_level, 0, "a new step starts with its hint hidden");
     int levels = lesson_step_hint_count(s->lesson.l, s->lesson.step);
     cr_assert_geq(levels, 2, "the lesson's hints are graded");
     for (int k = 1; k <= levels; k++) {
-        app_key(s, 'h');
-        cr_assert_eq(s->lesson.hint_level, k, "h shows one more level");
+        app_key(s, APP_KEY_LESSON_HINT);
+        cr_assert_eq(s->lesson.hint_level, k, "the key shows one more level");
     }
-    app_key(s, 'h');
+    app_key(s, APP_KEY_LESSON_HINT);
     cr_assert_eq(s->lesson.hint_level, 0, "past the last level, h hides the hint");
     /* No hint gives the answer away: the solution's value is in none of them. */
     for (int i = 0; i < lesson_step_count(s->lesson.l); i++)
@@ -151,12 +228,16 @@ Test(lesson_panel, completion_summary_and_restart)
     int n = lesson_step_count(s->lesson.l);
     for (int i = 0; i < n - 2; i++) {
         app_key(s, 'n');
+        if (s->lesson.step == i + 1) /* it asked: the goal is not met */
+            app_key(s, 'n');
         settle(s);
     }
     cr_assert_eq(s->lesson.step, n - 1);
     cr_assert_not(s->lesson.done);
     app_key(s, 'c');
     cr_assert_eq(s->pane, APP_PANE_XOVER);
+    app_key(s, 'n');
+    cr_assert_not(s->lesson.done, "step 4's goal is not met: n asks first");
     app_key(s, 'n');
     cr_assert(s->lesson.done, "n past the last step finishes the lesson");
     cr_assert_eq(s->pane, APP_PANE_LESSON, "the summary shows");

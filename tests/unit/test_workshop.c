@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../../tui/app.h"
+#include "../../tui/draw.h"
 
 static struct app_state *start_nodes(int nodes, const char *preset)
 {
@@ -202,5 +203,67 @@ Test(workshop, w_saves_a_preset_the_picker_lists_and_loads)
     snprintf(path, sizeof path, "%s/situ", dir);
     rmdir(path);
     rmdir(dir);
+    stop(s);
+}
+
+/* One axis, one unit (issue 30): the crossover's y labels in the unit of the axis' top. */
+Test(workshop, axis_labels_share_one_unit)
+{
+    char t[32];
+    draw_time_as(32738, 907200, t, sizeof t);
+    cr_assert_str_eq(t, "9.09 h");
+    draw_time_as(151, 45276, t, sizeof t);
+    cr_assert_str_eq(t, "151 s");
+    draw_time_as(0.5, 0.9, t, sizeof t);
+    cr_assert_str_eq(t, "500 ms");
+    draw_time(32738, t, sizeof t);
+    cr_assert_str_eq(t, "32738 s", "draw_time alone would mix the units");
+}
+
+/* A student's place in the log (issue 30): their last step and goals met in this lesson, not
+ * another student's nor another lesson's; a restart clears what came before. */
+Test(workshop, lesson_log_place_is_the_students_own)
+{
+    struct app_state *s = start_nodes(1, "");
+    char dir[] = "/tmp/situ-unit-log.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(s->lesson_log, sizeof s->lesson_log, "%s/class.log", dir);
+    snprintf(s->lesson.student, sizeof s->lesson.student, "bob");
+    struct lesson *l = lesson_load("efficiency", s->notice, sizeof s->notice);
+    cr_assert_not_null(l, "%s", s->notice);
+    FILE *f = fopen(s->lesson_log, "w");
+    cr_assert_not_null(f);
+    fprintf(
+        f,
+        "{\"event\":\"start\",\"lesson\":\"%1$s\",\"seconds\":0,\"student\":\"bob\"}\n"
+        "{\"event\":\"step\",\"lesson\":\"%1$s\",\"seconds\":5,\"student\":\"bob\",\"step\":2}\n"
+        "{\"event\":\"goal met\",\"lesson\":\"%1$s\",\"seconds\":9,\"student\":\"bob\","
+        "\"step\":2}\n"
+        "{\"event\":\"step\",\"lesson\":\"%1$s\",\"seconds\":12,\"student\":\"bob\",\"step\":3}\n"
+        "{\"event\":\"step\",\"lesson\":\"%1$s\",\"seconds\":30,\"student\":\"eve\",\"step\":4}\n"
+        "{\"event\":\"step\",\"lesson\":\"other.lua\",\"seconds\":40,\"student\":\"bob\","
+        "\"step\":4}\n"
+        "not json: skipped here (the report names it)\n",
+        lesson_path(l));
+    fclose(f);
+    char err[512];
+    cr_assert_geq(app_lesson_open(s, l, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(s->lesson.step, 2, "bob resumes at step 3");
+    cr_assert_eq(s->lesson.met, 2ULL, "with step 2's goal met");
+    cr_assert_geq(app_lesson_seconds(s), 12, "his clock goes on");
+    cr_assert(strstr(s->notice, "welcome back: step 3"), "%s", s->notice);
+    /* The open appended its own start line: the place is unchanged by it. */
+    int step;
+    unsigned long long met;
+    double sec;
+    cr_assert_eq(app_lesson_log_place(s, &step, &met, &sec), 1);
+    cr_assert_eq(step, 2);
+    app_lesson_restart(s);
+    cr_assert_eq(app_lesson_log_place(s, &step, &met, &sec), 1);
+    cr_assert_eq(step, 0, "a restart starts the place over");
+    cr_assert_eq(met, 0ULL);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
     stop(s);
 }

@@ -57,16 +57,21 @@ for i = 1, rawlen(spec.steps) do
   if st.answer ~= nil and st.question == nil then
     fail(where .. 'answer is the answer to the question, and there is none')
   end
+  -- A graded hint may end in a last resort (hint = {"a nudge", last_resort = "..."}): the
+  -- explorer asks before it shows it, since it may give the answer away.
   local h = st.hint
-  local graded = type(h) == 'table' and rawlen(h) >= 1 and rawlen(h) <= 4
+  local graded = type(h) == 'table' and rawlen(h) <= 4
+    and (rawlen(h) >= 1 or rawget(h, 'last_resort') ~= nil)
   if graded then
     for k, v in next, h do
-      if mathtype(k) ~= 'integer' or type(v) ~= 'string' then graded = false end
+      if (mathtype(k) ~= 'integer' and k ~= 'last_resort') or type(v) ~= 'string' then
+        graded = false
+      end
     end
   end
   if h ~= nil and type(h) ~= 'string' and not graded then
     fail(where .. 'hint must be a string, or a list of 1 to 4 strings (a nudge first, '
-      .. 'then more)')
+      .. 'then more) and an optional last_resort = "..." (shown only on request)')
   end
 end
 return spec

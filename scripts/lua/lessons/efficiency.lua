@@ -10,6 +10,7 @@ end
 
 return {
   title = "The efficiency metric and idle time (Fig. 8)",
+  description = "idle time and eta on 2 nodes: the ratio, its sweet spot, free analytics capacity",
   steps = {
     {
       text = [[
@@ -67,7 +68,8 @@ analysis, which ends after the simulation (the pipeline's drain), gets longer.]]
       end,
       hint = {
         "Compare the two bars: how much of the analytics' time is idle?",
-        "Heavier by about that share: start near compute_scaling 50 / 0.72, then fine-tune with e.",
+        "The analysis can grow by about its idle share: read it off the bars (t gives seconds).",
+        last_resort = "compute_scaling near 50 divided by eta at compute_scaling 50; then e.",
       },
       solution = { compute_scaling = 69 },
     },

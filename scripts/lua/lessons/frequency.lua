@@ -7,6 +7,7 @@ end
 
 return {
   title = "Frequent-light or rare-heavy analyses? (Fig. 7)",
+  description = "the same amount of analysis, often or rarely: eta, fill and drain, a fixed cost",
   steps = {
     {
       text = [[
@@ -55,8 +56,8 @@ Among the four, find the one where fill and drain cost more than 5% of the makes
     {
       text = [[
 The ratio matters more than the frequency. With (200, 10), which the paper finds stable for
-every core count at ratio 15, find a ratio with eta >= 0.7 on these 8 nodes. Then run the
-simulation: it adds what the model leaves out (latencies, contention).]],
+every core count at the right ratio, find a ratio with eta >= 0.7 on these 8 nodes. Then run
+the simulation: it adds what the model leaves out (latencies, contention).]],
       config = { stride = 200, compute_scaling = 10 },
       goal = function(state)
         local m = state.model
@@ -85,7 +86,8 @@ with eta >= 0.95 (`situ reproduce fig7 --analytics overhead` draws all of them).
       end,
       hint = {
         "A fixed cost per analysis weighs most when analyses are many and light.",
-        "(20, 1) drowns in the fixed cost; (1000, 50) leaves the analytics idle. Try the middle pairs.",
+        "(20, 1) drowns in the fixed cost; (1000, 50) leaves the analytics idle.",
+        last_resort = "Try the middle pairs: stride 200 or 500, compute_scaling = stride / 20.",
       },
       solution = { stride = 200, compute_scaling = 10 },
     },
