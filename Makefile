@@ -212,7 +212,8 @@ test-slow: mutants smpi asan-slow
 	python3 tests/engine/sampling.py ./situ
 	sh tests/calibrate/slow.sh ./situ
 
-# Generated documentation: the README's parameter table, from the parameter table.
+# Generated documentation: the README's parameter table and docs/situ.1's options and keys, from
+# the parameter and key tables (tools/docs.sh).
 docs: all
 	sh tools/docs.sh ./situ
 

@@ -54,6 +54,8 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
+/* __man-roff params|keys: docs/situ.1's generated sections (man_roff.c, tools/docs.sh). */
+int man_roff_main(int argc, char **argv);
 
 /* --log FILE for a lesson in the explorer: a lesson must be given and FILE writable (outfile's
  * check). -1 after the one-line error. */

@@ -110,6 +110,8 @@ static int dispatch(int argc, char **argv)
         params_print_markdown(stdout); /* main checks stdout at exit, as for every command */
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "__man-roff")) /* make docs: docs/situ.1's options, keys */
+        return man_roff_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */

@@ -355,12 +355,13 @@ bad "hostfile with too few slots" "$tmp/hosts.few" \
 bad "missing hostfile" "$tmp/hosts.none" model --mapping hostfile --hostfile "$tmp/hosts.none"
 bad "unknown subcommand" frobnicate frobnicate --json
 
-# The README's parameter table is generated from the parameter table, its one home: a parameter
-# added, renamed or re-ranged without `make docs` fails here.
+# The README's parameter table and the man page's options are generated from the parameter table,
+# the man page's keys from the key tables, their one homes: a parameter or key added, renamed or
+# re-ranged without `make docs` fails here.
 root=$(cd "$(dirname "$0")/../.." && pwd)
-README=$root/README.md sh "$root/tools/docs.sh" "$situ" --check >"$out" 2>"$err" ||
-    miss "README.md's parameter table differs from 'situ __params-markdown' (run make docs)"
-finish "README parameter table is current"
+README=$root/README.md MAN=$root/docs/situ.1 sh "$root/tools/docs.sh" "$situ" --check >"$out" 2>"$err" ||
+    miss "README.md's parameter table or docs/situ.1's options or keys differ from 'situ __params-markdown' and 'situ __man-roff' (run make docs)"
+finish "README parameter table and man page options and keys are current"
 
 echo "cli: $passed passed, $failed failed"
 [ $failed -eq 0 ]
