@@ -159,8 +159,14 @@ test-asan: asan
 test-tsan: tsan
 test-fuzz-replay: fuzz-replay
 test-valgrind-lua: valgrind-lua
+# CASE=PATTERN: one case or a few (tests/suite.py, tests/case.sh); for the unit tests a Criterion
+# glob on suite/test, and one that matches no test fails.
 test-unit:
-	$(BUILD)/unit --jobs 2
+	@$(BUILD)/unit --jobs 2 $${CASE:+--filter "$$CASE"} >$(BUILD)/unit.out 2>&1; rc=$$?; \
+	cat $(BUILD)/unit.out; \
+	if [ -n "$$CASE" ] && grep -q 'Tested: 0 ' $(BUILD)/unit.out; then \
+	    echo "unit: no test matches CASE='$$CASE' (a glob on suite/test)" >&2; exit 1; fi; \
+	exit $$rc
 test-tools:
 	python3 tests/tools/run.py
 test-cli:
