@@ -7,8 +7,8 @@
 # case_selected NAME: whether CASE selects the case called NAME (every case without CASE).
 case_selected() {
     [ -z "${CASE:-}" ] && return 0
-    _case_n=$(printf '%s' "$1" | tr 'A-Z' 'a-z')
-    _case_p=$(printf '%s' "$CASE" | tr 'A-Z' 'a-z')
+    _case_n=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
+    _case_p=$(printf '%s' "$CASE" | tr '[:upper:]' '[:lower:]')
     case $_case_p in
     *[*?[]*) ;;
     *) _case_p="*$_case_p*" ;;

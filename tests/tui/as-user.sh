@@ -80,7 +80,9 @@ chown -R 65534:65534 "$work/home" "$work/tmp"
 
 passed=0
 failed=0
+. "$(dirname "$0")/../case.sh" # CASE=PATTERN picks suites by name; they see no CASE (env -i)
 for suite in "$@"; do
+    case_selected "$suite" || continue
     t0=$(date +%s)
     # env -i: only what a login of that user would have, and the hostile settings.
     # shellcheck disable=SC2086
@@ -98,5 +100,6 @@ for suite in "$@"; do
         sed 's/^/    | /' "$work/out" >&2
     fi
 done
+case_none_matched as-user $((passed + failed)) && failed=$((failed + 1))
 echo "as-user: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
