@@ -57,7 +57,8 @@ mkdir -p "$work/tree/tests" "$work/home" "$work/tmp"
 cp "$situ" "$work/tree/situ" &&
     cp "$src/situ-smpi" "$src/libsitu_dtl.so" "$work/tree/" && # fidelity smpi (make smpi)
     cp -R "$src/platforms" "$src/presets" "$src/scripts" "$work/tree/" &&
-    cp -R "$here" "$work/tree/tests/tui" || {
+    cp -R "$here" "$work/tree/tests/tui" &&
+    cp "$here/../case.sh" "$work/tree/tests/" || { # CASE=PATTERN, which the suites source
     echo "as-user: cannot copy the binary and its data to $work" >&2
     echo "as-user: 0 passed, 1 failed"
     exit 1
