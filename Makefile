@@ -159,8 +159,14 @@ test-asan: asan
 test-tsan: tsan
 test-fuzz-replay: fuzz-replay
 test-valgrind-lua: valgrind-lua
+# CASE=PATTERN: one case or a few (tests/suite.py, tests/case.sh); for the unit tests a Criterion
+# glob on suite/test, and one that matches no test fails.
 test-unit:
-	$(BUILD)/unit --jobs 2
+	@$(BUILD)/unit --jobs 2 $${CASE:+--filter "$$CASE"} >$(BUILD)/unit.out 2>&1; rc=$$?; \
+	cat $(BUILD)/unit.out; \
+	if [ -n "$$CASE" ] && grep -q 'Tested: 0 ' $(BUILD)/unit.out; then \
+	    echo "unit: no test matches CASE='$$CASE' (a glob on suite/test)" >&2; exit 1; fi; \
+	exit $$rc
 test-tools:
 	python3 tests/tools/run.py
 test-cli:
@@ -212,7 +218,8 @@ test-slow: mutants smpi asan-slow
 	python3 tests/engine/sampling.py ./situ
 	sh tests/calibrate/slow.sh ./situ
 
-# Generated documentation: the README's parameter table, from the parameter table.
+# Generated documentation: the README's parameter table and docs/situ.1's options and keys, from
+# the parameter and key tables (tools/docs.sh).
 docs: all
 	sh tools/docs.sh ./situ
 

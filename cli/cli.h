@@ -60,6 +60,8 @@ int cmd_lesson_report(int argc, char **argv);
 /* `situ __completion bash|zsh`: the completion script, from the parameter table and commands
  * (NULL-terminated). */
 int cli_completion(int argc, char **argv, const char *const *commands);
+/* __man-roff params|keys: docs/situ.1's generated sections (man_roff.c, tools/docs.sh). */
+int man_roff_main(int argc, char **argv);
 
 /* --log FILE and --student ID for a lesson in the explorer: a lesson must be given, the ID be
  * one, and the log writable (outfile's check). A student's log is FILE, DIR/ID.log for a

@@ -124,6 +124,8 @@ static int dispatch(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "__completion")) /* make install: bash and zsh */
         return cli_completion(argc, argv, commands);
+    if (argc >= 2 && !strcmp(argv[1], "__man-roff")) /* make docs: docs/situ.1's options, keys */
+        return man_roff_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */

@@ -11,6 +11,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-advise-")
@@ -36,8 +38,7 @@ def situ(*args, expect=0):
 
 def check(name, fn):
     global passed, failed
-    only = os.environ.get("SITU_TESTS")
-    if only and not any(w in name for w in only.split(",")):
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
         return
     try:
         fn()
@@ -297,5 +298,6 @@ check("inline: ranked once whatever the ratio, eta and balance 1", inline_ranked
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
 
 shutil.rmtree(TMP, ignore_errors=True)
+failed += suite.none_matched("advise", passed + failed)
 print(f"advise: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

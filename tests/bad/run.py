@@ -35,6 +35,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = os.path.join(HERE, "files")
 MANIFEST = os.path.join(HERE, "cases.tsv")
@@ -265,14 +268,14 @@ def check_case(situ, case, gen, root, nobody):
 def main():
     args = sys.argv[1:]
     verbose = "-v" in args
-    only, jobs, slow = None, max(2, os.cpu_count() or 2), False
+    jobs, slow = max(2, os.cpu_count() or 2), False
     rest = []
     i = 0
     while i < len(args):
         if args[i] == "-v":
             pass
-        elif args[i] == "-k" and i + 1 < len(args):
-            only = args[i + 1]
+        elif args[i] == "-k" and i + 1 < len(args):  # the older spelling of CASE=PATTERN
+            os.environ["CASE"] = args[i + 1]
             i += 1
         elif args[i] == "--slow":
             slow = True
@@ -291,8 +294,10 @@ def main():
         print("bad: 0 passed, 1 failed")
         sys.exit(1)
     cases = load(MANIFEST)
-    if only:
-        cases = [c for c in cases if only in c["name"]]
+    cases = [c for c in cases if suite.selected(c["name"])]  # CASE=PATTERN (tests/suite.py)
+    if suite.none_matched("bad", len(cases)):
+        print("bad: 0 passed, 1 failed")
+        sys.exit(1)
     if not slow:
         cases = [c for c in cases if not c["name"].endswith("[slow]")]
     root = tempfile.mkdtemp(prefix="situ-bad.")

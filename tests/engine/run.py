@@ -13,6 +13,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_app  # the promises of --smpi-app
 import inline  # mapping=inline at every level
 import sampling  # sampled full fidelity against every step simulated
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 passed, failed = 0, 0
@@ -35,8 +37,7 @@ def model(*args):
 
 def check(name, fn):
     global passed, failed
-    only = os.environ.get("SITU_TESTS")  # comma-separated parts of names: run only those
-    if only and not any(w in name for w in only.split(",")):
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
         return
     try:
         fn()
@@ -601,6 +602,7 @@ def bad(args, code, needle):
 
 
 def main():
+    global failed  # suite.none_matched may add one
     tmp = tempfile.mkdtemp()
     garbage = os.path.join(tmp, "garbage.xml")
     open(garbage, "w").write("<platform><cluster")
@@ -684,6 +686,7 @@ def main():
     check("--smpi-app of a script: exit 2", bad(["run", "--smpi-app", notelf], 2, "smpicc"))
     check("--smpi-app at another fidelity: exit 2",
           bad(["run", "--smpi-app", STENCIL, "--fidelity", "full"], 2, "fidelity"))
+    failed += suite.none_matched("engine", passed + failed)
     print(f"engine: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

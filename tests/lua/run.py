@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -66,6 +68,8 @@ def lua_error(p, where, message, code=2, traceback=None):
 
 def check(name, fn):
     global passed, failed
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
+        return
     t0 = time.time()
     try:
         fn()
@@ -908,6 +912,7 @@ def docs():
 
 
 def main():
+    global failed  # suite.none_matched may add one
     if not os.access(SITU, os.X_OK):
         print(f"lua: {SITU} is not an executable")
         print("lua: 0 passed, 1 failed")
@@ -963,6 +968,7 @@ def main():
         check("docs/lua.md: examples, functions, ctx fields", docs)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
+    failed += suite.none_matched("lua", passed + failed)
     print(f"lua: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

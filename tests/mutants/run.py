@@ -201,8 +201,16 @@ def main():
                     help="only check that each mutant applies and compiles (no suite runs)")
     ap.add_argument("--list", default=LIST, help="the mutants (default tests/mutants/list.py)")
     a = ap.parse_args()
+    # CASE=PATTERN (make mutants CASE=...) picks mutants, as --only does; the suites a mutant runs
+    # must not see it, or they would run other cases than the mutant's.
+    case = os.environ.pop("CASE", None)
+    if case and not a.only:
+        a.only = case
     mutants = [m for m in runpy.run_path(a.list)["MUTANTS"]
                if not a.only or any(w in m["id"] for w in a.only.split(","))]
+    if a.only and not mutants:  # a pattern that matches nothing is no silent pass
+        print(f"mutants: no mutant matches {a.only!r}", file=sys.stderr)
+        return 1
     if a.check:
         return check(mutants, ROOT)
     for need in ("situ", "build/unit"):

@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-output-")
@@ -52,8 +54,7 @@ def fresh(name):
 
 def check(name, fn):
     global passed, failed, skipped
-    only = os.environ.get("SITU_TESTS")  # comma-separated parts of names: run only those
-    if only and not any(w in name for w in only.split(",")):
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
         return
     try:
         if fn() == "skip":
@@ -256,5 +257,6 @@ TESTS = [full_disk_sweep_and_merge, full_disk_reproduce, full_disk_advise, full_
 for t in TESTS:
     check(t.__name__.replace("_", " "), t)
 shutil.rmtree(TMP, ignore_errors=True)
+failed += suite.none_matched("output", passed + failed + skipped)
 print(f"output: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed else 0)

@@ -16,6 +16,8 @@ import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-study-")
@@ -31,8 +33,7 @@ def situ(*args, expect=0, cwd=None):
 
 def check(name, fn):
     global passed, failed
-    only = os.environ.get("SITU_TESTS")  # comma-separated parts of names: run only those
-    if only and not any(w in name for w in only.split(",")):
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
         return
     try:
         fn()
@@ -818,5 +819,6 @@ TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_par
 for t in TESTS:
     check(t.__name__.replace("_", " "), t)
 shutil.rmtree(TMP, ignore_errors=True)
+failed += suite.none_matched("study", passed + failed)
 print(f"study: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

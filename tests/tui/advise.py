@@ -12,6 +12,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tmuxpane  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import suite  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-tui-advise-")
@@ -23,6 +25,8 @@ passed, failed = 0, 0
 
 def check(name, fn):
     global passed, failed
+    if not suite.selected(name):  # CASE=PATTERN (tests/suite.py)
+        return
     try:
         fn()
         passed += 1
@@ -240,5 +244,6 @@ check("SimGrid's marks and the Fig. 8 contradiction", simgrid_marks_and_contradi
 check("without colour or Unicode: shade glyphs and numbers", without_colour_or_unicode)
 check("the mapping as an axis: every mapping once, inline among them", mapping_axis_has_every_mapping)
 shutil.rmtree(TMP, ignore_errors=True)
+failed += suite.none_matched("tui advise", passed + failed)
 print(f"tui advise: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

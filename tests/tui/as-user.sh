@@ -57,7 +57,8 @@ mkdir -p "$work/tree/tests" "$work/home" "$work/tmp"
 cp "$situ" "$work/tree/situ" &&
     cp "$src/situ-smpi" "$src/libsitu_dtl.so" "$work/tree/" && # fidelity smpi (make smpi)
     cp -R "$src/platforms" "$src/presets" "$src/scripts" "$work/tree/" &&
-    cp -R "$here" "$work/tree/tests/tui" || {
+    cp -R "$here" "$work/tree/tests/tui" &&
+    cp "$here/../case.sh" "$work/tree/tests/" || { # CASE=PATTERN, which the suites source
     echo "as-user: cannot copy the binary and its data to $work" >&2
     echo "as-user: 0 passed, 1 failed"
     exit 1
@@ -80,7 +81,9 @@ chown -R 65534:65534 "$work/home" "$work/tmp"
 
 passed=0
 failed=0
+. "$(dirname "$0")/../case.sh" # CASE=PATTERN picks suites by name; they see no CASE (env -i)
 for suite in "$@"; do
+    case_selected "$suite" || continue
     t0=$(date +%s)
     # env -i: only what a login of that user would have, and the hostile settings.
     # shellcheck disable=SC2086
@@ -98,5 +101,6 @@ for suite in "$@"; do
         sed 's/^/    | /' "$work/out" >&2
     fi
 done
+case_none_matched as-user $((passed + failed)) && failed=$((failed + 1))
 echo "as-user: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

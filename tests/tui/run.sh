@@ -60,7 +60,13 @@ miss() {
     [ -z "$why" ] && why=$1
 }
 
+. "$(dirname "$0")/../case.sh" # CASE=PATTERN: counts only the cases it selects (steps still run)
 finish() {
+    if ! case_selected "$1"; then
+        why=""
+        t0=$(date +%s)
+        return
+    fi
     if [ -z "$why" ]; then
         passed=$((passed + 1))
         echo "ok: $1 ($(($(date +%s) - t0)) s)" >&2
@@ -577,5 +583,6 @@ wait_for "EXIT=0" 10 || miss "Ctrl-C did not quit with 0"
 grep -q "RESTORED=yes" "$screen" || miss "terminal settings not restored"
 finish "ASCII fallback, NO_COLOR, --preset, Ctrl-C quits"
 
+case_none_matched tui $((passed + failed)) && failed=$((failed + 1))
 echo "tui: $passed passed, $failed failed"
 [ $failed -eq 0 ]

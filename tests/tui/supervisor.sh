@@ -19,11 +19,14 @@ trap 'exit 130' INT TERM
 passed=0
 failed=0
 
+. "$(dirname "$0")/../case.sh" # CASE=PATTERN: counts only the cases it selects (steps still run)
 ok() {
+    case_selected "$*" || return 0
     passed=$((passed + 1))
     echo "ok: $*" >&2
 }
 fail() {
+    case_selected "$*" || return 0
     failed=$((failed + 1))
     echo "FAIL: $*" >&2
     tui_screen sv | sed 's/^/    | /' >&2
@@ -106,5 +109,6 @@ else
     for k in $left; do kill -KILL "$k" 2>/dev/null; done
     if [ -n "$sims" ]; then fail "children outlived the explorer:$left"; else fail "no simulation ran to kill"; fi
 fi
+case_none_matched supervisor $((passed + failed)) && failed=$((failed + 1))
 echo "supervisor: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
