@@ -71,8 +71,8 @@ class Pane:
 
     def quit_time(self, how):
         t0 = time.monotonic()
-        if how == "q":
-            self.tmux("send-keys", "q")
+        if how in ("q", "qq"):  # qq: in a lesson, q asks once (q again quits)
+            self.tmux("send-keys", *how)
         else:
             os.kill(self.pid, how)
         while self.alive() and time.monotonic() - t0 < 5:

@@ -46,15 +46,20 @@ int outset_open(struct outset *s, const char *dir, char *err, size_t errlen)
         s->dir[n - 1] = 0;
     struct stat st;
     s->fresh = stat(s->dir, &st) < 0 && errno == ENOENT;
+    int n; /* fits: dir leaves 32 bytes (above), and the compiler is told it is checked */
     if (s->fresh) {
         const char *slash = strrchr(s->dir, '/');
         if (!slash)
-            snprintf(s->tmp, sizeof s->tmp, ".%s.XXXXXX", s->dir);
+            n = snprintf(s->tmp, sizeof s->tmp, ".%s.XXXXXX", s->dir);
         else
-            snprintf(s->tmp, sizeof s->tmp, "%.*s/.%s.XXXXXX", (int)(slash - s->dir), s->dir,
-                     slash + 1);
+            n = snprintf(s->tmp, sizeof s->tmp, "%.*s/.%s.XXXXXX", (int)(slash - s->dir), s->dir,
+                         slash + 1);
     } else {
-        snprintf(s->tmp, sizeof s->tmp, "%s/.situ-set.XXXXXX", s->dir);
+        n = snprintf(s->tmp, sizeof s->tmp, "%s/.situ-set.XXXXXX", s->dir);
+    }
+    if (n < 0 || (size_t)n >= sizeof s->tmp) {
+        snprintf(err, errlen, "%.64s...: cannot write: %s", dir, strerror(ENAMETOOLONG));
+        return -1;
     }
     sigset_t held;
     sigemptyset(&held);

@@ -15,7 +15,7 @@
 
 #define CALIB_MAX_COSTS  8
 #define CALIB_MAX_PHASES 8
-#define CALIB_CODE_MAX   160
+#define CALIB_CODE_MAX   288 /* "lammps units U, lattice L, pair_style P" whole (calib_read.c) */
 #define CALIB_LABEL_MAX  160
 #define CALIB_ERR_MAX    (PARAMS_PATH_MAX + 256)
 

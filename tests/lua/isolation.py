@@ -104,7 +104,8 @@ def headless_lesson():
 def scenario_waits_do_not_count():
     """The limit is Lua's own time: a scenario waiting longer than it for a simulation goes on."""
     # 8 nodes in full: about 4 s here (4 nodes fell under 1 s once full got faster).
-    scen = write("waits.lua", 'local r = situ.run{nodes = 8, fidelity = "full"}\n'
+    # Every step simulated: sampled, full fidelity ends too soon to tell.
+    scen = write("waits.lua", 'local r = situ.run{nodes = 8, fidelity = "full", sampling = "off"}\n'
                  'print(r.makespan > 0)\n')
     p = situ("script", "--time-limit", "0.5", scen, timeout=120)
     assert p.returncode == 0 and p.stdout.strip() == "true", f"{p.returncode}: {p.stderr[:300]}"
@@ -283,7 +284,7 @@ def explorer_goal_hang():
         t.wait_for("31 sim/ana")
         t.wait_for("goal error", timeout=LIMIT + 10)
         assert "stopped" in t.screen(), t.screen()
-        seconds = t.quit_time("q")
+        seconds = t.quit_time("qq")  # q asks once in a lesson
         assert seconds < 0.5, f"exit after {seconds:.2f} s"
     finally:
         t.close()
@@ -340,10 +341,12 @@ def explorer_lesson_reload_hang(kind):
             t.wait_for("31 sim/ana")
             t.wait_for("goal error", timeout=LIMIT + 10)  # the evaluator's, at the limit
             assert "stopped" in t.screen(), t.screen()
-            t.tmux("send-keys", "n")  # the step's configuration, read from the child's result
+            # n twice: the goal is not met (its error), so n asks once; then the step's
+            # configuration, read from the child's result
+            t.tmux("send-keys", "n", "n")
             t.wait_for("Second step, edited.")
             t.wait_for("7 sim/ana")
-            seconds = t.quit_time("q")
+            seconds = t.quit_time("qq")  # q asks once in a lesson
             assert seconds < 0.5, f"exit after {seconds:.2f} s"
             assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
             assert not t.stderr().strip(), t.stderr()
@@ -370,7 +373,7 @@ def explorer_lesson_reload_refused(kind):
             assert "LESSON Kept" in t.screen() and "Never" not in t.screen(), t.screen()
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
-            seconds = t.quit_time("q")
+            seconds = t.quit_time("qq")  # q asks once in a lesson
             assert seconds < 0.5, f"exit after {seconds:.2f} s"
             assert t.tmux("display", "-p", "#{alternate_on}").strip() == "0", "terminal not restored"
         finally:
@@ -388,7 +391,7 @@ def explorer_lesson_start_only_in_child():
     try:
         t.wait_for("LESSON Started", timeout=LIMIT + 10)
         t.wait_for("7 sim/ana")
-        seconds = t.quit_time("q")
+        seconds = t.quit_time("qq")  # q asks once in a lesson
         assert seconds < 0.5, f"exit after {seconds:.2f} s"
     finally:
         t.close()

@@ -34,7 +34,7 @@ for sig in INT HUP TERM; do
     case $sig in INT) code=130 ;; HUP) code=129 ;; TERM) code=143 ;; esac # 128 + the signal
     cat >"$tmp/wrap.sh" <<EOF2
 before=\$(stty -g)
-XDG_CACHE_HOME="$tmp/cache-$sig" LANG=C.UTF-8 "$situ" --platform "$platform" --fidelity full --iterations 400000 2>/dev/null
+XDG_CACHE_HOME="$tmp/cache-$sig" LANG=C.UTF-8 "$situ" --platform "$platform" --fidelity full --sampling off --iterations 400000 2>/dev/null
 rc=\$?
 restored=yes
 [ "\$(stty -g)" = "\$before" ] || restored=no
