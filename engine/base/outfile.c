@@ -132,6 +132,16 @@ int outfile_check(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+void outfile_hold_signals(sigset_t *saved)
+{
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &held, saved);
+}
+
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -148,12 +158,7 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%.64s...: cannot write: %s", path, strerror(ENAMETOOLONG));
         return -1;
     }
-    sigset_t held;
-    sigemptyset(&held);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &held, &o->saved);
+    outfile_hold_signals(&o->saved);
     /* mkstemp opens with O_CREAT | O_EXCL: never someone else's file, never a link's target. */
     int fd = mkstemp(o->tmp);
     if (fd < 0) {

@@ -39,6 +39,10 @@ int outfile_check_dir(const char *dir, const char *const *names, char *err, size
  * after the file is whole or gone, never with a temporary left behind. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
 
+/* Blocks TERM, INT and HUP, the previous mask into *saved, while a temporary file or set exists:
+ * a signal then ends the process only after the write has been committed or removed. */
+void outfile_hold_signals(sigset_t *saved);
+
 /* fwrite that keeps the errno of the first failure for the commit's message: a large write
  * bypasses the buffer and fails at once, and the flush at commit would then have nothing to
  * report but the error flag. -1 on failure. */

@@ -61,12 +61,7 @@ int outset_open(struct outset *s, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%.64s...: cannot write: %s", dir, strerror(ENAMETOOLONG));
         return -1;
     }
-    sigset_t held;
-    sigemptyset(&held);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &held, &s->saved); /* until the set is whole or gone */
+    outfile_hold_signals(&s->saved); /* until the set is whole or gone */
     if (!mkdtemp(s->tmp)) {
         snprintf(err, errlen, "%s: cannot write: %s", s->dir, strerror(errno));
         s->tmp[0] = 0;

@@ -247,20 +247,6 @@ static void push_ctx(lua_State *L, const struct params *p, const struct analytic
     lua_setmetatable(L, -2);
 }
 
-static void describe(lua_State *L, int idx, char *out, size_t len)
-{
-    if (lua_type(L, idx) == LUA_TSTRING)
-        snprintf(out, len, "the string \"%.40s\"", lua_tostring(L, idx));
-    else if (lua_isnoneornil(L, idx))
-        snprintf(out, len, "nothing");
-    else if (lua_type(L, idx) == LUA_TNUMBER && isnan(lua_tonumber(L, idx)))
-        snprintf(out, len, "NaN");
-    else if (lua_type(L, idx) == LUA_TNUMBER)
-        snprintf(out, len, "%g", lua_tonumber(L, idx));
-    else
-        snprintf(out, len, "a %s", luaL_typename(L, idx));
-}
-
 /* A finite number >= 0 at the top of the stack into *out. */
 static int take_number(struct loaded *a, int fn, const char *what, double *out, char *err,
                        size_t errlen)
@@ -269,7 +255,7 @@ static int take_number(struct loaded *a, int fn, const char *what, double *out, 
     double x = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(x) || x < 0) {
         char got[80];
-        describe(L, -1, got, sizeof got);
+        script_describe(L, -1, got, sizeof got);
         snprintf(err, errlen, "%s: %s returned %s; expected a finite number >= 0 (%s)", a->pos[fn],
                  fn == FN_EXCHANGE ? "exchange(ctx).bytes" : fn_names[fn], got, what);
         lua_pop(L, 1);
@@ -306,7 +292,7 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
     }
     if (!lua_istable(L, t)) {
         char got[80];
-        describe(L, t, got, sizeof got);
+        script_describe(L, t, got, sizeof got);
         snprintf(err, errlen,
                  "%s: exchange returned %s; expected {pattern = \"none\"|\"allreduce\"|"
                  "\"allgather\"|\"gather\", bytes = N}",
@@ -330,7 +316,7 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
     int found = analytics_pattern_find(pat);
     if (found < 0) {
         char got[80];
-        describe(L, -1, got, sizeof got);
+        script_describe(L, -1, got, sizeof got);
         snprintf(err, errlen,
                  "%s: exchange(ctx).pattern is %s; expected \"none\", \"allreduce\", "
                  "\"allgather\" or \"gather\"",

@@ -2,6 +2,7 @@
  * table (params.c): a script reads and writes exactly the keys of the CLI, presets and
  * `situ run --json`. */
 #include <lauxlib.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,4 +174,18 @@ void script_push_json(lua_State *L, json_t *v)
         lua_pushboolean(L, json_is_true(v));
     else
         lua_pushnil(L);
+}
+
+void script_describe(lua_State *L, int idx, char *out, size_t len)
+{
+    if (lua_type(L, idx) == LUA_TSTRING)
+        snprintf(out, len, "the string \"%.40s\"", lua_tostring(L, idx));
+    else if (lua_isnoneornil(L, idx))
+        snprintf(out, len, "nothing");
+    else if (lua_type(L, idx) == LUA_TNUMBER && isnan(lua_tonumber(L, idx)))
+        snprintf(out, len, "NaN");
+    else if (lua_type(L, idx) == LUA_TNUMBER)
+        snprintf(out, len, "%g", lua_tonumber(L, idx));
+    else
+        snprintf(out, len, "a %s", luaL_typename(L, idx));
 }

@@ -20,6 +20,10 @@ const char *script_text(struct lua_State *L, int idx, const char *what);
 /* Whether the value at idx is a string that holds a NUL byte (for callers that return errors). */
 bool script_has_nul(struct lua_State *L, int idx);
 
+/* What the value at idx is, in words for a message: the string "...", nothing, NaN, 3.5, a
+ * table. The analytics' and the simulation profiles' checks of what a function returned. */
+void script_describe(struct lua_State *L, int idx, char *out, size_t len);
+
 /* Pushes p as a table: every parameter of the table, numbers as numbers, choices and paths as
  * strings. */
 void script_push_params(struct lua_State *L, const struct params *p);

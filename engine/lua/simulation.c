@@ -319,20 +319,6 @@ static void push_ctx(lua_State *L, const struct params *p, const struct layout *
     lua_setmetatable(L, -2);
 }
 
-static void describe(lua_State *L, int idx, char *out, size_t len)
-{
-    if (lua_type(L, idx) == LUA_TSTRING)
-        snprintf(out, len, "the string \"%.40s\"", lua_tostring(L, idx));
-    else if (lua_isnoneornil(L, idx))
-        snprintf(out, len, "nothing");
-    else if (lua_type(L, idx) == LUA_TNUMBER && isnan(lua_tonumber(L, idx)))
-        snprintf(out, len, "NaN");
-    else if (lua_type(L, idx) == LUA_TNUMBER)
-        snprintf(out, len, "%g", lua_tonumber(L, idx));
-    else
-        snprintf(out, len, "a %s", luaL_typename(L, idx));
-}
-
 /* A finite number >= 0 at idx into *out; the message names what and where. */
 static int take_number(lua_State *L, int idx, int fn, const char *field, double *out, char *err,
                        size_t errlen)
@@ -343,7 +329,7 @@ static int take_number(lua_State *L, int idx, int fn, const char *field, double 
         ok = ok && x >= 1 && x == floor(x) && x <= 1e9;
     if (!ok) {
         char got[80];
-        describe(L, idx, got, sizeof got);
+        script_describe(L, idx, got, sizeof got);
         snprintf(err, errlen, "%s: %s%s returned %s; expected %s (%s)", act.pos[fn], fn_names[fn],
                  field, got, fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0",
                  fn_what[fn]);
@@ -358,7 +344,7 @@ static int halo_value(lua_State *L, struct sim_profile *out, char *err, size_t e
     int t = lua_gettop(L);
     if (!lua_istable(L, t)) {
         char got[80];
-        describe(L, t, got, sizeof got);
+        script_describe(L, t, got, sizeof got);
         snprintf(err, errlen, "%s: halo returned %s; expected {x = B, y = B, z = B}",
                  act.pos[FN_HALO], got);
         return -1;
