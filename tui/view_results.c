@@ -337,11 +337,12 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
     draw_time(period, t, sizeof t);
     draw_text(s, y, x, l->right_w, COL_HEADING, "ONE STEP");
     if (l->r_scen_text < 0) /* compact: the scenario's meaning has no row; it goes here */
-        draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "%s, %s: %s waits", t,
+        draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "%s, %s: %s", t,
                  model_scenario_name(a->model.scenario),
-                 a->model.scenario == SCENARIO_IS   ? "sim"
-                 : a->model.scenario == SCENARIO_IA ? "ana"
-                                                    : "none");
+                 a->model.scenario == SCENARIO_IS       ? "sim waits"
+                 : a->model.scenario == SCENARIO_IA     ? "ana waits"
+                 : a->model.scenario == SCENARIO_INLINE ? "no idle"
+                                                        : "none waits");
     else
         draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "period %s, active time per step", t);
     draw_text(s, y + 1, x, LABEL_W, COL_TEXT, "simulation");

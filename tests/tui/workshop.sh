@@ -516,6 +516,8 @@ PY
     wait_for "intransit · mailbox DTL" || miss "after m the header does not say intransit"
     keys m # hostfile is skipped (no file): on to inline, then round to in situ
     wait_for "inline · mailbox DTL" || miss "after m the header does not say inline"
+    [ "$size" = 120x40 ] || wait_for "inline: no idle" ||
+        miss "the compact step heading does not say what inline means"
     keys m
     wait_for "insitu · mailbox DTL" || miss "m did not come back to insitu"
     finish "the state on screen: header, crossover's node count, core split, IA's meaning"
