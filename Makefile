@@ -143,15 +143,17 @@ cli-test: all
 # `make test` builds once, then runs every suite as its own target (tools/test-suites.sh): all of
 # them run even after a failure, and the summary names each red one with its time. One suite alone:
 # `make test-NAME` (it expects the build `make test` or `make all` made).
-TEST_SUITES = mutants-apply asan tsan fuzz-replay valgrind-lua unit \
+TEST_SUITES = mutants-apply tsan fuzz-replay valgrind-lua unit \
               tools cli tui tui-stress tui-signals tui-supervisor \
               tui-as-user tui-terminals tui-bite tui-advise cli-table tui-workshop \
               engine engine-platforms lua lua-isolation study study-output \
               advise calibrate
+# ASan+UBSan over the unit, CLI and bad-input suites (`make test-asan`, about 5 minutes with its
+# build) runs in `make test-slow`: with it `make test` was past its 10 minutes.
 test: deps
 	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	@MAKE="$(MAKE)" sh tools/test-suites.sh $(TEST_SUITES)
-.PHONY: $(addprefix test-,$(TEST_SUITES))
+.PHONY: $(addprefix test-,$(TEST_SUITES)) test-asan
 
 test-mutants-apply:
 	python3 tests/mutants/run.py --check
@@ -213,7 +215,7 @@ test-calibrate:
 mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
-test-slow: mutants smpi asan-slow
+test-slow: mutants smpi asan asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
 	python3 tests/engine/sampling.py ./situ
 	sh tests/calibrate/slow.sh ./situ
