@@ -87,8 +87,9 @@ int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
              * before any flag): say so when nothing is near. */
             cli_error("unknown option '%s'%s%s%s; see 'situ --help'%s", arg,
                       near ? " (did you mean '--" : "", flag, near ? "'?)" : "",
-                      near ? "" : " (a simulation profile's parameters need its --simulation "
-                                  "NAME|FILE.lua)");
+                      near ? ""
+                           : " (a simulation profile's parameters need its --simulation "
+                             "NAME|FILE.lua)");
             return -1;
         }
     }

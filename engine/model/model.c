@@ -677,7 +677,7 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
         m->scenario == SCENARIO_INLINE ? MODEL_INLINE_LINKS_WARNING : MODEL_INBOUND_WARNING;
     snprintf(buf, len, "%s%s%s%s%s", m->traced ? MODEL_TRACE_WARNING : "",
              m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
-             m->inbound_links > 1 ? links : "",
-             m->inbound_links > 1 && drift[0] ? "; " : "", drift);
+             m->inbound_links > 1 ? links : "", m->inbound_links > 1 && drift[0] ? "; " : "",
+             drift);
     return buf;
 }
