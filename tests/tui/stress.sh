@@ -46,7 +46,7 @@ sims() { tui_simulations "$pid" | wc -l; }
 children() { tui_children "$pid" | wc -l; }
 
 cat >"$tmp/wrap.sh" <<EOF2
-XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8 LC_ALL=C.UTF-8 exec "$situ" --platform "$platform" --fidelity full 2>/dev/null
+XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8 LC_ALL=C.UTF-8 exec "$situ" --platform "$platform" --fidelity full --sampling off 2>/dev/null
 EOF2
 tui_new stress 100 30 "sh '$tmp/wrap.sh'"
 wait_for 'efficiency η' 20
@@ -64,7 +64,7 @@ rss0=$(rss_kb)
 # 20 batches of 810 keys: the ratio and stride sliders up and down, the selection back and forth,
 # each batch leaving them as it found them; then sim_cost one step up (four rows below ratio),
 # so that every pause between batches is a configuration never simulated: its debounce expires
-# and (full fidelity, about a second each) the simulation and its crossover points start, to be
+# and (full fidelity unsampled, about a second each) the simulation and its crossover points start, to be
 # killed stale by the next batch. (A batch that came back to where it started would find its
 # result in the cache: no simulation would run during the storm.) Last, `?`: the help, which
 # shows only once the explorer has read every key before it.
