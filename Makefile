@@ -219,6 +219,7 @@ test-slow: mutants smpi asan asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
 	python3 tests/engine/sampling.py ./situ
 	sh tests/calibrate/slow.sh ./situ
+	sh tests/scaleout/slurm.sh ./situ
 
 # Generated documentation: the README's parameter table and docs/situ.1's options and keys, from
 # the parameter and key tables (tools/docs.sh).
