@@ -26,17 +26,29 @@ int profile_init(struct analytics_profile *prof, long steps)
     return 0;
 }
 
-static bool same_value(const struct analytics_value *a, const struct analytics_value *b)
+static bool same_sim(const struct sim_profile *a, const struct sim_profile *b)
 {
-    return a->cost == b->cost && a->bytes == b->bytes && a->pattern == b->pattern &&
-           a->exchange_bytes == b->exchange_bytes;
+    return a->particles == b->particles && a->cost == b->cost && a->face[0] == b->face[0] &&
+           a->face[1] == b->face[1] && a->face[2] == b->face[2] &&
+           a->halo_period == b->halo_period && a->state_bytes == b->state_bytes;
 }
 
-int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v)
+static bool same_value(const struct analytics_class *c, const struct analytics_value *v,
+                       const struct sim_profile *sim)
 {
+    const struct analytics_value *a = &c->v;
+    return a->cost == v->cost && a->bytes == v->bytes && a->pattern == v->pattern &&
+           a->exchange_bytes == v->exchange_bytes && same_sim(&c->sim, sim);
+}
+
+int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v,
+                     const struct sim_profile *sim)
+{
+    if (prof->nclasses == 0)
+        prof->sim = *sim;
     int k = prof->nclasses - 1; /* a run of equal steps hits the last class first */
-    if (k >= 0 && !same_value(&prof->classes[k].v, v))
-        for (k = 0; k < prof->nclasses && !same_value(&prof->classes[k].v, v); k++)
+    if (k >= 0 && !same_value(&prof->classes[k], v, sim))
+        for (k = 0; k < prof->nclasses && !same_value(&prof->classes[k], v, sim); k++)
             ;
     if (k < 0 || k == prof->nclasses) {
         struct analytics_class *c =
@@ -46,6 +58,7 @@ int profile_add_step(struct analytics_profile *prof, long step, const struct ana
         prof->classes = c;
         k = prof->nclasses++;
         c[k].v = *v;
+        c[k].sim = *sim;
         c[k].count = 0;
     }
     prof->classes[k].count++;
@@ -59,10 +72,29 @@ int profile_add_step(struct analytics_profile *prof, long step, const struct ana
     return 0;
 }
 
+long profile_step_class(const struct analytics_profile *prof, long i)
+{
+    if (!prof->step_class || prof->steps <= 0)
+        return 0;
+    return prof->step_class[i >= 0 && i < prof->steps ? i : prof->steps - 1];
+}
+
 const struct analytics_value *profile_step(const struct analytics_profile *prof, long i)
 {
-    long k = prof->step_class && i >= 0 && i < prof->steps ? prof->step_class[i] : 0;
-    return &prof->classes[k].v;
+    return &prof->classes[profile_step_class(prof, i)].v;
+}
+
+const struct sim_profile *profile_step_sim(const struct analytics_profile *prof, long i)
+{
+    return &prof->classes[profile_step_class(prof, i)].sim;
+}
+
+bool profile_sim_varies(const struct analytics_profile *prof)
+{
+    for (int k = 1; k < prof->nclasses; k++)
+        if (!same_sim(&prof->classes[k].sim, &prof->classes[0].sim))
+            return true;
+    return false;
 }
 
 struct analytics_value profile_thermo(const struct params *p, double particles)
@@ -75,9 +107,10 @@ struct analytics_value profile_thermo(const struct params *p, double particles)
 int profile_builtin(const struct params *p, const struct layout *l, struct analytics_profile *out)
 {
     profile_init(out, p->iterations / p->stride);
-    simprofile_melt(p, l, &out->sim);
-    struct analytics_value v = profile_thermo(p, out->sim.particles);
-    if (profile_add_step(out, 0, &v) < 0)
+    struct sim_profile sim;
+    simprofile_melt(p, l, &sim);
+    struct analytics_value v = profile_thermo(p, sim.particles);
+    if (profile_add_step(out, 0, &v, &sim) < 0)
         return -1;
     out->classes[0].count = out->steps; /* every step alike */
     return 0;

@@ -42,6 +42,46 @@ static int alloc_group_arrays(struct engine *e)
     return 0;
 }
 
+/* Each step's simulation, where a profile reads ctx.step: the halo edges are built for the
+ * largest faces (e->sim.face) and each step scales them, so a step's faces must be one multiple
+ * of those (a refinement that grows every face alike). -1 with err. */
+static int steps_setup(struct engine *e, const struct analytics_profile *prof, char *err,
+                       size_t errlen)
+{
+    if (!profile_sim_varies(prof) || e->steps == 0)
+        return 0;
+    if (!ZALLOC(e->step_sim, e->steps) || !ZALLOC(e->halo_scale, e->steps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    const double *ref = prof->classes[0].sim.face;
+    for (int k = 1; k < prof->nclasses; k++) {
+        const double *f = prof->classes[k].sim.face;
+        if (f[0] + f[1] + f[2] > ref[0] + ref[1] + ref[2])
+            ref = f;
+    }
+    memcpy(e->sim.face, ref, sizeof e->sim.face);
+    double big = fmax(ref[0], fmax(ref[1], ref[2]));
+    for (long i = 0; i < e->steps; i++) {
+        const struct sim_profile *s = profile_step_sim(prof, i);
+        e->step_sim[i] = *s;
+        double scale = big > 0 ? fmax(s->face[0], fmax(s->face[1], s->face[2])) / big : 0;
+        for (int d = 0; d < 3; d++)
+            if (fabs(s->face[d] - scale * ref[d]) > 1e-9 * fmax(s->face[d], ref[d])) {
+                snprintf(err, errlen,
+                         "%s: halo at ctx.step = %ld is {x = %g, y = %g, z = %g}, not one "
+                         "multiple of the largest step's {x = %g, y = %g, z = %g}: the SimGrid "
+                         "engines scale one set of halo messages per step, so a profile's faces "
+                         "must grow or shrink alike",
+                         e->p.simulation, i, s->face[0], s->face[1], s->face[2], ref[0], ref[1],
+                         ref[2]);
+                return -1;
+            }
+        e->halo_scale[i] = scale;
+    }
+    return 0;
+}
+
 /* What each step's analysis costs and moves, from the analytics (a Lua file is evaluated here,
  * in the simulation child). */
 static int analytics_setup(struct engine *e, char *err, size_t errlen)
@@ -57,6 +97,10 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
     for (long i = 0; i < e->steps; i++)
         e->av[i] = *profile_step(&prof, i);
     e->sim = prof.sim;
+    if (steps_setup(e, &prof, err, errlen) < 0) {
+        profile_free(&prof);
+        return -1;
+    }
     /* Fast mode keeps the actors in step, as the model does: where the model sees them drift
      * apart, fast's analytics active time is an upper bound by the same share. The model reads
      * routes that a platform of over DIGEST_EAGER_HOSTS hosts may lack here: then no range. */
