@@ -430,6 +430,9 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
     }
     if (!out->steps)
         out->classes[0].count = 0;
+    double ref[3];
+    if (sim_steps && profile_halo_scales(out, p->simulation, ref, NULL, err, errlen) < 0)
+        goto fail;
     return 0;
 oom:
     snprintf(err, errlen, "%s: out of memory for the analytics' profile",

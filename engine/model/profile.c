@@ -1,5 +1,6 @@
 #include "profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,36 @@ bool profile_sim_varies(const struct analytics_profile *prof)
         if (!same_sim(&prof->classes[k].sim, &prof->classes[0].sim))
             return true;
     return false;
+}
+
+int profile_halo_scales(const struct analytics_profile *prof, const char *who, double ref[3],
+                        double *scale, char *err, size_t errlen)
+{
+    const double *big = prof->classes[0].sim.face;
+    for (int k = 1; k < prof->nclasses; k++) {
+        const double *f = prof->classes[k].sim.face;
+        if (f[0] + f[1] + f[2] > big[0] + big[1] + big[2])
+            big = f;
+    }
+    memcpy(ref, big, 3 * sizeof *ref);
+    double top = fmax(ref[0], fmax(ref[1], ref[2]));
+    for (long i = 0; i < prof->steps; i++) {
+        const double *f = profile_step_sim(prof, i)->face;
+        double s = top > 0 ? fmax(f[0], fmax(f[1], f[2])) / top : 0;
+        for (int d = 0; d < 3; d++)
+            if (fabs(f[d] - s * ref[d]) > 1e-9 * fmax(f[d], ref[d])) {
+                snprintf(err, errlen,
+                         "%s: halo at ctx.step = %ld is {x = %g, y = %g, z = %g}, not one "
+                         "multiple of the largest step's {x = %g, y = %g, z = %g}: the SimGrid "
+                         "engines scale one set of halo messages per step, so a profile's faces "
+                         "must grow or shrink alike",
+                         who, i, f[0], f[1], f[2], ref[0], ref[1], ref[2]);
+                return -1;
+            }
+        if (scale)
+            scale[i] = s;
+    }
+    return 0;
 }
 
 struct analytics_value profile_thermo(const struct params *p, double particles)

@@ -71,6 +71,13 @@ const struct sim_profile *profile_step_sim(const struct analytics_profile *prof,
 /* Whether the simulation's side differs between classes (a profile read ctx.step). */
 bool profile_sim_varies(const struct analytics_profile *prof);
 
+/* The SimGrid engines build one set of halo messages, for the largest step's faces (into ref),
+ * and scale it per step (into scale[steps], if not NULL): each step's faces must be one multiple
+ * of ref. Checked wherever a profile is made (analytics_profile), so that the model refuses what
+ * the engines cannot run. -1 with err naming the first step that is not (`who`: the profile). */
+int profile_halo_scales(const struct analytics_profile *prof, const char *who, double ref[3],
+                        double *scale, char *err, size_t errlen);
+
 int profile_copy(struct analytics_profile *dst, const struct analytics_profile *src);
 void profile_free(struct analytics_profile *prof);
 

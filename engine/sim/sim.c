@@ -54,32 +54,9 @@ static int steps_setup(struct engine *e, const struct analytics_profile *prof, c
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    const double *ref = prof->classes[0].sim.face;
-    for (int k = 1; k < prof->nclasses; k++) {
-        const double *f = prof->classes[k].sim.face;
-        if (f[0] + f[1] + f[2] > ref[0] + ref[1] + ref[2])
-            ref = f;
-    }
-    memcpy(e->sim.face, ref, sizeof e->sim.face);
-    double big = fmax(ref[0], fmax(ref[1], ref[2]));
-    for (long i = 0; i < e->steps; i++) {
-        const struct sim_profile *s = profile_step_sim(prof, i);
-        e->step_sim[i] = *s;
-        double scale = big > 0 ? fmax(s->face[0], fmax(s->face[1], s->face[2])) / big : 0;
-        for (int d = 0; d < 3; d++)
-            if (fabs(s->face[d] - scale * ref[d]) > 1e-9 * fmax(s->face[d], ref[d])) {
-                snprintf(err, errlen,
-                         "%s: halo at ctx.step = %ld is {x = %g, y = %g, z = %g}, not one "
-                         "multiple of the largest step's {x = %g, y = %g, z = %g}: the SimGrid "
-                         "engines scale one set of halo messages per step, so a profile's faces "
-                         "must grow or shrink alike",
-                         e->p.simulation, i, s->face[0], s->face[1], s->face[2], ref[0], ref[1],
-                         ref[2]);
-                return -1;
-            }
-        e->halo_scale[i] = scale;
-    }
-    return 0;
+    for (long i = 0; i < e->steps; i++)
+        e->step_sim[i] = *profile_step_sim(prof, i);
+    return profile_halo_scales(prof, e->p.simulation, e->sim.face, e->halo_scale, err, errlen);
 }
 
 /* What each step's analysis costs and moves, from the analytics (a Lua file is evaluated here,
