@@ -21,8 +21,7 @@ Test(steps, classes_group_equal_analysis_and_simulation_values)
     struct analytics_profile prof;
     profile_init(&prof, 6);
     struct analytics_value a = {.cost = 1, .bytes = 2}, b = {.cost = 3, .bytes = 2};
-    struct sim_profile s = {.particles = 10, .cost = 1, .face = {4, 4, 4}, .halo_period = 1},
-                       t = s;
+    struct sim_profile s = {.particles = 10, .cost = 1, .face = {4, 4, 4}, .halo_period = 1}, t = s;
     t.face[1] = 8; /* the same analysis, another simulation: a class of its own */
     const struct analytics_value *v[6] = {&a, &a, &b, &a, &a, &b};
     const struct sim_profile *w[6] = {&s, &s, &s, &t, &s, &s};
@@ -154,4 +153,33 @@ Test(steps, a_step_past_the_run_is_never_asked)
                "  cost = function(ctx) assert(ctx.step < ctx.steps, 'past') return ctx.step end,\n"
                "  state = function(ctx) return ctx.step < 9 and 1 or -1 end}\n",
                "state returned -1 at ctx.step = 9");
+}
+
+/* The engines scale one set of halo messages per step: each step's faces over the largest's. */
+Test(steps, halos_scale_from_the_largest_step)
+{
+    struct analytics_profile prof;
+    profile_init(&prof, 4);
+    struct analytics_value v = {.cost = 1};
+    struct sim_profile s = {.cost = 1, .face = {2, 6, 0}, .halo_period = 1}, big = s, odd = s;
+    for (int d = 0; d < 3; d++)
+        big.face[d] = 4 * s.face[d];
+    odd.face[1] = 7; /* one axis grows alone */
+    const struct sim_profile *w[4] = {&s, &big, &s, &big};
+    for (long i = 0; i < 4; i++)
+        cr_assert_eq(profile_add_step(&prof, i, &v, w[i]), 0);
+    double ref[3], scale[4];
+    char err[512];
+    cr_assert_eq(profile_halo_scales(&prof, "p.lua", ref, scale, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ref[1], big.face[1]);
+    for (long i = 0; i < 4; i++)
+        cr_assert_float_eq(scale[i] * ref[1], w[i]->face[1], 1e-12, "step %ld", i);
+    profile_free(&prof);
+    profile_init(&prof, 4);
+    w[3] = &odd;
+    for (long i = 0; i < 4; i++)
+        cr_assert_eq(profile_add_step(&prof, i, &v, w[i]), 0);
+    cr_assert_eq(profile_halo_scales(&prof, "p.lua", ref, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "p.lua: halo at ctx.step = 3"), "%s", err);
+    profile_free(&prof);
 }
