@@ -140,10 +140,13 @@ static void mpi_halo(struct engine *e, struct sim_group *g, long exchanges)
 {
     for (int k = 0; k < g->nhalo; k++) {
         const struct edge *x = &g->halo_out[k];
-        mpi_send(e, g, group_of(x->to), x->bytes * exchanges, x->real_bytes * exchanges);
+        mpi_send(e, g, group_of(x->to), x->bytes * exchanges * g->halo_scale,
+                 x->real_bytes * exchanges * g->halo_scale);
     }
-    for (int k = 0; k < g->nlout; k++)
-        mpi_send(e, g, g->lout[k].to, g->lout[k].bytes * exchanges, g->lout[k].bytes * exchanges);
+    for (int k = 0; k < g->nlout; k++) {
+        double bytes = g->lout[k].bytes * exchanges * g->halo_scale;
+        mpi_send(e, g, g->lout[k].to, bytes, bytes);
+    }
     int n = g->nhalo + g->nlout; /* the neighbours send as many as they get from us */
     MPI_Request in[n ? n : 1];
     for (int k = 0; k < n; k++) {

@@ -374,51 +374,70 @@ int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct
     return a ? eval_loaded(a, p, c, v, err, errlen) : -1;
 }
 
+/* Step `step`'s simulation into *sim, when the profile reads ctx.step; *changed: it differs from
+ * what *sim held. */
+static int sim_at(const struct params *p, const struct layout *l, long step, bool sim_steps,
+                  struct sim_profile *sim, bool *changed, char *err, size_t errlen)
+{
+    *changed = false;
+    if (!sim_steps || step == 0)
+        return 0;
+    struct sim_profile next;
+    bool used;
+    if (simulation_eval_step(p, l, step, &next, &used, err, errlen) < 0)
+        return -1;
+    *changed = memcmp(&next, sim, sizeof next) != 0;
+    *sim = next;
+    return 0;
+}
+
 int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
                       char *err, size_t errlen)
 {
     profile_init(out, p->iterations / p->stride);
     struct sim_profile sim;
-    if (simulation_eval(p, l, &sim, err, errlen) < 0)
+    bool sim_steps; /* the simulation profile reads ctx.step: each step is evaluated */
+    if (simulation_eval_step(p, l, 0, &sim, &sim_steps, err, errlen) < 0)
         return -1;
-    if (!p->analytics[0]) {
-        struct analytics_value v = profile_thermo(p, sim.particles);
-        if (profile_add_step(out, 0, &v) == 0) {
-            out->classes[0].count = out->steps; /* every step alike */
-            out->sim = sim;
-            return 0;
-        }
-        snprintf(err, errlen, "out of memory");
+    struct loaded *a = NULL;
+    if (p->analytics[0] && !(a = get(p->analytics, err, errlen)))
         return -1;
-    }
-    struct loaded *a = get(p->analytics, err, errlen);
-    if (!a)
-        return -1;
-    a->step_used = false;
     struct analytics_ctx c;
     analytics_ctx_init(&c, p, l, 0);
-    c.particles = sim.particles;
-    c.state_bytes = sim.state_bytes;
-    out->sim = sim;
     struct analytics_value v;
-    /* Every step from this one load: a file saved meanwhile never mixes into the profile. */
-    if (eval_loaded(a, p, &c, &v, err, errlen) < 0)
-        return -1;
-    if (profile_add_step(out, 0, &v) < 0)
-        goto oom;
-    if (!a->step_used) { /* no function read ctx.step: every step is step 0 */
-        out->classes[0].count = out->steps;
-        return 0;
-    }
-    for (c.step = 1; c.step < out->steps; c.step++)
-        if (eval_loaded(a, p, &c, &v, err, errlen) < 0) {
-            profile_free(out);
-            return -1;
-        } else if (profile_add_step(out, c.step, &v) < 0)
+    bool changed = true;
+    if (a)
+        a->step_used = false;
+    /* Every step from this one load: a file saved meanwhile never mixes into the profile. The
+     * analytics are evaluated again where they read ctx.step or the simulation's side changed
+     * (their ctx.particles and ctx.state_bytes are its). */
+    for (; c.step < (out->steps ? out->steps : 1); c.step++) {
+        if (sim_at(p, l, c.step, sim_steps, &sim, &changed, err, errlen) < 0)
+            goto fail;
+        c.particles = sim.particles;
+        c.state_bytes = sim.state_bytes;
+        if (!a)
+            v = profile_thermo(p, sim.particles);
+        else if ((c.step == 0 || changed || a->step_used) &&
+                 eval_loaded(a, p, &c, &v, err, errlen) < 0)
+            goto fail;
+        if (profile_add_step(out, c.step, &v, &sim) < 0)
             goto oom;
+        if (c.step == 0 && !sim_steps && !(a && a->step_used)) {
+            out->classes[0].count = out->steps; /* no function read ctx.step: all alike */
+            return 0;
+        }
+    }
+    if (!out->steps)
+        out->classes[0].count = 0;
+    double ref[3];
+    if (sim_steps && profile_halo_scales(out, p->simulation, ref, NULL, err, errlen) < 0)
+        goto fail;
     return 0;
 oom:
+    snprintf(err, errlen, "%s: out of memory for the analytics' profile",
+             p->analytics[0] ? p->analytics : "situ");
+fail:
     profile_free(out);
-    snprintf(err, errlen, "%s: out of memory for the analytics' profile", p->analytics);
     return -1;
 }

@@ -281,6 +281,10 @@ static int current(const struct params *p, char *err, size_t errlen)
     return 0;
 }
 
+/* The analysis step being evaluated (ctx.step), and whether a function read it. */
+static long eval_step;
+static bool step_used;
+
 static int ctx_index(lua_State *L)
 {
     const char *key = lua_tostring(L, 2);
@@ -290,12 +294,14 @@ static int ctx_index(lua_State *L)
                           "ctx.%s: a parameter of the built-in melt: name it in the "
                           "profile's uses = {...} to read it",
                           param_table[id].key);
-    if (key && !strcmp(key, "step"))
-        return luaL_error(L, "ctx.step: a simulation profile is evaluated once per "
-                             "configuration, not per step");
+    if (key && !strcmp(key, "step")) { /* served here, so that who never reads it runs once */
+        step_used = true;
+        lua_pushinteger(L, eval_step);
+        return 1;
+    }
     return luaL_error(L,
-                      "ctx.%s: no such field (ctx has sim_cores, sim_nodes, px, py, pz and "
-                      "every parameter: situ --simulation FILE --help)",
+                      "ctx.%s: no such field (ctx has sim_cores, sim_nodes, px, py, pz, steps, "
+                      "step and every parameter: situ --simulation FILE --help)",
                       key ? key : luaL_typename(L, 2));
 }
 
@@ -307,9 +313,9 @@ static void push_ctx(lua_State *L, const struct params *p, const struct layout *
             lua_pushnil(L);
             lua_setfield(L, -2, param_table[id].key);
         }
-    const char *keys[] = {"sim_cores", "sim_nodes", "px", "py", "pz"};
-    long vals[] = {l->sim_cores, l->sim_nodes, l->px, l->py, l->pz};
-    for (int i = 0; i < 5; i++) {
+    const char *keys[] = {"sim_cores", "sim_nodes", "px", "py", "pz", "steps"};
+    long vals[] = {l->sim_cores, l->sim_nodes, l->px, l->py, l->pz, p->iterations / p->stride};
+    for (int i = 0; i < 6; i++) {
         lua_pushinteger(L, vals[i]);
         lua_setfield(L, -2, keys[i]);
     }
@@ -330,8 +336,11 @@ static int take_number(lua_State *L, int idx, int fn, const char *field, double 
     if (!ok) {
         char got[80];
         script_describe(L, idx, got, sizeof got);
-        snprintf(err, errlen, "%s: %s%s returned %s; expected %s (%s)", act.pos[fn], fn_names[fn],
-                 field, got, fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0",
+        char at[48] = "";
+        if (step_used)
+            snprintf(at, sizeof at, " at ctx.step = %ld", eval_step);
+        snprintf(err, errlen, "%s: %s%s returned %s%s; expected %s (%s)", act.pos[fn], fn_names[fn],
+                 field, got, at, fn == FN_HALO_PERIOD ? "an integer >= 1" : "a finite number >= 0",
                  fn_what[fn]);
         return -1;
     }
@@ -373,7 +382,16 @@ static int halo_value(lua_State *L, struct sim_profile *out, char *err, size_t e
 int simulation_eval(const struct params *p, const struct layout *l, struct sim_profile *out,
                     char *err, size_t errlen)
 {
+    bool used;
+    return simulation_eval_step(p, l, 0, out, &used, err, errlen);
+}
+
+int simulation_eval_step(const struct params *p, const struct layout *l, long step,
+                         struct sim_profile *out, bool *used, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
+    *used = step_used = false;
+    eval_step = step;
     if (!p->simulation[0] && !act.name[0]) {
         simprofile_melt(p, l, out);
         return 0;
@@ -399,9 +417,12 @@ int simulation_eval(const struct params *p, const struct layout *l, struct sim_p
         push_ctx(L, p, l);
         script_budget_reset(act.s);
         int rc = script_pcall(act.s, 1, 1, false);
-        if (rc < 0)
+        if (rc < 0) {
             script_error_line(act.s, err, errlen);
-        else if (fn == FN_HALO)
+            size_t n = strlen(err);
+            if (step_used && n < errlen)
+                snprintf(err + n, errlen - n, " (at ctx.step = %ld)", eval_step);
+        } else if (fn == FN_HALO)
             rc = halo_value(L, out, err, errlen);
         else
             rc = take_number(L, -1, fn, "", dst[fn], err, errlen);
@@ -410,5 +431,6 @@ int simulation_eval(const struct params *p, const struct layout *l, struct sim_p
             return -1;
     }
     out->halo_period = (long)period;
+    *used = step_used;
     return 0;
 }

@@ -46,6 +46,12 @@ const char *simulation_active(void);
 int simulation_eval(const struct params *p, const struct layout *l, struct sim_profile *out,
                     char *err, size_t errlen);
 
+/* The same at analysis step `step` (0-based, the profile's ctx.step: the stride iterations that
+ * end with that step's analysis); *step_used: whether the profile read ctx.step, so that each
+ * step must be evaluated (analytics_profile groups the steps into classes). */
+int simulation_eval_step(const struct params *p, const struct layout *l, long step,
+                         struct sim_profile *out, bool *step_used, char *err, size_t errlen);
+
 /* The file behind a name: a path, or scripts/lua/simulations/NAME.lua in the data directories.
  * -1 with a message listing the names installed. */
 int simulation_resolve(const char *name, char *path, size_t len, char *err, size_t errlen);

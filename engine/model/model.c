@@ -434,7 +434,7 @@ static double run_end(const struct params *p, const struct platform *pf, const s
  * same cores, the ranks' parts at once (f: reference seconds to the slowest rank host's), then
  * their exchange. */
 static void model_inline(const struct platform *pf, const struct layout *l,
-                         const struct analytics_profile *prof, double f, double tail,
+                         const struct analytics_profile *prof, double f, double sim_active,
                          struct model_result *m)
 {
     struct layout x;
@@ -465,12 +465,69 @@ static void model_inline(const struct platform *pf, const struct layout *l,
             seen[n++] = last;
     }
     m->inbound_links = n;
-    m->sim_active = m->steps * m->stage.S + tail;
+    m->sim_active = sim_active;
     m->ana_active = m->ana_active_drifted = A;
     m->sim_idle = m->ana_idle = 0;
     m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
     m->efficiency = 1;
     m->scenario = SCENARIO_INLINE;
+}
+
+/* The simulation's side of each class of steps (profile.h): its S, and what the analytics' side
+ * needs of its halos. Classes with the same faces share one halo computation (memo). */
+struct sim_side {
+    double S, halo, one_halo, halo_link, exchanges;
+    const bool *apart; /* NULL: no drift range */
+    bool ranks;        /* the cut is uneven (halo_cut) */
+};
+
+struct halo_memo {
+    double face[3], one, link;
+    bool ranks, *apart;
+};
+
+/* Each class's S into side[] (prof->nclasses); -1 if out of memory. memo[nclasses] is the
+ * caller's to free. */
+static int sim_sides(const struct params *p, const struct platform *pf, const struct layout *l,
+                     const struct analytics_profile *prof, double f, struct halo_memo *memo,
+                     struct sim_side *side)
+{
+    long steps = p->iterations / p->stride, T = p->stride;
+    int nm = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        const struct sim_profile *sim = &prof->classes[k].sim;
+        struct sim_side *sd = &side[k];
+        long H = sim->halo_period, n = prof->classes[k].count, count = 0;
+        /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short
+         * run may have none), and spread over the class's steps. */
+        if (!prof->step_class)
+            sd->exchanges = steps ? (double)(steps * T / H) / steps : (double)T / H;
+        else {
+            for (long i = 0; i < steps; i++)
+                if (prof->step_class[i] == k)
+                    count += (i + 1) * T / H - i * T / H;
+            sd->exchanges = n ? (double)count / n : 0;
+        }
+        int m = nm - 1;
+        while (m >= 0 && memcmp(memo[m].face, sim->face, sizeof memo[m].face))
+            m--;
+        if (m < 0) {
+            m = nm++;
+            memcpy(memo[m].face, sim->face, sizeof memo[m].face);
+            if (!(memo[m].apart = calloc((size_t)l->hosts, sizeof *memo[m].apart)))
+                return -1;
+            struct halo_cut cut = {memo[m].apart, false};
+            memo[m].one = halo_exchange_time(sim, pf, l, &memo[m].link, &cut);
+            memo[m].ranks = cut.ranks;
+        }
+        sd->one_halo = memo[m].one;
+        sd->halo_link = memo[m].link;
+        sd->ranks = memo[m].ranks;
+        sd->apart = p->iterations >= H ? memo[m].apart : NULL; /* no exchange, nothing apart */
+        sd->halo = sd->exchanges * sd->one_halo;
+        sd->S = T * (sim->cost * f) + sd->halo;
+    }
+    return 0;
 }
 
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
@@ -496,33 +553,46 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->steps = p->iterations / p->stride;
     m->tail_iterations = p->iterations - m->steps * p->stride;
 
-    double iteration = sim->cost * f;
-    /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short run may
-     * have none), and spread over the steps. */
-    long analysed = m->steps * p->stride;
-    long H = sim->halo_period;
-    double exchanges = m->steps ? (double)(analysed / H) / m->steps : (double)p->stride / H;
-    long tail_halos = p->iterations / H - analysed / H;
-    double halo_link = 0; /* seconds one exchange keeps the busiest network link busy */
-    bool *apart = calloc((size_t)l->hosts, sizeof *apart);
-    struct halo_cut cut = {apart, false}; /* apart may be NULL: then no drift range */
-    double one_halo = halo_exchange_time(sim, pf, l, &halo_link, &cut);
-    for (int h = 0; apart && h < l->hosts; h++) /* no exchange, nothing to set them apart */
-        apart[h] = apart[h] && p->iterations >= H;
-    m->halo = exchanges * one_halo;
-
-    struct stages *st = &m->stage;
-    st->S = p->stride * iteration + m->halo;
-    /* The model (and fast mode) pay a node's slowest exchange at every exchange, each node's
-     * ranks in step. Where a node's ranks differ in what they send off it, full fidelity's drift
-     * apart and share the node's link less: S is an upper bound, by as much as the halos are a
-     * part of it (model.h). */
-    m->ranks_drift = cut.ranks && exchanges > 0 && m->halo >= RANKS_DRIFT_HALO * st->S;
-    double tail = m->tail_iterations * iteration + tail_halos * one_halo;
-    if (l->inline_ranks) {
-        free(apart);
-        model_inline(pf, l, prof, f, tail, m);
+    /* Each class of steps has its S (a simulation profile that reads ctx.step); the stages are
+     * means over the steps, the sums exact. */
+    int nc = prof->nclasses;
+    struct sim_side *side = calloc((size_t)nc + 1, sizeof *side);
+    struct halo_memo *memo = calloc((size_t)nc + 1, sizeof *memo);
+    if (!side || !memo || sim_sides(p, pf, l, prof, f, memo, side) < 0) {
+        for (int k = 0; memo && k < nc; k++)
+            free(memo[k].apart);
+        free(side);
+        free(memo);
+        m->makespan = m->makespan_eq5 = NAN; /* out of memory: no figure rather than a wrong one */
         return;
+    }
+    long last = profile_step_class(prof, m->steps - 1);
+    const struct sim_profile *lsim = &prof->classes[last].sim; /* the tail's iterations */
+    long analysed = m->steps * p->stride, H = lsim->halo_period;
+    long tail_halos = p->iterations / H - analysed / H;
+    double sim_sum = 0, halo_sum = 0, steps_total = 0;
+    for (int k = 0; k < nc; k++) {
+        double n = (double)prof->classes[k].count;
+        sim_sum += n * side[k].S;
+        halo_sum += n * side[k].halo;
+        steps_total += n;
+        /* The model (and fast mode) pay a node's slowest exchange at every exchange, each
+         * node's ranks in step. Where a node's ranks differ in what they send off it, full
+         * fidelity's drift apart and share the node's link less: S is an upper bound, by as
+         * much as the halos are a part of it (model.h). */
+        m->ranks_drift = m->ranks_drift || (side[k].ranks && side[k].exchanges > 0 &&
+                                            side[k].halo >= RANKS_DRIFT_HALO * side[k].S);
+    }
+    struct stages *st = &m->stage;
+    bool one = nc == 1 || steps_total == 0;
+    st->S = one ? side[0].S : sim_sum / steps_total;
+    m->halo = one ? side[0].halo : halo_sum / steps_total;
+    if (one)
+        sim_sum = m->steps * st->S;
+    double tail = m->tail_iterations * (lsim->cost * f) + tail_halos * side[last].one_halo;
+    if (l->inline_ranks) {
+        model_inline(pf, l, prof, f, sim_sum + tail, m);
+        goto done;
     }
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
@@ -533,25 +603,26 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
                 far = h;
         st->C = model_transfer_time(pf, l->collector_host, far, METRIC_BYTES, 1);
     }
-    double sim_side = st->S + st->Ing;
     /* Seconds of one step that the off-node halos keep the busiest node link busy, both ways at
      * once (as the exchange's), during S: on hosts that run analytics actors too (in situ), they
      * slow the analytics' exchange down. */
     bool shared = false;
     for (int h = 0; h < l->hosts; h++)
         shared = shared || (l->ana_per_host[h] && l->dtl_load[h] && l->sim_per_host[h]);
-    double halo_busy = shared ? exchanges * halo_link : 0;
 
     /* Each class of steps runs at its own period; the run is their sum. A rank fetches its
      * copy of the metrics when it needs them, before its next put (C_{i-1} -> Ing_i), and the
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
-    double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
+    double busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0, last_sim = 0;
     double drifted = 0;
-    for (int k = 0; k < prof->nclasses; k++) {
+    for (int k = 0; k < nc; k++) {
         struct ana_step a;
+        double sim_side = side[k].S + st->Ing;
+        double halo_busy = shared ? side[k].exchanges * side[k].halo_link : 0;
         analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
-                       sim_side > 0 ? halo_busy / sim_side : 0, apart, one_halo, &a);
+                       sim_side > 0 ? halo_busy / sim_side : 0, side[k].apart, side[k].one_halo,
+                       &a);
         double n = (double)prof->classes[k].count;
         period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
@@ -559,33 +630,38 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         R += n * a.R;
         A += n * a.A;
         W += n * a.W;
-        steps_total += n;
         m->chunks = fmax(m->chunks, a.chunks);
         m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
-        if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
+        if (k == last) {
             last_ana = a.R + a.A + a.W + st->C;
+            last_sim = sim_side;
+        }
     }
     if (steps_total > 0) {
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
     }
-    double ana_side = st->R + st->A + st->W + st->C;
-    m->sim_active = m->steps * sim_side + tail;
-    m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
+    double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
+    m->sim_active = sim_sum + tail;
+    m->sim_idle = fmax(0, period_sum - sim_sum);
     m->ana_active = busy_ana;
     /* A drift that would move analytics active time by less than 1% is not worth a caution. */
     m->ana_active_drifted = drifted < busy_ana * (1 - DRIFT_WORTH) ? drifted : busy_ana;
-    free(apart);
     m->ana_idle = fmax(0, period_sum - busy_ana);
     m->makespan_eq5 = period_sum + tail;
     /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
-    double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
+    double drain = m->steps ? fmax(0, fmin(last_sim, last_ana) - tail) : 0;
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+done:
+    for (int k = 0; k < nc; k++)
+        free(memo[k].apart);
+    free(side);
+    free(memo);
 }
 
 static int pair_cmp(const void *x, const void *y)

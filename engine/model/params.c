@@ -22,7 +22,7 @@ static const char *const sampling_choices[] = {"auto", "off", NULL};
 static struct param_desc table[PARAM_MAX] = {
     [P_NODES] = {"nodes", "nodes", PARAM_INT, OFF(nodes), 1, 1, 1024, 1, SCALE_LINEAR, NULL, NULL,
         "nodes used, simulation and analytics together", true},
-    [P_CORES_PER_NODE] = {"cores_per_node", "cores", PARAM_INT, OFF(cores_per_node), 32, 2, 1024, 1,
+    [P_CORES_PER_NODE] = {"cores_per_node", "cores", PARAM_INT, OFF(cores_per_node), 32, 1, 1024, 1,
         SCALE_LINEAR, NULL, NULL, "cores of one node that the workflow uses", false},
     [P_RATIO] = {"ratio", "sim/ana", PARAM_INT, OFF(ratio), 15, 1, 1023, 1, SCALE_LINEAR, NULL, NULL,
         "simulation cores per analytics core; (ratio+1) must divide cores_per_node (ignored by "

@@ -1,5 +1,6 @@
 #include "profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +27,29 @@ int profile_init(struct analytics_profile *prof, long steps)
     return 0;
 }
 
-static bool same_value(const struct analytics_value *a, const struct analytics_value *b)
+static bool same_sim(const struct sim_profile *a, const struct sim_profile *b)
 {
-    return a->cost == b->cost && a->bytes == b->bytes && a->pattern == b->pattern &&
-           a->exchange_bytes == b->exchange_bytes;
+    return a->particles == b->particles && a->cost == b->cost && a->face[0] == b->face[0] &&
+           a->face[1] == b->face[1] && a->face[2] == b->face[2] &&
+           a->halo_period == b->halo_period && a->state_bytes == b->state_bytes;
 }
 
-int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v)
+static bool same_value(const struct analytics_class *c, const struct analytics_value *v,
+                       const struct sim_profile *sim)
 {
+    const struct analytics_value *a = &c->v;
+    return a->cost == v->cost && a->bytes == v->bytes && a->pattern == v->pattern &&
+           a->exchange_bytes == v->exchange_bytes && same_sim(&c->sim, sim);
+}
+
+int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v,
+                     const struct sim_profile *sim)
+{
+    if (prof->nclasses == 0)
+        prof->sim = *sim;
     int k = prof->nclasses - 1; /* a run of equal steps hits the last class first */
-    if (k >= 0 && !same_value(&prof->classes[k].v, v))
-        for (k = 0; k < prof->nclasses && !same_value(&prof->classes[k].v, v); k++)
+    if (k >= 0 && !same_value(&prof->classes[k], v, sim))
+        for (k = 0; k < prof->nclasses && !same_value(&prof->classes[k], v, sim); k++)
             ;
     if (k < 0 || k == prof->nclasses) {
         struct analytics_class *c =
@@ -46,6 +59,7 @@ int profile_add_step(struct analytics_profile *prof, long step, const struct ana
         prof->classes = c;
         k = prof->nclasses++;
         c[k].v = *v;
+        c[k].sim = *sim;
         c[k].count = 0;
     }
     prof->classes[k].count++;
@@ -59,10 +73,59 @@ int profile_add_step(struct analytics_profile *prof, long step, const struct ana
     return 0;
 }
 
+long profile_step_class(const struct analytics_profile *prof, long i)
+{
+    if (!prof->step_class || prof->steps <= 0)
+        return 0;
+    return prof->step_class[i >= 0 && i < prof->steps ? i : prof->steps - 1];
+}
+
 const struct analytics_value *profile_step(const struct analytics_profile *prof, long i)
 {
-    long k = prof->step_class && i >= 0 && i < prof->steps ? prof->step_class[i] : 0;
-    return &prof->classes[k].v;
+    return &prof->classes[profile_step_class(prof, i)].v;
+}
+
+const struct sim_profile *profile_step_sim(const struct analytics_profile *prof, long i)
+{
+    return &prof->classes[profile_step_class(prof, i)].sim;
+}
+
+bool profile_sim_varies(const struct analytics_profile *prof)
+{
+    for (int k = 1; k < prof->nclasses; k++)
+        if (!same_sim(&prof->classes[k].sim, &prof->classes[0].sim))
+            return true;
+    return false;
+}
+
+int profile_halo_scales(const struct analytics_profile *prof, const char *who, double ref[3],
+                        double *scale, char *err, size_t errlen)
+{
+    const double *big = prof->classes[0].sim.face;
+    for (int k = 1; k < prof->nclasses; k++) {
+        const double *f = prof->classes[k].sim.face;
+        if (f[0] + f[1] + f[2] > big[0] + big[1] + big[2])
+            big = f;
+    }
+    memcpy(ref, big, 3 * sizeof *ref);
+    double top = fmax(ref[0], fmax(ref[1], ref[2]));
+    for (long i = 0; i < prof->steps; i++) {
+        const double *f = profile_step_sim(prof, i)->face;
+        double s = top > 0 ? fmax(f[0], fmax(f[1], f[2])) / top : 0;
+        for (int d = 0; d < 3; d++)
+            if (fabs(f[d] - s * ref[d]) > 1e-9 * fmax(f[d], ref[d])) {
+                snprintf(err, errlen,
+                         "%s: halo at ctx.step = %ld is {x = %g, y = %g, z = %g}, not one "
+                         "multiple of the largest step's {x = %g, y = %g, z = %g}: the SimGrid "
+                         "engines scale one set of halo messages per step, so a profile's faces "
+                         "must grow or shrink alike",
+                         who, i, f[0], f[1], f[2], ref[0], ref[1], ref[2]);
+                return -1;
+            }
+        if (scale)
+            scale[i] = s;
+    }
+    return 0;
 }
 
 struct analytics_value profile_thermo(const struct params *p, double particles)
@@ -75,9 +138,10 @@ struct analytics_value profile_thermo(const struct params *p, double particles)
 int profile_builtin(const struct params *p, const struct layout *l, struct analytics_profile *out)
 {
     profile_init(out, p->iterations / p->stride);
-    simprofile_melt(p, l, &out->sim);
-    struct analytics_value v = profile_thermo(p, out->sim.particles);
-    if (profile_add_step(out, 0, &v) < 0)
+    struct sim_profile sim;
+    simprofile_melt(p, l, &sim);
+    struct analytics_value v = profile_thermo(p, sim.particles);
+    if (profile_add_step(out, 0, &v, &sim) < 0)
         return -1;
     out->classes[0].count = out->steps; /* every step alike */
     return 0;

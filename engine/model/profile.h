@@ -26,9 +26,11 @@ struct analytics_value {
     double exchange_bytes; /* contributed by each analytics actor */
 };
 
-/* Steps that share one value: the model sums over classes, weighted by their counts. */
+/* Steps that share one value, the analysis' and the simulation's iterations before it: the
+ * model sums over classes, weighted by their counts. */
 struct analytics_class {
     struct analytics_value v;
+    struct sim_profile sim; /* the step's stride iterations (a profile that reads ctx.step) */
     long count;
 };
 
@@ -37,8 +39,10 @@ struct analytics_profile {
     int nclasses; /* distinct values, in the order of their first step */
     struct analytics_class *classes;
     long *step_class; /* [steps]: each step's class; NULL when every step has class 0 */
-    /* The simulation's side of the configuration, evaluated with the analytics' (whose
-     * particles are its particles): every holder of a profile has both. */
+    /* The simulation's side of the configuration at step 0, evaluated with the analytics' (whose
+     * particles are its particles): every holder of a profile has both. Each class has its
+     * own (profile_step_sim), which differs from this one only when a simulation profile reads
+     * ctx.step. */
     struct sim_profile sim;
 };
 
@@ -51,13 +55,28 @@ struct analytics_value profile_thermo(const struct params *p, double particles);
  * == "") on l: one class. -1 if out of memory. */
 int profile_builtin(const struct params *p, const struct layout *l, struct analytics_profile *out);
 
-/* An empty profile of `steps` steps; profile_add_step appends each step's value in order,
- * merging equal values into one class. -1 if out of memory. */
+/* An empty profile of `steps` steps; profile_add_step appends each step's values in order (the
+ * analysis', the simulation's), merging steps whose both values are equal into one class. The
+ * first step's simulation is also prof->sim. -1 if out of memory. */
 int profile_init(struct analytics_profile *prof, long steps);
-int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v);
+int profile_add_step(struct analytics_profile *prof, long step, const struct analytics_value *v,
+                     const struct sim_profile *sim);
 
-/* Step i's value. */
+/* Step i's class, analysis value and simulation (i out of [0, steps): the last step's, else
+ * class 0: the tail's iterations follow the last step). */
+long profile_step_class(const struct analytics_profile *prof, long i);
 const struct analytics_value *profile_step(const struct analytics_profile *prof, long i);
+const struct sim_profile *profile_step_sim(const struct analytics_profile *prof, long i);
+
+/* Whether the simulation's side differs between classes (a profile read ctx.step). */
+bool profile_sim_varies(const struct analytics_profile *prof);
+
+/* The SimGrid engines build one set of halo messages, for the largest step's faces (into ref),
+ * and scale it per step (into scale[steps], if not NULL): each step's faces must be one multiple
+ * of ref. Checked wherever a profile is made (analytics_profile), so that the model refuses what
+ * the engines cannot run. -1 with err naming the first step that is not (`who`: the profile). */
+int profile_halo_scales(const struct analytics_profile *prof, const char *who, double ref[3],
+                        double *scale, char *err, size_t errlen);
 
 int profile_copy(struct analytics_profile *dst, const struct analytics_profile *src);
 void profile_free(struct analytics_profile *prof);

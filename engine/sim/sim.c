@@ -42,6 +42,23 @@ static int alloc_group_arrays(struct engine *e)
     return 0;
 }
 
+/* Each step's simulation, where a profile reads ctx.step: the halo edges are built for the
+ * largest faces (e->sim.face) and each step scales them, so a step's faces must be one multiple
+ * of those (a refinement that grows every face alike). -1 with err. */
+static int steps_setup(struct engine *e, const struct analytics_profile *prof, char *err,
+                       size_t errlen)
+{
+    if (!profile_sim_varies(prof) || e->steps == 0)
+        return 0;
+    if (!ZALLOC(e->step_sim, e->steps) || !ZALLOC(e->halo_scale, e->steps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (long i = 0; i < e->steps; i++)
+        e->step_sim[i] = *profile_step_sim(prof, i);
+    return profile_halo_scales(prof, e->p.simulation, e->sim.face, e->halo_scale, err, errlen);
+}
+
 /* What each step's analysis costs and moves, from the analytics (a Lua file is evaluated here,
  * in the simulation child). */
 static int analytics_setup(struct engine *e, char *err, size_t errlen)
@@ -57,6 +74,10 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
     for (long i = 0; i < e->steps; i++)
         e->av[i] = *profile_step(&prof, i);
     e->sim = prof.sim;
+    if (steps_setup(e, &prof, err, errlen) < 0) {
+        profile_free(&prof);
+        return -1;
+    }
     /* Fast mode keeps the actors in step, as the model does: where the model sees them drift
      * apart, fast's analytics active time is an upper bound by the same share. The model reads
      * routes that a platform of over DIGEST_EAGER_HOSTS hosts may lack here: then no range. */

@@ -53,8 +53,8 @@ static void halo_exchange(struct sim_group *g, long exchanges)
     }
     for (int k = 0; k < g->nhalo; k++) {
         struct edge *x = &g->halo_out[k];
-        channel_put(x->to, message_new(MSG_HALO, 0, 1), x->bytes * exchanges,
-                    x->real_bytes * exchanges, &e->links);
+        channel_put(x->to, message_new(MSG_HALO, 0, 1), x->bytes * exchanges * g->halo_scale,
+                    x->real_bytes * exchanges * g->halo_scale, &e->links);
     }
     sim_halo_local_put(e, g);
     double posted = simgrid_get_clock();
@@ -127,9 +127,14 @@ void sim_rank_actor(int argc, char **argv)
     (void)argv;
     struct engine *e = sim_engine;
     struct sim_group *g = sg_actor_self_get_data();
-    long N = e->p.iterations, T = e->p.stride, H = e->sim.halo_period;
+    long N = e->p.iterations, T = e->p.stride;
     long t = 0;
     while (t < N) {
+        /* The step's simulation (a profile that reads ctx.step); the tail's is the last step's. */
+        long step = t / T, at = step < e->steps ? step : e->steps - 1;
+        const struct sim_profile *sim = e->step_sim && at >= 0 ? &e->step_sim[at] : &e->sim;
+        long H = sim->halo_period;
+        g->halo_scale = e->step_sim && at >= 0 ? e->halo_scale[at] : 1;
         /* Compute is merged up to the next synchronisation point: the next analysis, and at
          * fidelity=full also the next halo exchange. */
         long next = (t / T + 1) * T;
@@ -137,10 +142,9 @@ void sim_rank_actor(int argc, char **argv)
             next = N;
         if (!e->fast && (t / H + 1) * H < next)
             next = (t / H + 1) * H;
-        long step = t / T; /* iterations after the last analysis belong to the tail */
-        bool tail = step >= e->steps;
+        bool tail = step >= e->steps; /* iterations after the last analysis */
         double t0 = simgrid_get_clock();
-        execute((next - t) * e->flops_per_iteration);
+        execute((next - t) * (e->step_sim ? sim->cost * REFERENCE_SPEED : e->flops_per_iteration));
         double t1 = simgrid_get_clock();
         long exchanges = halos_in(t, next, H);
         if (exchanges)

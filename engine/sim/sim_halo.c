@@ -44,7 +44,8 @@ int sim_halo_local_init(struct engine *e)
                 continue;
             }
             struct local_in *slot = &to->lin[to->nlin++];
-            slot->duration = lat + out->bytes / bw;
+            slot->duration = lat;
+            slot->transfer = out->bytes / bw;
             g->lout[g->nlout++] = (struct local_out){to, slot, out->real_bytes};
         }
         g->nhalo = kept;
@@ -69,7 +70,7 @@ void sim_halo_local_put(struct engine *e, struct sim_group *g)
         struct local_out *o = &g->lout[i];
         o->slot->at[k & 1] = now;
         o->slot->arrived = k + 1;
-        sim_links_count(&e->links, g->sg, g->sg, o->bytes);
+        sim_links_count(&e->links, g->sg, g->sg, o->bytes * g->halo_scale);
         if (o->to->waiting && local_ready(o->to, o->to->exchanges)) {
             o->to->waiting = false;
             sg_sem_release(o->to->wake);
@@ -88,6 +89,7 @@ double sim_halo_local_wait(struct sim_group *g, double posted)
     }
     double done = 0;
     for (int i = 0; i < g->nlin; i++)
-        done = fmax(done, fmax(g->lin[i].at[k & 1], posted) + g->lin[i].duration);
+        done = fmax(done, fmax(g->lin[i].at[k & 1], posted) +
+                              (g->lin[i].duration + g->halo_scale * g->lin[i].transfer));
     return done;
 }

@@ -25,9 +25,10 @@ struct edge {
 /* An on-node halo message at fidelity=full (sim_halo.c): alone on the unshared loopback, it takes
  * a fixed time, so no SimGrid transfer stands for it. The receiver keeps one per sender. */
 struct local_in {
-    long arrived; /* exchanges the sender has started */
-    double at[2]; /* when it started them, by exchange parity (it is at most one ahead) */
-    double duration;
+    long arrived;    /* exchanges the sender has started */
+    double at[2];    /* when it started them, by exchange parity (it is at most one ahead) */
+    double duration; /* the latency; the bytes' part is transfer, scaled as the step's faces */
+    double transfer;
 };
 
 struct local_out {
@@ -44,6 +45,7 @@ struct sim_group {
     struct edge *halo_out;
     int nhalo;
     double halo_latency; /* the slowest route's latency, for merged exchanges at fidelity=fast */
+    double halo_scale;   /* the current step's faces over the edges' (engine.step_sim) */
     struct local_in *lin;
     struct local_out *lout;
     int nlin, nlout;
@@ -111,6 +113,11 @@ struct engine {
     struct sim_sampling samp;
     double flops_per_iteration; /* one rank */
     struct sim_profile sim;     /* the simulation's numbers (simprofile.h) */
+    /* [steps] each step's, where a simulation profile reads ctx.step (else NULL: every step is
+     * sim). The halo edges are then built for the largest faces (sim.face), and each step
+     * scales them by halo_scale[step]: its faces must be a multiple of those. */
+    struct sim_profile *step_sim;
+    double *halo_scale;
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
      * (state edges count states; a put multiplies them by the step's chunk_bytes). */
     double *chunk_flops, *chunk_bytes;

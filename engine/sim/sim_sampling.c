@@ -63,7 +63,8 @@ static bool same_inputs(const struct engine *e, long i, long k)
 {
     return e->chunk_flops[i] == e->chunk_flops[k] && e->chunk_bytes[i] == e->chunk_bytes[k] &&
            e->av[i].pattern == e->av[k].pattern &&
-           e->av[i].exchange_bytes == e->av[k].exchange_bytes;
+           e->av[i].exchange_bytes == e->av[k].exchange_bytes &&
+           (!e->step_sim || !memcmp(&e->step_sim[i], &e->step_sim[k], sizeof *e->step_sim));
 }
 
 int sim_sampling_init(struct engine *e)
@@ -76,7 +77,9 @@ int sim_sampling_init(struct engine *e)
     if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL ||
         e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
         return 0;
-    long H = e->p.halo_period, T = e->p.stride;
+    /* The ranks' halo period: the profile's, the last steps' where it reads ctx.step. */
+    long H = e->step_sim ? e->step_sim[e->steps - 1].halo_period : e->sim.halo_period;
+    long T = e->p.stride;
     s->cycle = H < e->p.iterations ? H / gcd(H, T) : 1;
     if (s->cycle > SAMPLING_MAX_WINDOW)
         return 0;

@@ -16,6 +16,9 @@ AGREEMENT = [
      ["--iterations", "400", "--nodes", "4", "--analytics", "histogram", "--platform", "platforms/fattree64.xml"]),
     ("scatter (allgather), dragonfly, 8 nodes",
      ["--iterations", "400", "--nodes", "8", "--analytics", "scatter", "--platform", "platforms/dragonfly64.xml"]),
+    # one rank, as calibrate fits a one-rank run (cores_per_node 1 is valid for inline only)
+    ("thermo, one rank (--cores-per-node 1)", ["--iterations", "400", "--nodes", "1", "--cores-per-node", "1",
+                                               "--region", "20"]),
 ]
 
 GATHER = """return { name = 'gathered', description = 'a gather of 1 MB per rank to rank 0',

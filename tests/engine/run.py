@@ -466,6 +466,32 @@ def profile_agreement(args):
     return test
 
 
+# A profile that reads ctx.step (amr3d: every 4th step refined, 4x its compute and its halo
+# bytes): the model sums its classes, fast and full run each step's costs. One node, where the
+# refined steps are the simulation's and the others the analysis' (both sides wait); two nodes,
+# where the scaled halos cross the network.
+PER_STEP = ["--simulation", "amr3d", "--iterations", "200", "--cells", "96", "--analytics-cost", "2e-9",
+            "--stride", "10", "--refine-every", "4", "--refine-cost", "4", "--cell-cost", "6e-9"]
+PER_STEP_RUNS = [["--nodes", "1"], ["--nodes", "2", "--ratio", "7"]]
+
+
+def per_step_profile(extra):
+    def test():
+        args = PER_STEP + extra
+        m = model(*args)
+        assert not m.get("warning"), m["warning"]
+        fast, full = run("--fidelity", "fast", *args), run("--fidelity", "full", "--sampling", "off", *args)
+        for r in (fast, full):
+            close(m["makespan"], r["makespan"], 0.02, f"model makespan vs {r['fidelity']}")
+        close(fast["makespan"], full["makespan"], 0.005, "fast makespan vs full")
+        # Never refined: another run by more than the tolerances above (the steps are seen).
+        plain = run("--fidelity", "full", "--sampling", "off", *args, "--refine-every", "10000")
+        assert full["sim_active"] > 1.2 * plain["sim_active"], (full["sim_active"], plain["sim_active"])
+        if extra == ["--nodes", "1"]:  # both sides wait, each in its own class of steps
+            assert full["sim_idle"] > 0.1 * full["makespan"] and full["analytics_idle"] > 0.1 * full["makespan"], full
+    return test
+
+
 def melt_profile_is_builtin():
     # melt.lua repeats the built-in's arithmetic: every number the same at every fidelity.
     def strip(d):
@@ -648,6 +674,8 @@ def main():
           melt_profile_is_builtin)
     for a in PROFILES:
         check("model within 2% of full for a simulation profile " + " ".join(a), profile_agreement(a))
+    for a in PER_STEP_RUNS:
+        check("a profile that reads ctx.step: model, fast and full agree " + " ".join(a), per_step_profile(a))
     check("fig. 8 trend: R=31 at (1000, 50) makes the simulation wait",
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
