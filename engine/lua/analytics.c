@@ -12,6 +12,7 @@
 
 #include "../base/datadir.h"
 #include "../model/model.h"
+#include "../model/model_reduce.h"
 #include "script.h"
 #include "simulation.h"
 #include "script_convert.h"
@@ -379,7 +380,8 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
 {
     profile_init(out, p->iterations / p->stride);
     struct sim_profile sim;
-    if (simulation_eval(p, l, &sim, err, errlen) < 0)
+    if (simulation_eval(p, l, &sim, err, errlen) < 0 ||
+        reduce_check(p, layout_shape().dims, sim.particles, l->sim_cores, err, errlen) < 0)
         return -1;
     if (!p->analytics[0]) {
         struct analytics_value v = profile_thermo(p, sim.particles);

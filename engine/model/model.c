@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_reduce.h"
+
 const char *model_scenario_name(enum scenario s)
 {
     return s == SCENARIO_IS       ? "IS"
@@ -524,7 +526,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         model_inline(pf, l, prof, f, tail, m);
         return;
     }
-    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
+    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer; reduction, below */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
     if (!queue) {
         int far = l->collector_host;
@@ -547,13 +549,20 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
-    double drifted = 0;
+    double drifted = 0, ing = 0;
     for (int k = 0; k < prof->nclasses; k++) {
+        /* Reduction (model_reduce.h): the rank reduces its state before the put (Ing), the
+         * analytics gets fewer bytes and restores them (A). */
+        struct analytics_value v = reduce_value(p, layout_shape().dims, &prof->classes[k].v);
+        double put =
+            reduce_put_cost(p, layout_shape().dims, prof->classes[k].v.bytes / l->sim_cores) * f;
+        double sim_k = sim_side + put;
         struct ana_step a;
-        analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
-                       sim_side > 0 ? halo_busy / sim_side : 0, apart, one_halo, &a);
+        analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, apart, one_halo, &a);
         double n = (double)prof->classes[k].count;
-        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
+        ing += n * put;
+        m->state_moved += n * v.bytes / l->sim_cores;
+        period_sum += n * (fmax(sim_k, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -566,6 +575,9 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
             last_ana = a.R + a.A + a.W + st->C;
     }
     if (steps_total > 0) {
+        st->Ing = ing / steps_total;
+        m->state_moved /= steps_total;
+        sim_side = st->S + st->Ing;
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
