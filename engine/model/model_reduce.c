@@ -50,10 +50,13 @@ int reduce_check(const struct params *p, int dims, double particles, long sim_co
     /* A hair of slack: 4 * 10^3 particles per rank is a side of 15.87, not 15.8699999. */
     if ((double)p->decimation <= extent * (1 + 1e-9))
         return 0;
+    char along[48];
+    snprintf(along, sizeof along, dims > 1 ? "each of its %d dimensions" : "its one dimension",
+             dims);
     snprintf(err, errlen,
              "decimation: %ld leaves nothing of a rank's state, whose extent is %.4g elements "
-             "along each of its %d dimensions (%.4g elements per rank); expected at most %.0f",
-             p->decimation, extent, dims, particles / (double)sim_cores,
+             "along %s (%.4g elements per rank); expected at most %.0f",
+             p->decimation, extent, along, particles / (double)sim_cores,
              floor(extent * (1 + 1e-9)));
     return -1;
 }
