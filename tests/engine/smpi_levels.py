@@ -27,6 +27,7 @@ def without_fidelity(args):
 CONFIGS = [without_fidelity(a) for a in
            engine.AGREEMENT + [engine.CONSERVATION[-1], engine.INTERFERENCE[0]]]
 CONFIGS += [a + ["--mapping", "inline"] for _, a in engine.inline.AGREEMENT]  # analysis on the ranks
+CONFIGS += [a for _, a in engine.reduction.AGREEMENT]  # --compression, --decimation
 
 
 def level(cmd, args):
