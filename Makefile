@@ -218,6 +218,7 @@ mutants: situ $(BUILD)/unit
 test-slow: mutants smpi asan asan-slow
 	python3 tests/engine/smpi_levels.py ./situ
 	python3 tests/engine/sampling.py ./situ
+	python3 tests/engine/reduction.py ./situ
 	sh tests/calibrate/slow.sh ./situ
 	sh tests/scaleout/slurm.sh ./situ
 

@@ -160,14 +160,14 @@ static void fit_table(FILE *out, const struct calib_runs *runs, const struct cal
             "the least, -1)\n\n",
             cpu ? "loop time x CPU use (the time the ranks computed)" : "the time each run took",
             calib_reduce_name(o->reduce));
-    fprintf(out, "  %-16s %-12s %-12s %s\n", "cost", "value", "uncertainty", "unit");
+    fprintf(out, "  %-18s %-12s %-12s %s\n", "cost", "value", "uncertainty", "unit");
     for (int j = 0; j < f->ncost; j++) {
         const struct param_desc *d = &param_table[f->cost_id[j]];
         char sigma[32] = "-";
         if (f->fitted[j] && isfinite(f->sigma[j]))
             snprintf(sigma, sizeof sigma, "%.2g (%.1f%%)", f->sigma[j],
                      100 * f->sigma[j] / fabs(f->value[j]));
-        fprintf(out, "  %-16s %-12.4g %-12s %s%s\n", d->key, f->value[j], sigma, d->unit,
+        fprintf(out, "  %-18s %-12.4g %-12s %s%s\n", d->key, f->value[j], sigma, d->unit,
                 f->fitted[j] ? "" : "  (not fitted)");
     }
     fprintf(out, "\n");

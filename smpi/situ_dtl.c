@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/model/model_reduce.h"
 #include "runtime.h"
 
 /* Per application rank; one address space for all ranks (runtime.h). */
@@ -80,9 +81,13 @@ void situ_dtl_put(const void *state, size_t bytes)
         r->mark = simgrid_get_clock();
         return;
     }
+    /* Reduction (model_reduce.h) of the application's own state: its elements are reduced,
+     * fewer of its bytes move. The analytics restores Situ's state size (its cost per state). */
+    int dims = layout_shape().dims;
+    sim_rank_reduce(g, r->puts, reduce_put_cost(&e->p, dims, (double)bytes) * REFERENCE_SPEED);
     if (r->pending)
         sim_rank_collect(g, r->puts);
-    sim_rank_put_state(g, r->puts, (double)bytes);
+    sim_rank_put_state(g, r->puts, (double)bytes * reduce_kept(&e->p, dims));
     r->puts++;
     r->pending = true;
     r->mark = simgrid_get_clock();

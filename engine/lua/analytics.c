@@ -12,6 +12,7 @@
 
 #include "../base/datadir.h"
 #include "../model/model.h"
+#include "../model/model_reduce.h"
 #include "script.h"
 #include "simulation.h"
 #include "script_convert.h"
@@ -397,7 +398,8 @@ int analytics_profile(const struct params *p, const struct layout *l, struct ana
     profile_init(out, p->iterations / p->stride);
     struct sim_profile sim;
     bool sim_steps; /* the simulation profile reads ctx.step: each step is evaluated */
-    if (simulation_eval_step(p, l, 0, &sim, &sim_steps, err, errlen) < 0)
+    if (simulation_eval_step(p, l, 0, &sim, &sim_steps, err, errlen) < 0 ||
+        reduce_check(p, layout_shape().dims, sim.particles, l->sim_cores, err, errlen) < 0)
         return -1;
     struct loaded *a = NULL;
     if (p->analytics[0] && !(a = get(p->analytics, err, errlen)))

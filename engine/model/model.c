@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_reduce.h"
+
 const char *model_scenario_name(enum scenario s)
 {
     return s == SCENARIO_IS       ? "IS"
@@ -594,7 +596,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         model_inline(pf, l, prof, f, sim_sum + tail, m);
         goto done;
     }
-    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
+    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer; reduction, below */
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
     if (!queue) {
         int far = l->collector_host;
@@ -615,16 +617,22 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0, last_sim = 0;
-    double drifted = 0;
+    double drifted = 0, ing = 0;
     for (int k = 0; k < nc; k++) {
-        struct ana_step a;
-        double sim_side = side[k].S + st->Ing;
+        /* Reduction (model_reduce.h): the rank reduces its state before the put (Ing), the
+         * analytics gets fewer bytes and restores them (A). */
+        int dims = layout_shape().dims;
+        struct analytics_value v = reduce_value(p, dims, &prof->classes[k].v);
+        double put = reduce_put_cost(p, dims, prof->classes[k].v.bytes / l->sim_cores) * f;
+        double sim_k = side[k].S + put;
         double halo_busy = shared ? side[k].exchanges * side[k].halo_link : 0;
-        analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
-                       sim_side > 0 ? halo_busy / sim_side : 0, side[k].apart, side[k].one_halo,
-                       &a);
+        struct ana_step a;
+        analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
+                       side[k].one_halo, &a);
         double n = (double)prof->classes[k].count;
-        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
+        ing += n * put;
+        m->state_moved += n * v.bytes / l->sim_cores;
+        period_sum += n * (fmax(sim_k, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -634,17 +642,19 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
         if (k == last) {
             last_ana = a.R + a.A + a.W + st->C;
-            last_sim = sim_side;
+            last_sim = sim_k;
         }
     }
     if (steps_total > 0) {
+        st->Ing = ing / steps_total;
+        m->state_moved /= steps_total;
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
     }
     double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
-    m->sim_active = sim_sum + tail;
-    m->sim_idle = fmax(0, period_sum - sim_sum);
+    m->sim_active = sim_sum + ing + tail;
+    m->sim_idle = fmax(0, period_sum - sim_sum - ing);
     m->ana_active = busy_ana;
     /* A drift that would move analytics active time by less than 1% is not worth a caution. */
     m->ana_active_drifted = drifted < busy_ana * (1 - DRIFT_WORTH) ? drifted : busy_ana;

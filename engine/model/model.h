@@ -40,7 +40,8 @@ enum scenario { SCENARIO_IA, SCENARIO_IS, SCENARIO_BALANCED, SCENARIO_INLINE };
 
 struct stages {
     double S;   /* stride MD iterations on one rank, halo exchanges included */
-    double Ing; /* ingestion into the DTL on the simulation side (fire-and-forget posting) */
+    double Ing; /* ingestion into the DTL on the simulation side: the put is fire-and-forget, so
+                 * only the reduction of the state before it (model_reduce.h) costs the rank */
     double R;   /* retrieval of the states one analytics actor handles in a step */
     double A;   /* analysis of those states */
     double W;   /* metrics to the collector (a synchronisation point) */
@@ -55,6 +56,8 @@ struct model_result {
     long tail_iterations; /* iterations after the last analysis */
     struct stages stage;  /* per step, for the critical rank and actor */
     double halo;          /* the halo-exchange part of S */
+    double state_moved;   /* bytes one rank's state moves per step after reduction (mean over
+                           * the steps; model_reduce.h); 0 for mapping=inline: nothing moves */
     double chunks;        /* rank states one analytics actor handles per step (critical host) */
     double sim_active, sim_idle; /* over the run, one simulation core */
     double ana_active, ana_idle; /* over the run, one analytics core */

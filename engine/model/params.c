@@ -75,6 +75,25 @@ static struct param_desc table[PARAM_MAX] = {
     [P_SIMULATION] = {"simulation", "", PARAM_PATH, OFF(simulation), 0, 0, 0, 0, SCALE_LINEAR, NULL,
         "", "Lua simulation profile: a file, or a name in scripts/lua/simulations/ (empty: "
         "built-in LJ melt); its own parameters become flags too", false},
+    /* reduction: an element is one 8-byte value of a state (as DTLMod counts them). The
+     * default costs are an assumption, not a measure: about 400 MB/s per core to compress and
+     * 800 MB/s to restore (the order lossy compressors such as SZ or ZFP reach), 8 GB/s for a
+     * strided copy. They are paid only when the reduction is on (ratio or step above 1). */
+    [P_COMPRESSION] = {"compression", ":1", PARAM_REAL, OFF(compression), 1, 1, 1e6, 2, SCALE_LOG,
+        NULL, NULL, "compression ratio of every state before its DTL put: bytes moved = bytes / "
+        "ratio (1: none; ignored by mapping=inline)", true},
+    [P_COMPRESSION_COST] = {"compression_cost", "s/element", PARAM_REAL, OFF(compression_cost),
+        2e-8, 0, 1, 1.25, SCALE_LOG, NULL, NULL, "seconds per element (8 bytes) a simulation "
+        "rank spends compressing its state, on a reference core (compression > 1)", false},
+    [P_DECOMPRESSION_COST] = {"decompression_cost", "s/element", PARAM_REAL,
+        OFF(decompression_cost), 1e-8, 0, 1, 1.25, SCALE_LOG, NULL, NULL, "seconds per element "
+        "the analytics spends restoring a compressed state, on a reference core", false},
+    [P_DECIMATION] = {"decimation", "step", PARAM_INT, OFF(decimation), 1, 1, 1e6, 1,
+        SCALE_LINEAR, NULL, NULL, "keep every S-th element along each dimension of a rank's "
+        "state before its DTL put: bytes / S^dims (1: none; ignored by mapping=inline)", true},
+    [P_DECIMATION_COST] = {"decimation_cost", "s/element", PARAM_REAL, OFF(decimation_cost),
+        1e-9, 0, 1, 1.25, SCALE_LOG, NULL, NULL, "seconds per element of the full state a "
+        "simulation rank spends decimating it, on a reference core (decimation > 1)", false},
 };
 /* clang-format on */
 

@@ -44,6 +44,12 @@ enum param_id {
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
     P_SIMULATION,
+    /* reduction: data reduction before every DTL put (model_reduce.h) */
+    P_COMPRESSION,
+    P_COMPRESSION_COST,
+    P_DECOMPRESSION_COST,
+    P_DECIMATION,
+    P_DECIMATION_COST,
     P_EXTRA0, /* the first of PARAMS_EXTRA slots a simulation profile may declare */
     PARAM_MAX = P_EXTRA0 + PARAMS_EXTRA
 };
@@ -93,6 +99,12 @@ struct params {
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
     char simulation[PARAMS_PATH_MAX];
+    /* reduction (model_reduce.h) */
+    double compression;         /* ratio >= 1: bytes moved = bytes / compression; 1 = none */
+    double compression_cost;    /* reference-core s per element compressed (simulation side) */
+    double decompression_cost;  /* reference-core s per element restored (analytics side) */
+    long decimation;            /* keep every decimation-th element along each dimension */
+    double decimation_cost;     /* reference-core s per element of the full state scanned */
     double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
 };
 

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "model_reduce.h"
 #include "result.h"
 #include "sim_measure.h"
 
@@ -86,6 +87,8 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
     /* The paper's eq. 5 is a model's alone: a measured makespan has no formula. */
     if (isfinite(m->makespan_eq5))
         json_object_set_new(o, "makespan_eq5", json_real(m->makespan_eq5));
+    /* What each rank's state moves per step, after reduction (model_reduce.h). */
+    json_object_set_new(o, "state_bytes_moved", json_real(m->state_moved));
     char warning[1024];
     if (m->ana_active_drifted < m->ana_active)
         json_object_set_new(o, "analytics_active_drifted", json_real(m->ana_active_drifted));
@@ -143,6 +146,8 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
     for (int i = 0; i < 6; i++)
         fprintf(out, "    %-18s %s\n", names[i], unit_time(values[i], a, sizeof a));
     fprintf(out, "    %-18s %s of S\n", "halo", unit_time(m->halo, a, sizeof a));
+    fprintf(out, "    %-18s %.6g B per rank%s\n", "state moved", m->state_moved,
+            reduce_on(p) && m->scenario != SCENARIO_INLINE ? " (after reduction)" : "");
     fprintf(out, "  over the run          active        idle\n");
     fprintf(out, "    %-18s %-13s %s\n", "simulation", unit_time(m->sim_active, a, sizeof a),
             unit_time(m->sim_idle, b, sizeof b));

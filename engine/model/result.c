@@ -66,6 +66,7 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
         {"halo", &m->halo, false},
         {"makespan_eq5", &m->makespan_eq5, false},
         {"analytics_active_drifted", &m->ana_active_drifted, false},
+        {"state_bytes_moved", &m->state_moved, false},
     };
     m->makespan_eq5 = NAN;       /* a model's alone: a measured result has none */
     m->ana_active_drifted = NAN; /* only where the actors may drift apart: see below */

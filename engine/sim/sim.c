@@ -14,6 +14,7 @@
 #include <xbt/log.h>
 
 #include "../model/digest.h"
+#include "../model/model_reduce.h"
 #include "../model/report.h"
 #include "sim_internal.h"
 
@@ -64,7 +65,8 @@ static int steps_setup(struct engine *e, const struct analytics_profile *prof, c
 static int analytics_setup(struct engine *e, char *err, size_t errlen)
 {
     long n = e->steps ? e->steps : 1;
-    if (!ZALLOC(e->av, n) || !ZALLOC(e->chunk_flops, n) || !ZALLOC(e->chunk_bytes, n)) {
+    if (!ZALLOC(e->av, n) || !ZALLOC(e->chunk_flops, n) || !ZALLOC(e->chunk_bytes, n) ||
+        !ZALLOC(e->put_flops, n)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -92,9 +94,18 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
         e->drift_paced = m.scenario == SCENARIO_IS;
     }
     profile_free(&prof);
+    int dims = layout_shape().dims;
     for (long i = 0; i < e->steps; i++) {
-        e->chunk_flops[i] = e->av[i].cost / e->l.sim_cores * REFERENCE_SPEED;
-        e->chunk_bytes[i] = e->av[i].bytes / e->l.sim_cores;
+        /* Reduction (model_reduce.h): fewer bytes move, the ranks pay for reducing them before
+         * the put, the analytics for restoring them. Inline moves no state: none. */
+        struct analytics_value v = e->av[i];
+        if (!e->l.inline_ranks) {
+            v = reduce_value(&e->p, dims, &e->av[i]);
+            e->put_flops[i] =
+                reduce_put_cost(&e->p, dims, e->av[i].bytes / e->l.sim_cores) * REFERENCE_SPEED;
+        }
+        e->chunk_flops[i] = v.cost / e->l.sim_cores * REFERENCE_SPEED;
+        e->chunk_bytes[i] = v.bytes / e->l.sim_cores;
     }
     return 0;
 }
@@ -274,7 +285,15 @@ static void summarise(struct engine *e, struct sim_measure *out)
     m->halo = S ? halo / S : 0;
     m->stage.S = S ? m->sim_active / S : 0;
     m->sim_active += tail;
-    m->stage.Ing = 0; /* fire-and-forget puts cost the rank nothing */
+    /* Fire-and-forget puts cost the rank nothing; reducing the state before them does. */
+    double reduce = 0, moved = 0;
+    for (int k = 0; k < e->nsims; k++)
+        reduce += (double)e->sims[k].ranks / l->sim_cores * e->sims[k].reduce_time;
+    m->stage.Ing = e->run_steps && !l->inline_ranks ? reduce / e->run_steps : 0;
+    m->stage.S -= m->stage.Ing;
+    for (long i = 0; i < S && !l->inline_ranks; i++)
+        moved += e->chunk_bytes[i] / S;
+    m->state_moved = moved;
     m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
     m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;
     double sim_side = m->stage.S + m->stage.Ing;

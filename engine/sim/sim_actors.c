@@ -166,6 +166,7 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         }
         XBT_DEBUG("step %ld: state out (%d ranks)", i, g->ranks);
+        sim_rank_reduce(g, i, e->put_flops[i]);
         if (i > 0)
             sim_rank_collect(g, i);
         sim_rank_put_state(g, i, e->chunk_bytes[i]);
@@ -175,6 +176,18 @@ void sim_rank_actor(int argc, char **argv)
     if (e->steps > 0 && !e->l.inline_ranks)
         sim_rank_collect(g, e->run_steps - 1);
     sim_rank_poison(g); /* inline: nobody to poison, the halos to flush */
+}
+
+void sim_rank_reduce(struct sim_group *g, long i, double flops)
+{
+    if (flops <= 0)
+        return;
+    /* Before the metrics of the last step: the state is ready, the wait for them overlaps. */
+    double t0 = simgrid_get_clock();
+    execute(flops);
+    double t = simgrid_get_clock() - t0;
+    g->active[i] += t;
+    g->reduce_time += t;
 }
 
 void sim_rank_collect(struct sim_group *g, long i)

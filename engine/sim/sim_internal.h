@@ -60,6 +60,7 @@ struct sim_group {
     double *analysis; /* [steps] mapping=inline: the rank's analysis, its exchange included */
     int xidx;         /* mapping=inline: its host's index among the exchanging hosts, or -1 */
     double tail_active;
+    double reduce_time; /* over the steps run: reducing states before their puts (Ing) */
     bool done;
 };
 
@@ -121,6 +122,8 @@ struct engine {
     /* [steps] one rank's state analysed / sent, from the analytics' cost and bytes of each step
      * (state edges count states; a put multiplies them by the step's chunk_bytes). */
     double *chunk_flops, *chunk_bytes;
+    /* [steps] flops one rank spends reducing its state before its put (model_reduce.h) */
+    double *put_flops;
     struct analytics_value *av; /* [steps] */
     /* The analytics' exchange among hosts (analytics.h): nx hosts, one channel per host and
      * round (xrounds = ceil(log2 nx) for allreduce), states analysed so far in the step. */
@@ -208,6 +211,9 @@ void sim_postman_actor(int argc, char **argv);
  * step i), putting its state of step i (`state_bytes` per state, fire-and-forget), and at the
  * end the poisoned values. */
 void sim_rank_collect(struct sim_group *g, long i);
+/* Reducing the state of step i before its put (model_reduce.h): `flops` of compute, active in
+ * step i and counted as the step's Ing. Nothing when flops is 0. */
+void sim_rank_reduce(struct sim_group *g, long i, double flops);
 void sim_rank_put_state(struct sim_group *g, long i, double state_bytes);
 void sim_rank_poison(struct sim_group *g);
 /* mapping=inline (model.h), in place of the collect and the put: the rank analyses its own state

@@ -56,6 +56,13 @@ DRIFT = [  # docs/model.md's drift configurations, at their iterations and at mo
 
 PAPER = [["--nodes", "32", "--ratio", "31", "--stride", "20", "--iterations", "8000"]]
 
+REDUCTION = [  # data reduction (model_reduce.h): its costs and bytes repeat as the steps do
+    ["--nodes", "3", "--mapping", "intransit", "--ratio", "1", "--data-scaling", "20",
+     "--compression", "4", "--iterations", "4000"],
+    ["--nodes", "2", "--ratio", "7", "--iterations", "8000", "--decimation", "2",
+     "--compression", "2", "--decompression-cost", "1e-7"],
+]
+
 
 def without_fidelity(args):
     out, skip = [], False
@@ -128,7 +135,7 @@ def compare(args):
 
 def main():
     quick = "--quick" in sys.argv
-    configs = QUICK if quick else (QUICK + engine_configs() + PLATFORM_TABLE + DRIFT + PAPER)
+    configs = QUICK if quick else (QUICK + engine_configs() + PLATFORM_TABLE + DRIFT + PAPER + REDUCTION)
     print("| configuration | steps simulated | error estimate | makespan | sim active | "
           "analytics active | CPU off (s) | CPU auto (s) | speed-up |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -28,6 +28,7 @@ CONFIGS = [without_fidelity(a) for a in
            engine.AGREEMENT + [engine.CONSERVATION[-1], engine.INTERFERENCE[0]]]
 CONFIGS += [a + ["--mapping", "inline"] for _, a in engine.inline.AGREEMENT]  # analysis on the ranks
 CONFIGS += [engine.PER_STEP + a for a in engine.PER_STEP_RUNS]  # a profile that reads ctx.step
+CONFIGS += [a for _, a in engine.reduction.AGREEMENT]  # --compression, --decimation
 
 
 def level(cmd, args):

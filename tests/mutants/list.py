@@ -205,4 +205,13 @@ MUTANTS = [
          old="        same = same && chk[j].sim_rank == ok; /* ok counts apart: && would skip it */\n        ok++;",
          new="        same = same && chk[j].sim_rank == ok++;",
          tests=[only("changes the order", ADVISE)]),
+    # ---- reduction (issue 28): a state's bytes and its reduction's costs ----
+    dict(id="reduce-compresses-before-decimating", file="engine/model/model_reduce.c",
+         old="        t += elements / decimated(p, dims) * p->compression_cost;",
+         new="        t += elements / decimated(p, dims > 0 ? 1 : dims) * p->compression_cost;",
+         tests=[UNIT + "'reduce/*'"]),
+    dict(id="engine-states-unreduced", file="engine/sim/sim.c",
+         old="        e->chunk_bytes[i] = v.bytes / e->l.sim_cores;",
+         new="        e->chunk_bytes[i] = e->av[i].bytes / e->l.sim_cores;",
+         tests=[only("reduction: in transit the links", ENGINE)]),
 ]

@@ -502,7 +502,7 @@ finish "a new platform is read by SimGrid while the explorer answers keys"
 # ---- fidelity smpi: a run that takes a while shows its time, C cancels, the cost shows -------
 start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scaling 50 --dtl queue --halo-period 5
 wait_for "SimGrid ✓" 30 || miss "the fast run never landed"
-keys G l l # G: the last slider, fidelity; its choices: fast, full, smpi
+keys G k k l l # G: the last slider, decimation; k k: fidelity (compression between); its choices: fast, full, smpi
 wait_for " fidelity +smpi" 10 || miss "the fidelity slider did not reach smpi"
 wait_for "SimGrid [0-9]+ s" 30 || miss "the smpi run shows no running time"
 grep -q "smpi: C cancels" "$screen" || miss "no hint that C cancels"

@@ -305,8 +305,9 @@ for size in 80x24 120x40; do
     wait_for "defaults \\(modified\\)" || miss "no (modified) after a move"
     keys d
     wait_gone "\\(modified\\)" || miss "(modified) stayed after d"
-    # The mapping slider stops at its first choice (G: the last slider, fidelity; k k: mapping).
-    keys G k k Left
+    # The mapping slider stops at its first choice (G: the last slider, decimation; k k k k:
+    # compression, fidelity, dtl, mapping).
+    keys G k k k k Left
     wait_for "mapping is at its first choice" || miss "the mapping slider wrapped"
     grep -Eq "mapping +insitu" "$screen" || miss "the mapping moved"
     finish "(modified) cleared by d; the mapping slider does not wrap"
