@@ -121,7 +121,8 @@ Test(params, specific_ranges)
     expect_set_ok("ratio", "1023", 1023);
     expect_set_error("ratio", "1024");
     expect_set_error("ratio", "0");
-    expect_set_error("cores_per_node", "1");
+    expect_set_ok("cores_per_node", "1", 1); /* one rank, inline */
+    expect_set_error("cores_per_node", "0");
     expect_set_ok("analytics_cost", "0", 0);
     expect_set_error("analytics_cost", "1.5");
     expect_set_error("sim_cost", "0");
