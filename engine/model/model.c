@@ -288,7 +288,11 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                            double sim_busy, double halo_load, const bool *apart, double spread,
                            struct ana_step *out)
 {
-    bool queue = p->dtl == DTL_QUEUE;
+    bool queue = p->dtl == DTL_QUEUE, file = p->dtl == DTL_FILE;
+    /* dtl=file: the actors of every host read one state each at once, in rounds (chunks). */
+    int *round = file ? calloc((size_t)l->hosts, sizeof *round) : NULL;
+    for (int h = 0; round && h < l->hosts; h++)
+        round[h] = l->dtl_load[h] < l->ana_per_host[h] ? l->dtl_load[h] : l->ana_per_host[h];
     /* The critical analytics host: the one whose actors take longest per step. */
     double chunk_bytes = av->bytes / l->sim_cores;
     /* Every state crosses the links of its route at once with all the others: a link they
@@ -327,9 +331,11 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
         double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
-        bool far = !queue && remote && remote[h] > 0;
+        bool far = !queue && !file && remote && remote[h] > 0;
         int src = far ? from[h] - 1 : h;
-        if (!queue) {
+        if (file)
+            retrieval = chunks * model_file_read(pf, l, round, chunk_bytes);
+        else if (!queue) {
             /* Sources on this host come over the loopback; remote ones share the host's link
              * with every actor of the host fetching at the same time, and a sender's link with
              * every state it sends: when analytics hosts outnumber simulation hosts, the
@@ -361,8 +367,8 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             x = x <= window * rate ? x / rate : x + window * (1 - rate);
         double t = start + x + w;
         double share_R, share_A; /* one actor of the host does the exchange */
-        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], remote && remote[h] > 0, &share_R,
-                           &share_A);
+        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
+                           &share_R, &share_A);
         active +=
             (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
             l->ana_cores;
@@ -399,6 +405,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     out->drifted = drifted;
     free(remote);
     free(lat);
+    free(round);
     model_net_free(&net);
 }
 
@@ -417,7 +424,9 @@ static double run_end(const struct params *p, const struct platform *pf, const s
         double heard = 0;
         for (long r = 0; r < l->sim_cores; r++)
             if (l->dtl_host[r] == h) {
-                heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
+                /* dtl=file: the poisoned values come at once (the notices' queue) */
+                if (p->dtl != DTL_FILE)
+                    heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
                 remote = remote || l->rank_host[r] != h;
             }
         local = fmax(local, heard);
@@ -473,6 +482,36 @@ static void model_inline(const struct platform *pf, const struct layout *l,
     m->scenario = SCENARIO_INLINE;
 }
 
+/* Per step (the mean over the profile's steps), the time to write every rank's state as a file
+ * (model_file.c), and in *read (if given) to read them back all at once, each rank its own. */
+static double model_file_steps(const struct platform *pf, const struct layout *l,
+                               const struct analytics_profile *prof, double *read)
+{
+    double w = 0, r = 0, steps = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        double n = (double)prof->classes[k].count, b = prof->classes[k].v.bytes / l->sim_cores;
+        w += n * model_file_write(pf, l, b);
+        r += read ? n * model_file_read(pf, l, l->sim_per_host, b) : 0;
+        steps += n;
+    }
+    if (read)
+        *read = steps > 0 ? r / steps : 0;
+    return steps > 0 ? w / steps : 0;
+}
+
+/* mapping=posthoc (model.h): m holds the inline analysis (S, A); each stride the ranks also
+ * write their states (Ing), and after the run every rank reads its own back before analysing
+ * each step (R). Phases in sequence, on the same cores: no idle, efficiency 1. */
+static void model_posthoc(const struct platform *pf, const struct layout *l,
+                          const struct analytics_profile *prof, struct model_result *m)
+{
+    m->stage.Ing = model_file_steps(pf, l, prof, &m->stage.R);
+    m->sim_active += m->steps * m->stage.Ing;
+    m->ana_active += m->steps * m->stage.R;
+    m->ana_active_drifted = m->ana_active;
+    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
+}
+
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -522,9 +561,13 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     if (l->inline_ranks) {
         free(apart);
         model_inline(pf, l, prof, f, tail, m);
+        if (p->mapping == MAPPING_POSTHOC)
+            model_posthoc(pf, l, prof, m);
         return;
     }
-    st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer */
+    st->Ing = 0;            /* fire-and-forget: the retrieval pays for the transfer */
+    if (p->dtl == DTL_FILE) /* a written file: the rank waits for its stripes (model_file.c) */
+        st->Ing = model_file_steps(pf, l, prof, NULL);
     /* Metrics back to the ranks: the slowest copy is the one that leaves the collector's node. */
     if (!queue) {
         int far = l->collector_host;
@@ -550,10 +593,11 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double drifted = 0;
     for (int k = 0; k < prof->nclasses; k++) {
         struct ana_step a;
-        analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
-                       sim_side > 0 ? halo_busy / sim_side : 0, apart, one_halo, &a);
+        analytics_step(p, pf, l, &prof->classes[k].v, st->S, st->S > 0 ? halo_busy / st->S : 0,
+                       apart, one_halo, &a);
         double n = (double)prof->classes[k].count;
-        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
+        /* A written file (Ing) is on both paths: the analysis starts once it is written. */
+        period_sum += n * (st->Ing + fmax(st->S, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -570,7 +614,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->A = A / steps_total;
         st->W = W / steps_total;
     }
-    double ana_side = st->R + st->A + st->W + st->C;
+    double ana_side = st->Ing + st->R + st->A + st->W + st->C;
     m->sim_active = m->steps * sim_side + tail;
     m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
@@ -582,10 +626,11 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     /* The pipeline's fill and drain: the first step's analysis cannot start before its S, and
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
-    double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
+    double drain = m->steps ? fmax(0, fmin(st->S, last_ana) - tail) : 0;
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+    m->files_spread = p->dtl == DTL_FILE && (m->chunks > 1 || shared);
 }
 
 static int pair_cmp(const void *x, const void *y)
@@ -679,5 +724,9 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
              m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
              m->inbound_links > 1 ? links : "", m->inbound_links > 1 && drift[0] ? "; " : "",
              drift);
+    if (m->files_spread) { /* files: its own caution, after the others */
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%s%s", n ? "; " : "", MODEL_FILE_WARNING);
+    }
     return buf;
 }
