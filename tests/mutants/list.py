@@ -98,7 +98,7 @@ MUTANTS = [
          new="    m->sim_idle = fmax(0, period_sum - busy_ana);",
          tests=[UNIT + "'model/*'", TUI]),
     dict(id="model-drain-takes-the-longer-side", file="engine/model/model.c",
-         old="fmin(sim_side, last_ana)", new="fmax(sim_side, last_ana)",
+         old="fmin(st->S, last_ana)", new="fmax(st->S, last_ana)",
          tests=[UNIT + "'model/*'", only("hostfile mapping", ENGINE)]),
     dict(id="model-allreduce-rounds-without-ceiling", file="engine/model/model.c",
          old="        return ceil(log2(n)) * model_transfer_time(pf, a, b, B, NET_CROSSTRAFFIC);",
