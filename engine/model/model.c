@@ -482,36 +482,6 @@ static void model_inline(const struct platform *pf, const struct layout *l,
     m->scenario = SCENARIO_INLINE;
 }
 
-/* Per step (the mean over the profile's steps), the time to write every rank's state as a file
- * (model_file.c), and in *read (if given) to read them back all at once, each rank its own. */
-static double model_file_steps(const struct platform *pf, const struct layout *l,
-                               const struct analytics_profile *prof, double *read)
-{
-    double w = 0, r = 0, steps = 0;
-    for (int k = 0; k < prof->nclasses; k++) {
-        double n = (double)prof->classes[k].count, b = prof->classes[k].v.bytes / l->sim_cores;
-        w += n * model_file_write(pf, l, b);
-        r += read ? n * model_file_read(pf, l, l->sim_per_host, b) : 0;
-        steps += n;
-    }
-    if (read)
-        *read = steps > 0 ? r / steps : 0;
-    return steps > 0 ? w / steps : 0;
-}
-
-/* mapping=posthoc (model.h): m holds the inline analysis (S, A); each stride the ranks also
- * write their states (Ing), and after the run every rank reads its own back before analysing
- * each step (R). Phases in sequence, on the same cores: no idle, efficiency 1. */
-static void model_posthoc(const struct platform *pf, const struct layout *l,
-                          const struct analytics_profile *prof, struct model_result *m)
-{
-    m->stage.Ing = model_file_steps(pf, l, prof, &m->stage.R);
-    m->sim_active += m->steps * m->stage.Ing;
-    m->ana_active += m->steps * m->stage.R;
-    m->ana_active_drifted = m->ana_active;
-    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
-}
-
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -562,7 +532,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         free(apart);
         model_inline(pf, l, prof, f, tail, m);
         if (p->mapping == MAPPING_POSTHOC)
-            model_posthoc(pf, l, prof, m);
+            model_file_posthoc(pf, l, prof, m);
         return;
     }
     st->Ing = 0;            /* fire-and-forget: the retrieval pays for the transfer */

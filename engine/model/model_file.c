@@ -107,3 +107,28 @@ double model_file_latency(const struct platform *pf, int h)
     }
     return lat * NET_LATENCY_FACTOR;
 }
+
+double model_file_steps(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, double *read)
+{
+    double w = 0, r = 0, steps = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        double n = (double)prof->classes[k].count, b = prof->classes[k].v.bytes / l->sim_cores;
+        w += n * model_file_write(pf, l, b);
+        r += read ? n * model_file_read(pf, l, l->sim_per_host, b) : 0;
+        steps += n;
+    }
+    if (read)
+        *read = steps > 0 ? r / steps : 0;
+    return steps > 0 ? w / steps : 0;
+}
+
+void model_file_posthoc(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, struct model_result *m)
+{
+    m->stage.Ing = model_file_steps(pf, l, prof, &m->stage.R);
+    m->sim_active += m->steps * m->stage.Ing;
+    m->ana_active += m->steps * m->stage.R;
+    m->ana_active_drifted = m->ana_active;
+    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
+}
