@@ -13,7 +13,7 @@ DAHU = "platforms/dahu-pfs.xml"
 FATTREE = "platforms/fattree-pfs.xml"
 
 # (what, arguments) where the model gives no caution: one state per actor, analytics on nodes
-# of their own (in transit, ratio 1), and post hoc. 200 iterations: 10 steps, well under a
+# of their own (in transit, ratio 1), and post hoc. 100 iterations: 5 steps, well under a
 # second each at full fidelity.
 AGREEMENT = [
     ("file in transit, dahu-pfs", ["--platform", DAHU, "--nodes", "4", "--mapping", "intransit",
@@ -32,7 +32,7 @@ INSITU = [
 ]
 
 
-def call(situ, *args, iterations="200"):
+def call(situ, *args, iterations="100"):
     top = os.path.dirname(situ)
     p = subprocess.run([situ, *args, "--json", "--iterations", iterations], capture_output=True, text=True,
                        timeout=300, cwd=top)
