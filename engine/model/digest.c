@@ -11,6 +11,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/disk.h>
 #include <simgrid/config.h> /* before version.h, which needs its macros */
 #include <simgrid/version.h>
 #include <simgrid/zone.h>
@@ -22,6 +23,7 @@
 #include <xbt/dynar.h>
 #include <unistd.h>
 #include <xbt/log.h>
+#include <xbt/sysdep.h>
 
 #include "../base/child.h"
 #include "platform.h"
@@ -170,11 +172,21 @@ int digest_print(const char *path, const long *pairs, long npairs, bool routes_o
                     node_mark[index_of_link(l)] = 1;
             }
         }
-        json_t *jh = json_array(), *jl = json_array(), *jz = json_array();
+        json_t *jh = json_array(), *jl = json_array(), *jz = json_array(), *jd = json_array();
         for (long i = 0; i < n; i++)
             json_array_append_new(jh, json_pack("[s,f,i]", sg_host_get_name(hosts[i]),
                                                 sg_host_get_speed(hosts[i]),
                                                 sg_host_core_count(hosts[i])));
+        for (long i = 0; i < n; i++) { /* a host's first disk: a file system server */
+            unsigned nd = 0;
+            sg_disk_t *disks = NULL;
+            sg_host_get_disks(hosts[i], &nd, &disks);
+            if (nd > 0)
+                json_array_append_new(jd, json_pack("[I,f,f]", (json_int_t)i,
+                                                    sg_disk_read_bandwidth(disks[0]),
+                                                    sg_disk_write_bandwidth(disks[0])));
+            xbt_free(disks);
+        }
         for (long i = 0; i < nl; i++) {
             const char *name = sg_link_get_name(links[i]);
             json_array_append_new(
@@ -192,6 +204,7 @@ int digest_print(const char *path, const long *pairs, long npairs, bool routes_o
         json_object_set_new(out, "hosts", jh);
         json_object_set_new(out, "links", jl);
         json_object_set_new(out, "zones", jz);
+        json_object_set_new(out, "disks", jd);
     }
     json_object_set_new(out, "routes", routes);
     xbt_dynar_free(&scratch);

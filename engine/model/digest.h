@@ -10,7 +10,7 @@
 #define SIMGRID_LOG_QUIET "root.thresh:error"
 
 /* Bumped when the digest's JSON changes: older cache entries are then ignored. */
-#define DIGEST_FORMAT 1
+#define DIGEST_FORMAT 2 /* 2: "disks" */
 /* Platforms with at most this many hosts get every route in their digest (64 hosts: 4,096
  * routes, about 100 kB); larger ones only the host pairs that a layout asks for. */
 #define DIGEST_EAGER_HOSTS 128

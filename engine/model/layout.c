@@ -252,6 +252,7 @@ static int place_analytics(const struct params *p, const struct platform *pf, co
     long ana_total = N * C / (R + 1);
     switch (p->mapping) {
     case MAPPING_INLINE: /* no analytics cores: the ranks analyse */
+    case MAPPING_POSTHOC:
         return 0;
     case MAPPING_INSITU:
         for (int h = 0; h < pf->hosts; h++)
@@ -299,6 +300,15 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
                  pf->hosts);
         return -1;
     }
+    /* Files need a file system: the platform's disks (inline ignores the DTL). */
+    bool files =
+        p->mapping == MAPPING_POSTHOC || (p->dtl == DTL_FILE && p->mapping != MAPPING_INLINE);
+    if (files && pf->ndisks < 1) {
+        snprintf(err, errlen,
+                 "%s: platform '%s' has no disks (a <disk> on a storage host) to write files to",
+                 p->mapping == MAPPING_POSTHOC ? "mapping: posthoc" : "dtl: file", p->platform);
+        return -1;
+    }
     l->hosts = pf->hosts;
     l->sim_per_host = calloc(pf->hosts, sizeof(int));
     l->ana_per_host = calloc(pf->hosts, sizeof(int));
@@ -320,8 +330,9 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
 
     /* Simulation ranks: the ratio's share of N nodes' cores, filling free cores host by host. */
     long sim_total = p->mapping == MAPPING_INTRANSIT ? 0
-                     : p->mapping == MAPPING_INLINE  ? N * C
-                                                     : N * C * R / (R + 1);
+                     : p->mapping == MAPPING_INLINE || p->mapping == MAPPING_POSTHOC
+                         ? N * C
+                         : N * C * R / (R + 1);
     for (int h = 0; p->mapping == MAPPING_INTRANSIT && h < pf->hosts; h++)
         sim_total += role[h] == 1 ? C : 0;
     long left = sim_total;
@@ -330,7 +341,8 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         long room = (pf->host[h].cores < C ? pf->host[h].cores : C) - l->ana_per_host[h];
         if (p->mapping == MAPPING_INTRANSIT)
             room = role[h] == 1 ? C : 0;
-        else if (p->mapping == MAPPING_INSITU || p->mapping == MAPPING_INLINE)
+        else if (p->mapping == MAPPING_INSITU || p->mapping == MAPPING_INLINE ||
+                 p->mapping == MAPPING_POSTHOC)
             room = role[h] ? room : 0;
         long take = room < left ? room : left;
         l->sim_per_host[h] = (int)take;
@@ -352,7 +364,7 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         if (l->collector_host < 0 && l->ana_per_host[h])
             l->collector_host = h;
     }
-    l->inline_ranks = p->mapping == MAPPING_INLINE;
+    l->inline_ranks = p->mapping == MAPPING_INLINE || p->mapping == MAPPING_POSTHOC;
     if (l->sim_cores < 1 || (l->ana_cores < 1 && !l->inline_ranks)) {
         snprintf(err, errlen, "ratio: %ld on %ld nodes leaves no %s cores", R, N,
                  l->sim_cores < 1 ? "simulation" : "analytics");

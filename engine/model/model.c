@@ -290,7 +290,11 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                            double sim_busy, double halo_load, const bool *apart, double spread,
                            struct ana_step *out)
 {
-    bool queue = p->dtl == DTL_QUEUE;
+    bool queue = p->dtl == DTL_QUEUE, file = p->dtl == DTL_FILE;
+    /* dtl=file: the actors of every host read one state each at once, in rounds (chunks). */
+    int *round = file ? calloc((size_t)l->hosts, sizeof *round) : NULL;
+    for (int h = 0; round && h < l->hosts; h++)
+        round[h] = l->dtl_load[h] < l->ana_per_host[h] ? l->dtl_load[h] : l->ana_per_host[h];
     /* The critical analytics host: the one whose actors take longest per step. */
     double chunk_bytes = av->bytes / l->sim_cores;
     /* Every state crosses the links of its route at once with all the others: a link they
@@ -329,9 +333,11 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
         double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
-        bool far = !queue && remote && remote[h] > 0;
+        bool far = !queue && !file && remote && remote[h] > 0;
         int src = far ? from[h] - 1 : h;
-        if (!queue) {
+        if (file)
+            retrieval = chunks * model_file_read(pf, l, round, chunk_bytes);
+        else if (!queue) {
             /* Sources on this host come over the loopback; remote ones share the host's link
              * with every actor of the host fetching at the same time, and a sender's link with
              * every state it sends: when analytics hosts outnumber simulation hosts, the
@@ -363,8 +369,8 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             x = x <= window * rate ? x / rate : x + window * (1 - rate);
         double t = start + x + w;
         double share_R, share_A; /* one actor of the host does the exchange */
-        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], remote && remote[h] > 0, &share_R,
-                           &share_A);
+        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
+                           &share_R, &share_A);
         active +=
             (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
             l->ana_cores;
@@ -401,6 +407,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     out->drifted = drifted;
     free(remote);
     free(lat);
+    free(round);
     model_net_free(&net);
 }
 
@@ -419,7 +426,9 @@ static double run_end(const struct params *p, const struct platform *pf, const s
         double heard = 0;
         for (long r = 0; r < l->sim_cores; r++)
             if (l->dtl_host[r] == h) {
-                heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
+                /* dtl=file: the poisoned values come at once (the notices' queue) */
+                if (p->dtl != DTL_FILE)
+                    heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
                 remote = remote || l->rank_host[r] != h;
             }
         local = fmax(local, heard);
@@ -594,6 +603,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double tail = m->tail_iterations * (lsim->cost * f) + tail_halos * side[last].one_halo;
     if (l->inline_ranks) {
         model_inline(pf, l, prof, f, sim_sum + tail, m);
+        if (p->mapping == MAPPING_POSTHOC)
+            model_file_posthoc(pf, l, prof, m);
         goto done;
     }
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer; reduction, below */
@@ -617,22 +628,26 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0, last_sim = 0;
-    double drifted = 0, ing = 0;
+    double drifted = 0, ing = 0, written_sum = 0;
     for (int k = 0; k < nc; k++) {
         /* Reduction (model_reduce.h): the rank reduces its state before the put (Ing), the
          * analytics gets fewer bytes and restores them (A). */
         int dims = layout_shape().dims;
         struct analytics_value v = reduce_value(p, dims, &prof->classes[k].v);
         double put = reduce_put_cost(p, dims, prof->classes[k].v.bytes / l->sim_cores) * f;
+        /* A file (model_file.c): the rank writes its reduced state, then goes on. */
+        double written = p->dtl == DTL_FILE ? model_file_write(pf, l, v.bytes / l->sim_cores) : 0;
         double sim_k = side[k].S + put;
         double halo_busy = shared ? side[k].exchanges * side[k].halo_link : 0;
         struct ana_step a;
         analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
                        side[k].one_halo, &a);
         double n = (double)prof->classes[k].count;
-        ing += n * put;
+        ing += n * (put + written);
+        written_sum += n * written;
         m->state_moved += n * v.bytes / l->sim_cores;
-        period_sum += n * (fmax(sim_k, a.R + a.A + a.W) + st->C);
+        /* A written file is on both paths: the analysis starts once it is written. */
+        period_sum += n * (written + fmax(sim_k, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -652,7 +667,8 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->A = A / steps_total;
         st->W = W / steps_total;
     }
-    double sim_side = st->S + st->Ing, ana_side = st->R + st->A + st->W + st->C;
+    double written = steps_total > 0 ? written_sum / steps_total : 0;
+    double sim_side = st->S + st->Ing, ana_side = written + st->R + st->A + st->W + st->C;
     m->sim_active = sim_sum + ing + tail;
     m->sim_idle = fmax(0, period_sum - sim_sum - ing);
     m->ana_active = busy_ana;
@@ -667,6 +683,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+    m->files_spread = p->dtl == DTL_FILE && (m->chunks > 1 || shared);
 done:
     for (int k = 0; k < nc; k++)
         free(memo[k].apart);
@@ -765,5 +782,9 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
              m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
              m->inbound_links > 1 ? links : "", m->inbound_links > 1 && drift[0] ? "; " : "",
              drift);
+    if (m->files_spread) { /* files: its own caution, after the others */
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%s%s", n ? "; " : "", MODEL_FILE_WARNING);
+    }
     return buf;
 }

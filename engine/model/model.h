@@ -31,6 +31,14 @@
 #define MODEL_INLINE_LINKS_WARNING                                                                 \
     "the ranks' exchange reaches a node over several links (a torus?): the model takes them to "   \
     "share one, so it may overestimate A; check with situ run --fidelity full"
+/* dtl=file (model_file.c) where the model's lockstep may not hold: actors that read several
+ * states each, or read on the nodes that write (in situ). Measured against full fidelity: R up
+ * to 48% above (4 dahu-pfs nodes in transit, ratio 3: 3 states per actor), analytics active time
+ * 3.6% above in situ on fattree-pfs. */
+#define MODEL_FILE_WARNING                                                                         \
+    "file accesses are taken in step (all ranks write at once, all actors read at once), but "     \
+    "here the ranks' and actors' accesses spread out and share the file system less: "             \
+    "R and analytics active time may be upper bounds; check with situ run --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -84,7 +92,8 @@ struct model_result {
      * them to share one (a host's link to its switch); over several (a torus node's), how many
      * carry them at once depends on the order the actors fetch them: MODEL_INBOUND_WARNING. */
     int inbound_links;
-    bool traced; /* the platform's (MODEL_TRACE_WARNING) */
+    bool traced;       /* the platform's (MODEL_TRACE_WARNING) */
+    bool files_spread; /* dtl=file: MODEL_FILE_WARNING's case */
     enum scenario scenario;
 };
 
@@ -147,6 +156,27 @@ void model_net_free(struct model_net *net);
  * each used host's loopback), as pairs[2k], pairs[2k+1]: malloc'd into *pairs, count returned
  * (-1 when out of memory). Duplicates may appear. */
 long model_route_pairs(const struct layout *l, int **pairs);
+
+/* Files (model_file.c): each state a file striped over pf's disks, a stripe per server, sent
+ * then written (read then sent) while the phase's other stripes move too. model_file_write: the
+ * ranks' states of `bytes` each, all written at once (Ing with --dtl file and posthoc);
+ * model_file_read: readers[h] states of `bytes` read at once by host h's readers, for the
+ * slowest (one round of retrievals); model_file_latency: the longest route's latency from a
+ * server to host h (LV08's factor applied). 0 without disks. */
+double model_file_write(const struct platform *pf, const struct layout *l, double bytes);
+double model_file_read(const struct platform *pf, const struct layout *l, const int *readers,
+                       double bytes);
+double model_file_latency(const struct platform *pf, int h);
+/* Per step (the mean over prof's steps): every rank's state written as a file (Ing), and in
+ * *read (if given) read back all at once, each rank its own (post hoc's R). */
+double model_file_steps(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, double *read);
+/* mapping=posthoc: m holds the inline analysis (S, A, model_inline); each stride the ranks also
+ * write their states (Ing), and after the run every rank reads its own back before analysing
+ * each step (R). The phases follow each other on the same cores: makespan = sim_active +
+ * ana_active, no idle, efficiency 1, scenario inline. */
+void model_file_posthoc(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, struct model_result *m);
 
 const char *model_scenario_name(enum scenario s);
 

@@ -10,8 +10,9 @@
 
 #include "../base/flag.h"
 
-static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile", "inline", NULL};
-static const char *const dtl_choices[] = {"queue", "mailbox", NULL};
+static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile",
+                                              "inline", "posthoc",   NULL};
+static const char *const dtl_choices[] = {"queue", "mailbox", "file", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
 static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
 static const char *const sampling_choices[] = {"auto", "off", NULL};
@@ -45,13 +46,15 @@ static struct param_desc table[PARAM_MAX] = {
         NULL, NULL, "bytes per particle sent to the analytics", true},
     [P_DATA_SCALING] = {"data_scaling", "x", PARAM_REAL, OFF(data_scaling), 1, 0, 1e6, 2, SCALE_LOG,
         NULL, NULL, "multiplier on the data size (what-if)", true},
-    [P_MAPPING] = {"mapping", "", PARAM_CHOICE, OFF(mapping), MAPPING_INSITU, 0, 3, 1, SCALE_LINEAR,
+    [P_MAPPING] = {"mapping", "", PARAM_CHOICE, OFF(mapping), MAPPING_INSITU, 0, 4, 1, SCALE_LINEAR,
         mapping_choices, NULL, "where the analytics runs: insitu (helper cores), intransit (own "
-        "nodes), hostfile, or inline (on every rank, every stride; ratio ignored)", true},
+        "nodes), hostfile, inline (on every rank, every stride; ratio ignored) or posthoc (after "
+        "the simulation, on all its cores, from files; ratio and dtl ignored)", true},
     [P_HOSTFILE] = {"hostfile", "", PARAM_PATH, OFF(hostfile), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "MPI-style hostfile placing the analytics (mapping=hostfile)", false},
-    [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 1, 1, SCALE_LINEAR, dtl_choices,
-        NULL, "data transport: queue (instantaneous) or mailbox (loopback/network cost)", true},
+    [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 2, 1, SCALE_LINEAR, dtl_choices,
+        NULL, "data transport: queue (instantaneous), mailbox (loopback/network cost) or file "
+        "(written to and read from the platform's disks)", true},
     [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
         "platforms/dahu.xml", "SimGrid platform XML (clusters of any topology, zones)", false},
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
@@ -441,16 +444,18 @@ int params_valid_ratios(long cores, long *out, int max)
     return n;
 }
 
-/* mapping=inline has no analytics cores to place: a hostfile or an analytics zone cannot apply. */
+/* mapping=inline (or posthoc) has no analytics cores to place: a hostfile or an analytics zone
+ * cannot apply. */
 static int validate_inline(const struct params *p, char *err)
 {
+    const char *m = mapping_choices[p->mapping];
     if (p->hostfile[0]) {
-        seterr(err, "hostfile: mapping=inline places no analytics cores; drop --hostfile");
+        seterr(err, "hostfile: mapping=%s places no analytics cores; drop --hostfile", m);
         return -1;
     }
     if (p->analytics_zone[0]) {
-        seterr(err,
-               "analytics_zone: mapping=inline places no analytics nodes; drop --analytics-zone");
+        seterr(err, "analytics_zone: mapping=%s places no analytics nodes; drop --analytics-zone",
+               m);
         return -1;
     }
     return 0;
@@ -458,14 +463,24 @@ static int validate_inline(const struct params *p, char *err)
 
 int params_validate(const struct params *p, char *err)
 {
-    if (p->mapping == MAPPING_INLINE && validate_inline(p, err) < 0)
+    if ((p->mapping == MAPPING_INLINE || p->mapping == MAPPING_POSTHOC) &&
+        validate_inline(p, err) < 0)
         return -1;
+    /* The SMPI proxy's ranks are an MPI application's: driving SMPI's MPI I/O from them is not
+     * done (sim_file.c covers fast and full). */
+    if (p->fidelity == FIDELITY_SMPI &&
+        (p->mapping == MAPPING_POSTHOC || (p->dtl == DTL_FILE && p->mapping != MAPPING_INLINE))) {
+        seterr(err, "fidelity: smpi cannot model files (%s); use fidelity fast or full",
+               p->mapping == MAPPING_POSTHOC ? "mapping=posthoc" : "dtl=file");
+        return -1;
+    }
     long valid[PARAMS_RATIOS_MAX];
     int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
     bool ok = false;
     for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
         ok = ok || valid[i] == p->ratio;
-    if (!ok && p->mapping != MAPPING_INLINE) { /* inline: every core is a rank, whatever R */
+    if (!ok && p->mapping != MAPPING_INLINE && p->mapping != MAPPING_POSTHOC) {
+        /* inline, posthoc: every core is a rank, whatever R */
         long below = 0, above = 0;
         for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++) {
             if (valid[i] < p->ratio)

@@ -70,8 +70,17 @@ extern int params_extra_count;
 
 /* MAPPING_INLINE: the ranks analyse their own part every stride, on their own cores (no analytics
  * cores, no DTL; the ratio does not apply). Appended: the indices before it stay. */
-enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE, MAPPING_INLINE };
-enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
+/* MAPPING_POSTHOC (files): every core a rank, writing each state to the platform's file system;
+ * the analysis runs after the simulation, on the same cores, reading the files (model_file.c). */
+enum mapping {
+    MAPPING_INSITU,
+    MAPPING_INTRANSIT,
+    MAPPING_HOSTFILE,
+    MAPPING_INLINE,
+    MAPPING_POSTHOC
+};
+/* DTL_FILE (files): a state is a file striped over the platform's disks (model_file.c). */
+enum dtl_mode { DTL_QUEUE, DTL_MAILBOX, DTL_FILE };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
 enum sampling { SAMPLING_AUTO, SAMPLING_OFF };

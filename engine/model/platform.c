@@ -273,6 +273,35 @@ oom:
     return -1;
 }
 
+/* The "disks" array, [[host, read B/s, write B/s], ...]: absent in format 1 (no disks). */
+static int read_disks(struct platform *pf, json_t *disks, char *err, size_t errlen)
+{
+    size_t n = json_array_size(disks), i;
+    json_t *d;
+    pf->disk = calloc(n ? n : 1, sizeof *pf->disk);
+    if (!pf->disk) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    json_array_foreach(disks, i, d)
+    {
+        json_int_t h = json_integer_value(json_array_get(d, 0));
+        double r = json_number_value(json_array_get(d, 1));
+        double w = json_number_value(json_array_get(d, 2));
+        if (h < 0 || h >= pf->hosts || !(r > 0) || !isfinite(r) || !(w > 0) || !isfinite(w)) {
+            if (h < 0 || h >= pf->hosts)
+                snprintf(err, errlen, "disk #%zu names an unknown host", i + 1);
+            else
+                snprintf(err, errlen,
+                         "host '%s': disk bandwidths %g and %g B/s, expected positive numbers",
+                         pf->host[h].name, r, w);
+            return -1;
+        }
+        pf->disk[pf->ndisks++] = (struct platform_disk){(int)h, r, w};
+    }
+    return 0;
+}
+
 int platform_parse_digest(const char *json, size_t len, struct platform *pf, char *err,
                           size_t errlen)
 {
@@ -283,12 +312,14 @@ int platform_parse_digest(const char *json, size_t len, struct platform *pf, cha
     int rc = -1;
     if (!json_is_object(doc))
         snprintf(why, sizeof why, "not JSON (%s)", jerr.text);
-    else if (json_integer_value(json_object_get(doc, "format")) != 1)
+    else if (json_integer_value(json_object_get(doc, "format")) != 1 &&
+             json_integer_value(json_object_get(doc, "format")) != 2) /* 1: no disks */
         snprintf(why, sizeof why, "an unknown digest format");
     else if (read_hosts(pf, json_object_get(doc, "hosts"), why, sizeof why) == 0 &&
              read_links(pf, json_object_get(doc, "links"), why, sizeof why) == 0 &&
              read_zones(pf, json_object_get(doc, "zones"), why, sizeof why) == 0 &&
-             read_routes(pf, json_object_get(doc, "routes"), why, sizeof why) == 0)
+             read_routes(pf, json_object_get(doc, "routes"), why, sizeof why) == 0 &&
+             read_disks(pf, json_object_get(doc, "disks"), why, sizeof why) == 0)
         rc = 0;
     json_decref(doc);
     if (rc < 0) {
@@ -311,6 +342,7 @@ void platform_free(struct platform *pf)
     free(pf->host);
     free(pf->link);
     free(pf->zone);
+    free(pf->disk);
     free(pf->route);
     free(pf->route_links);
     memset(pf, 0, sizeof *pf);
@@ -324,7 +356,10 @@ int platform_copy(struct platform *dst, const struct platform *src)
     dst->zone = calloc((size_t)src->nzones + 1, sizeof *dst->zone);
     dst->route = malloc(sizeof *dst->route * ((size_t)src->route_cap + 1));
     dst->route_links = malloc(sizeof(int) * ((size_t)src->route_links_cap + 1));
-    bool ok = dst->host && dst->link && dst->zone && dst->route && dst->route_links;
+    dst->disk = malloc(sizeof *dst->disk * ((size_t)src->ndisks + 1));
+    bool ok = dst->host && dst->link && dst->zone && dst->route && dst->route_links && dst->disk;
+    if (ok && src->ndisks)
+        memcpy(dst->disk, src->disk, sizeof *dst->disk * (size_t)src->ndisks);
     /* Counts follow what is copied, so that a failure frees only that. */
     dst->hosts = dst->nlinks = dst->nzones = 0;
     for (int i = 0; ok && i < src->hosts; i++, dst->hosts++)

@@ -33,6 +33,13 @@ struct platform_link {
     char place[12];
 };
 
+/* A SimGrid <disk> of a host (the first of each host with disks): a server of the file system
+ * that --dtl file and --mapping posthoc write to and read from (model_file.c, sim_file.c). */
+struct platform_disk {
+    int host;
+    double read_bw, write_bw; /* B/s */
+};
+
 struct platform_zone {
     char *name;
     int nhosts;
@@ -63,6 +70,9 @@ struct platform {
      * latency or state, or a <trace>): the hardware changes during the run, which SimGrid plays
      * and the analytic model does not (MODEL_TRACE_WARNING). */
     bool traced;
+    /* The hosts with a disk, in host order: the file system's servers (none: no file system). */
+    int ndisks;
+    struct platform_disk *disk;
 };
 
 /* A file a platform names (platform_files.c): path is where SimGrid finds it (relative names in

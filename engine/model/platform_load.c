@@ -434,11 +434,33 @@ int platform_need_routes(struct platform *pf, const int *pairs, long npairs, cha
     return rc;
 }
 
+/* model_route_pairs' n pairs and, on a platform with disks, both ways between every host the
+ * layout uses and every file server (model_file.c reads them): -1 when out of memory (*pairs
+ * freed). */
+static long with_servers(const struct platform *pf, const struct layout *l, int **pairs, long n)
+{
+    if (n < 0 || pf->ndisks < 1)
+        return n;
+    int *grown = realloc(*pairs, sizeof(int) * 2 * ((size_t)n + 2 * (size_t)l->hosts * pf->ndisks));
+    if (!grown) {
+        free(*pairs);
+        return -1;
+    }
+    *pairs = grown;
+    for (int h = 0; h < l->hosts; h++)
+        for (int s = 0; (l->sim_per_host[h] || l->ana_per_host[h]) && s < pf->ndisks; s++) {
+            int srv = pf->disk[s].host;
+            grown[2 * n] = h, grown[2 * n + 1] = srv, n++;
+            grown[2 * n] = srv, grown[2 * n + 1] = h, n++;
+        }
+    return n;
+}
+
 int platform_need_layout_routes(struct platform *pf, const struct layout *l, char *err,
                                 size_t errlen)
 {
     int *pairs;
-    long n = model_route_pairs(l, &pairs);
+    long n = with_servers(pf, l, &pairs, model_route_pairs(l, &pairs));
     if (n < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -467,7 +489,7 @@ int platform_need_layout_routes(struct platform *pf, const struct layout *l, cha
 bool platform_layout_routes_missing(const struct platform *pf, const struct layout *l)
 {
     int *pairs, n;
-    long count = model_route_pairs(l, &pairs);
+    long count = with_servers(pf, l, &pairs, model_route_pairs(l, &pairs));
     bool missing = count < 0;
     for (long k = 0; !missing && k < count; k++)
         missing = !platform_route(pf, pairs[2 * k], pairs[2 * k + 1], &n);

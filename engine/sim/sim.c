@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <simgrid/actor.h>
+#include <simgrid/barrier.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -154,6 +155,14 @@ static int setup(struct engine *e, char *err, size_t errlen)
     }
     e->fast = p->fidelity == FIDELITY_FAST; /* smpi: the proxy's ranks are full's actors */
     e->instant = p->dtl == DTL_QUEUE;
+    e->files = p->mapping == MAPPING_POSTHOC || (p->dtl == DTL_FILE && !e->l.inline_ranks);
+    if (e->files && sim_file_init(e) < 0) {
+        snprintf(err, errlen, "%s: SimGrid knows no disk of the platform's storage hosts",
+                 p->platform);
+        return -1;
+    }
+    if (p->mapping == MAPPING_POSTHOC)
+        e->posthoc_bar = sg_barrier_init((unsigned)(e->fast ? e->l.sim_nodes : e->l.sim_cores));
     e->steps = p->iterations / p->stride;
     if (analytics_setup(e, err, errlen) < 0)
         return -1;
@@ -283,32 +292,33 @@ static void summarise(struct engine *e, struct sim_measure *out)
     m->ana_idle = fmax(0, m->makespan - m->ana_active);
     m->ana_active_drifted = m->ana_active * e->drift_share;
     m->halo = S ? halo / S : 0;
-    m->stage.S = S ? m->sim_active / S : 0;
-    m->sim_active += tail;
-    /* Fire-and-forget puts cost the rank nothing; reducing the state before them does. */
+    /* Fire-and-forget puts cost the rank nothing; reducing the state before them does, and a file
+     * is written before the rank goes on (and before its analysis can start). */
     double reduce = 0, moved = 0;
     for (int k = 0; k < e->nsims; k++)
         reduce += (double)e->sims[k].ranks / l->sim_cores * e->sims[k].reduce_time;
-    m->stage.Ing = e->run_steps && !l->inline_ranks ? reduce / e->run_steps : 0;
-    m->stage.S -= m->stage.Ing;
+    double written = S ? e->ing_sum / ((double)l->sim_cores * S) : 0;
+    m->stage.Ing = written + (e->run_steps && !l->inline_ranks ? reduce / e->run_steps : 0);
+    m->stage.S = S ? m->sim_active / S - m->stage.Ing : 0;
+    m->sim_active += tail;
     for (long i = 0; i < S && !l->inline_ranks; i++)
         moved += e->chunk_bytes[i] / S;
     m->state_moved = moved;
     m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
     m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;
     double sim_side = m->stage.S + m->stage.Ing;
-    double ana_side = m->stage.R + m->stage.A + m->stage.W + m->stage.C;
+    double ana_side = written + m->stage.R + m->stage.A + m->stage.W + m->stage.C;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
     if (l->inline_ranks) { /* model.h's definitions */
         m->ana_idle = 0;
-        m->stage.A = S ? m->ana_active / S : 0;
-        m->stage.R = 0;
+        m->stage.R = S ? e->read_sum / ((double)l->sim_cores * S) : 0; /* posthoc's files */
+        m->stage.A = S ? m->ana_active / S - m->stage.R : 0;
         m->chunks = 1;
         m->efficiency = 1;
         m->scenario = SCENARIO_INLINE;
     }
-    out->activities = e->execs + e->sleeps + channel_activities;
+    out->activities = e->execs + e->sleeps + channel_activities + e->io;
     out->puts = e->puts;
     out->gets = e->gets;
     out->metrics_delivered = e->metrics_delivered;
@@ -357,6 +367,11 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
     if (!out->warning[0]) /* a broken assumption (check_fast_assumption) matters more */
         model_drift_warning("fidelity=fast:", out->m.ana_active, out->m.ana_active_drifted,
                             e->ranks_drift, e->drift_paced, out->warning, sizeof out->warning);
+    bool several = false; /* files read several to an actor: fast reads them at once */
+    for (int k = 0; e->fast && e->files && k < e->nanas; k++)
+        several = several || e->anas[k].chunks > 1;
+    if (!out->warning[0] && several)
+        snprintf(out->warning, sizeof out->warning, "fidelity=fast: %s", MODEL_FILE_WARNING);
     XBT_VERB("ended at %.6f s of simulated time: %ld analyses", simgrid_get_clock(), e->analyses);
     return 0;
 }

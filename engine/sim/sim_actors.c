@@ -161,6 +161,10 @@ void sim_rank_actor(int argc, char **argv)
             continue;
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
+        if (e->p.mapping == MAPPING_POSTHOC) { /* the state to a file; analysed after the run */
+            sim_rank_put_state(g, i, e->chunk_bytes[i]);
+            continue;
+        }
         if (e->l.inline_ranks) {
             sim_rank_analyse_inline(g, i);
             continue;
@@ -175,6 +179,19 @@ void sim_rank_actor(int argc, char **argv)
     }
     if (e->steps > 0 && !e->l.inline_ranks)
         sim_rank_collect(g, e->run_steps - 1);
+    if (e->p.mapping == MAPPING_POSTHOC) {
+        /* Post hoc: once every rank has ended the simulation, each reads its states back from
+         * the files, a step at a time, and analyses them as inline does. */
+        sg_barrier_wait(e->posthoc_bar);
+        for (long i = 0; i < e->steps; i++) {
+            double t0 = simgrid_get_clock();
+            sim_file_read(e, g->sg, g->ranks * e->chunk_bytes[i]);
+            double read = simgrid_get_clock() - t0;
+            g->analysis[i] += read;
+            e->read_sum += read * g->ranks;
+            sim_rank_analyse_inline(g, i);
+        }
+    }
     sim_rank_poison(g); /* inline: nobody to poison, the halos to flush */
 }
 
@@ -200,6 +217,15 @@ void sim_rank_collect(struct sim_group *g, long i)
 void sim_rank_put_state(struct sim_group *g, long i, double state_bytes)
 {
     struct engine *e = sim_engine;
+    if (e->files) { /* the file first, written to the servers; then its notice */
+        double t0 = simgrid_get_clock();
+        sim_file_write(e, g->sg, g->ranks * state_bytes);
+        double ing = simgrid_get_clock() - t0;
+        g->active[i] += ing;
+        e->ing_sum += ing * g->ranks;
+        if (e->p.mapping == MAPPING_POSTHOC)
+            return;
+    }
     for (int k = 0; k < g->nstates; k++) {
         struct edge *x = &g->states[k];
         channel_put(x->to, message_new(MSG_STATE, (int)i, x->count), x->bytes * state_bytes,
@@ -237,6 +263,8 @@ static bool retrieve(struct ana_group *a, int *step)
         free(in[k]);
     if (poisoned)
         return false;
+    if (e->files) /* the notices came: the files, from the servers */
+        sim_file_read(e, a->sg, a->states * e->chunk_bytes[*step]);
     if (a->extra_latency > 0) {
         sg_actor_sleep_for(a->extra_latency);
         e->sleeps++;

@@ -161,8 +161,10 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         struct channel *in = &e->state_channels[ch++];
         char name[64];
         snprintf(name, sizeof name, "state@%d", h);
-        channel_init(in, name, e->hosts[h], e->instant, true);
-        if (!e->fast && !e->instant && dtl_local(e, h)) /* fast keeps its merged transfers */
+        /* dtl=file: the states travel as files (sim_file.c); the channel carries their notices,
+         * at no cost. */
+        channel_init(in, name, e->hosts[h], e->instant || e->files, true);
+        if (!e->fast && !e->instant && !e->files && dtl_local(e, h)) /* fast: merged transfers */
             channel_set_local(
                 in, sim_links_latency(&e->links, e->hosts[h], e->hosts[h]) * NET_LATENCY_FACTOR,
                 sim_links_bandwidth(&e->links, e->hosts[h], e->hosts[h]) * NET_BANDWIDTH_FACTOR);
@@ -194,7 +196,8 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         int groups = e->fast ? 1 : actors;
         double share_R = 1, share_A = 1;
         if (e->fast) /* the group's timings are its critical actor's */
-            model_actor_shares(load, actors, !e->instant && !dtl_local(e, h), &share_R, &share_A);
+            model_actor_shares(load, actors, e->files || (!e->instant && !dtl_local(e, h)),
+                               &share_R, &share_A);
         for (int n = 0; n < groups; n++) {
             struct ana_group *a = &e->anas[ak++];
             a->host = h;
@@ -206,6 +209,8 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->chunks = e->fast ? per_actor : 1;
             a->extra_latency =
                 e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            if (e->fast && e->files) /* one read stands for per_actor: their latencies */
+                a->extra_latency = (per_actor - 1) * model_file_latency(&e->pf, h);
             a->share_R = share_R;
             a->share_A = share_A;
             a->xidx = -1;

@@ -109,6 +109,14 @@ struct engine {
     bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
     bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
     bool instant;     /* dtl=queue */
+    /* files (sim_file.c): dtl=file or mapping=posthoc; the file system's servers, their disks */
+    bool files;
+    int nfs;
+    sg_host_t *fs_host;
+    sg_disk_t *fs_disk;
+    sg_bar_t posthoc_bar;     /* mapping=posthoc: every rank group ends the simulation here */
+    double ing_sum, read_sum; /* seconds writing (reading) files, summed over the ranks */
+    long io;                  /* stripes moved: a transfer and a disk access each */
     long steps;
     long run_steps; /* steps simulated: steps, or fewer once sampling stops the run */
     struct sim_sampling samp;
@@ -184,6 +192,12 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
 int sim_sampling_init(struct engine *e);
 void sim_sampling_step(struct engine *e, long j);
 void sim_sampling_extrapolate(struct engine *e);
+
+/* Files (sim_file.c): init finds the servers' disks (-1 if one is missing); write and read move
+ * one file of `bytes` between a host and the servers, striped, and return when it is done. */
+int sim_file_init(struct engine *e);
+void sim_file_write(struct engine *e, sg_host_t from, double bytes);
+void sim_file_read(struct engine *e, sg_host_t to, double bytes);
 
 /* Applies SIM_LOG_ENV and SIM_LOG_FILE_ENV (sim.h), once SimGrid has started (sim_log.c). */
 void sim_log_setup(void);

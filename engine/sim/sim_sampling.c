@@ -74,7 +74,8 @@ int sim_sampling_init(struct engine *e)
     s->decided = -1;
     e->run_steps = e->steps;
     /* Fast mode keeps the actors in step and costs little; smpi's ranks are the application's. */
-    if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL ||
+    /* Files (sim_file.c): the test does not watch the disks; every step is simulated. */
+    if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL || e->files ||
         e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
         return 0;
     /* The ranks' halo period: the profile's, the last steps' where it reads ctx.step. */

@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_app  # the promises of --smpi-app
 import inline  # mapping=inline at every level
 import reduction  # --compression and --decimation at every level
+import files  # dtl=file and mapping=posthoc on a platform's disks
 import sampling  # sampled full fidelity against every step simulated
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import suite  # noqa: E402
@@ -684,6 +685,8 @@ def main():
         check(name, test)
     for name, test in reduction.checks(SITU, tmp):
         check(name, test)
+    for name, test in files.checks(SITU, tmp):
+        check(name, test)
     check("the simulation logs to situ_sim only when asked (SITU_SIM_LOG)", sim_log(tmp))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
     check("platform SimGrid would reject: refused at load, exit 2", bad(["run", "--platform", rejected], 2, "bogus"))
@@ -694,6 +697,12 @@ def main():
           bad(["run", "--mapping", "hostfile", "--hostfile", few], 2, "too few slots"))
     check("unknown fidelity: exit 2", bad(["run", "--fidelity", "exact"], 2, "fidelity"))
     check("unknown sampling: exit 2", bad(["run", "--sampling", "on"], 2, "sampling"))
+    check("dtl=file on a platform without disks: exit 2", bad(["run", "--dtl", "file"], 2, "dahu.xml"))
+    check("mapping=posthoc on a platform without disks: exit 2",
+          bad(["model", "--mapping", "posthoc"], 2, "has no disks"))
+    check("files at fidelity=smpi: exit 2",
+          bad(["run", "--dtl", "file", "--platform", "platforms/dahu-pfs.xml", "--fidelity", "smpi"], 2,
+              "smpi cannot model files"))
     for a in SMPI:
         check("smpi (LV08) agrees with full within 0.5% " + " ".join(a), smpi_agreement(a))
     check("--smpi-network SMPI is another network model", smpi_network_model)

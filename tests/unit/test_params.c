@@ -565,6 +565,8 @@ Test(params, step_other_sliders)
     cr_assert_eq(p.mapping, MAPPING_INTRANSIT);
     cr_assert_eq(params_step(&p, P_MAPPING, 2, false), 1);
     cr_assert_eq(p.mapping, MAPPING_INLINE);
+    cr_assert_eq(params_step(&p, P_MAPPING, 1, false), 1);
+    cr_assert_eq(p.mapping, MAPPING_POSTHOC);
     cr_assert_eq(params_step(&p, P_MAPPING, 1, false), 1); /* choices cycle */
     cr_assert_eq(p.mapping, MAPPING_INSITU);
     p.compute_scaling = 0; /* a log slider at zero moves up to something positive */

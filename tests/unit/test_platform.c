@@ -107,6 +107,29 @@ Test(platform, staging_zone_and_speeds, .init = own_cache, .fini = fixture_dir_r
     platform_free(&pf);
 }
 
+/* A file system's servers as SimGrid reads them: the hosts with a <disk>, their bandwidths. */
+Test(platform, pfs_disks_as_simgrid_reads_them, .init = own_cache, .fini = fixture_dir_remove)
+{
+    struct platform pf, copy;
+    load("platforms/dahu-pfs.xml", &pf);
+    cr_assert_eq(pf.ndisks, 4);
+    for (int s = 0; s < pf.ndisks; s++) {
+        char want[16];
+        snprintf(want, sizeof want, "oss-%d", s + 1);
+        cr_assert_str_eq(pf.host[pf.disk[s].host].name, want);
+        assert_close(pf.disk[s].read_bw, 2.8e9, "read bw");
+        assert_close(pf.disk[s].write_bw, 2.8e9, "write bw");
+    }
+    cr_assert_eq(platform_copy(&copy, &pf), 0);
+    platform_free(&pf);
+    cr_assert_eq(copy.ndisks, 4);
+    cr_assert_str_eq(copy.host[copy.disk[3].host].name, "oss-4");
+    platform_free(&copy);
+    load("platforms/dahu.xml", &pf);
+    cr_assert_eq(pf.ndisks, 0, "dahu has no disks");
+    platform_free(&pf);
+}
+
 /* SimGrid's own reason, naming the file, on one line: a topology it refuses, a unit it does not
  * know, and the refusals whose backtrace follows SimGrid's message. */
 Test(platform, simgrid_reasons, .init = own_cache, .fini = fixture_dir_remove)
@@ -271,7 +294,11 @@ Test(platform, digest_reader_refuses_garbage)
                          "{\"format\":1,\"hosts\":[[\"a\",1e9,4]],\"links\":[],\"zones\":[],"
                          "\"routes\":[[0,0,[3]]]}",
                          "{\"format\":1,\"hosts\":[[\"a\",-1,4]],\"links\":[],\"zones\":[],"
-                         "\"routes\":[]}"};
+                         "\"routes\":[]}",
+                         "{\"format\":2,\"hosts\":[[\"a\",1e9,4]],\"links\":[],\"zones\":[],"
+                         "\"routes\":[],\"disks\":[[1,1e9,1e9]]}",
+                         "{\"format\":2,\"hosts\":[[\"a\",1e9,4]],\"links\":[],\"zones\":[],"
+                         "\"routes\":[],\"disks\":[[0,1e9,0]]}"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         struct platform pf;
         char err[256] = "";

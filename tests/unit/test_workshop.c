@@ -52,10 +52,10 @@ Test(workshop, mapping_slider_stops_at_its_ends_and_m_cycles)
     f = app_key(s, APP_KEY_RIGHT); /* hostfile needs a file: skipped */
     cr_assert(f & APP_CONFIG);
     cr_assert_eq(s->p.mapping, MAPPING_INLINE);
-    f = app_key(s, APP_KEY_RIGHT); /* no wrap */
+    f = app_key(s, APP_KEY_RIGHT); /* posthoc needs disks, which dahu has not: it says so */
     cr_assert_not(f & APP_CONFIG);
     cr_assert_eq(s->p.mapping, MAPPING_INLINE);
-    cr_assert(strstr(s->notice, "last choice"), "%s", s->notice);
+    cr_assert(strstr(s->notice, "no disks"), "%s", s->notice);
     app_key(s, 'm'); /* the toggle key still cycles */
     cr_assert_eq(s->p.mapping, MAPPING_INSITU);
     stop(s);

@@ -1,0 +1,134 @@
+/* Files on the platform's file system (--dtl file, --mapping posthoc): the model's times for
+ * writing and reading states striped over every disk of the platform (platform.disk). Each
+ * state is one file, cut into one stripe per server; a stripe travels over the network (the
+ * route from the writer to the server, or back to the reader) and is written to or read from
+ * the server's disk, one after the other; a file's stripes go at once. Every writer (reader) of
+ * a phase goes at once too: the ranks are in step, and so are the analytics actors. SimGrid
+ * shares a disk's bandwidth among its concurrent accesses as a link's. Pure, as model.c. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "model.h"
+
+/* Adds `bytes` to every link of the route a -> b, and SimGrid's cross-traffic (5% of it) to the
+ * way back: model.c's model_net, here on its own so that model.c may call this file. */
+static void flow(const struct platform *pf, double *load, int a, int b, double bytes)
+{
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    for (int k = 0; route && k < n; k++)
+        load[route[k]] += bytes;
+    route = platform_route(pf, b, a, &n);
+    for (int k = 0; route && k < n; k++)
+        load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
+}
+
+/* A transfer of `bytes` a -> b sharing each shared link of its route with all its load. */
+static double flow_time(const struct platform *pf, const double *load, int a, int b, double bytes)
+{
+    int n;
+    const int *route = platform_route(pf, a, b, &n);
+    if (!route)
+        return NAN; /* a route the digest lacks: loud, not wrong */
+    double lat = 0, t = 0;
+    for (int k = 0; k < n; k++) {
+        const struct platform_link *L = &pf->link[route[k]];
+        lat += L->lat;
+        t = fmax(t, (L->shared ? fmax(bytes, load[route[k]]) : bytes) /
+                        (L->bw * NET_BANDWIDTH_FACTOR));
+    }
+    return lat * NET_LATENCY_FACTOR + t;
+}
+
+/* The network part of one phase: every host h moves per[h] states of `bytes` to (write) or from
+ * (read) every server, a stripe each; the time of the slowest host's stripes, each sharing
+ * every link of its route with the phase's whole load. */
+static double stripes_net(const struct platform *pf, const int *per, int hosts, double bytes,
+                          bool write)
+{
+    double *load = calloc((size_t)pf->nlinks + 1, sizeof *load);
+    if (!load)
+        return NAN;
+    double stripe = bytes / pf->ndisks, t = 0;
+    for (int h = 0; h < hosts; h++)
+        for (int s = 0; per[h] && s < pf->ndisks; s++) {
+            int srv = pf->disk[s].host;
+            flow(pf, load, write ? h : srv, write ? srv : h, per[h] * stripe);
+        }
+    for (int h = 0; h < hosts; h++)
+        for (int s = 0; per[h] && s < pf->ndisks; s++) {
+            int srv = pf->disk[s].host;
+            t = fmax(t, flow_time(pf, load, write ? h : srv, write ? srv : h, per[h] * stripe));
+        }
+    free(load);
+    return t;
+}
+
+/* The disk part: every server gets its stripe of each of the phase's states at once. */
+static double stripes_disk(const struct platform *pf, const int *per, int hosts, double bytes,
+                           bool write)
+{
+    double states = 0, t = 0;
+    for (int h = 0; h < hosts; h++)
+        states += per[h];
+    for (int s = 0; s < pf->ndisks; s++)
+        t = fmax(t, states * bytes / pf->ndisks /
+                        (write ? pf->disk[s].write_bw : pf->disk[s].read_bw));
+    return t;
+}
+
+double model_file_write(const struct platform *pf, const struct layout *l, double bytes)
+{
+    if (pf->ndisks < 1 || bytes <= 0)
+        return 0;
+    return stripes_net(pf, l->sim_per_host, l->hosts, bytes, true) +
+           stripes_disk(pf, l->sim_per_host, l->hosts, bytes, true);
+}
+
+double model_file_read(const struct platform *pf, const struct layout *l, const int *readers,
+                       double bytes)
+{
+    if (pf->ndisks < 1 || bytes <= 0)
+        return 0;
+    return stripes_disk(pf, readers, l->hosts, bytes, false) +
+           stripes_net(pf, readers, l->hosts, bytes, false);
+}
+
+double model_file_latency(const struct platform *pf, int h)
+{
+    double lat = 0;
+    for (int s = 0; s < pf->ndisks; s++) {
+        int n;
+        const int *route = platform_route(pf, pf->disk[s].host, h, &n);
+        double one = 0;
+        for (int k = 0; route && k < n; k++)
+            one += pf->link[route[k]].lat;
+        lat = fmax(lat, one);
+    }
+    return lat * NET_LATENCY_FACTOR;
+}
+
+double model_file_steps(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, double *read)
+{
+    double w = 0, r = 0, steps = 0;
+    for (int k = 0; k < prof->nclasses; k++) {
+        double n = (double)prof->classes[k].count, b = prof->classes[k].v.bytes / l->sim_cores;
+        w += n * model_file_write(pf, l, b);
+        r += read ? n * model_file_read(pf, l, l->sim_per_host, b) : 0;
+        steps += n;
+    }
+    if (read)
+        *read = steps > 0 ? r / steps : 0;
+    return steps > 0 ? w / steps : 0;
+}
+
+void model_file_posthoc(const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, struct model_result *m)
+{
+    m->stage.Ing = model_file_steps(pf, l, prof, &m->stage.R);
+    m->sim_active += m->steps * m->stage.Ing;
+    m->ana_active += m->steps * m->stage.R;
+    m->ana_active_drifted = m->ana_active;
+    m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
+}
