@@ -547,13 +547,24 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
-    double drifted = 0;
+    double drifted = 0, ing = 0, ing_sum = 0, absorbed = 0, last_ing = 0;
     for (int k = 0; k < prof->nclasses; k++) {
         struct ana_step a;
         analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
                        sim_side > 0 ? halo_busy / sim_side : 0, apart, one_halo, &a);
         double n = (double)prof->classes[k].count;
-        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
+        if (p->dtl == DTL_STAGING) { /* the servers' queue in place of the retrieval */
+            struct staging_step s;
+            model_staging_step(pf, l, &prof->classes[k].v, p->staging_memory,
+                               model_exchange_time(pf, l, &prof->classes[k].v), &s);
+            a.R = s.R, a.A = s.A, a.W = s.W, a.chunks = s.chunks;
+            a.active = a.drifted = s.active;
+            ing = s.Ing;
+            ing_sum += n * ing;
+            /* The others wait for the late rank in their next halo exchange: active, in S. */
+            absorbed += exchanges >= 1 ? n * (ing - s.wait) : 0;
+        }
+        period_sum += n * (fmax(sim_side + ing, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -563,16 +574,19 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         m->chunks = fmax(m->chunks, a.chunks);
         m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
         if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
-            last_ana = a.R + a.A + a.W + st->C;
+            last_ana = a.R + a.A + a.W + st->C, last_ing = ing;
     }
     if (steps_total > 0) {
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
+        st->Ing = ing_sum / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    m->sim_active = m->steps * sim_side + tail;
-    m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
+    double sim_busy = m->steps * sim_side + absorbed; /* staging: its waits are idle */
+    sim_side += st->Ing;
+    m->sim_active = sim_busy + tail;
+    m->sim_idle = fmax(0, period_sum - sim_busy);
     m->ana_active = busy_ana;
     /* A drift that would move analytics active time by less than 1% is not worth a caution. */
     m->ana_active_drifted = drifted < busy_ana * (1 - DRIFT_WORTH) ? drifted : busy_ana;
@@ -583,6 +597,12 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
     double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
+    if (p->dtl == DTL_STAGING && m->steps) { /* the last rank goes on once it has room */
+        double S = st->S;
+        drain = S + fmax(last_ing + tail, last_ana) - fmax(last_ing + S, last_ana) - tail;
+        m->staging_wait = st->Ing;
+        m->backpressure = st->Ing > 0 && sim_side > ana_side;
+    }
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);

@@ -83,6 +83,11 @@ struct model_result {
     int inbound_links;
     bool traced; /* the platform's (MODEL_TRACE_WARNING) */
     enum scenario scenario;
+    /* dtl=staging (model_staging.c): seconds the critical rank waits per step for room on its
+     * staging server (also stage.Ing), and whether that back-pressure sets the pace: the
+     * simulation's side, lengthened by the wait, is the longer one. 0 and false otherwise. */
+    double staging_wait;
+    bool backpressure;
 };
 
 /* mapping=inline (l->inline_ranks): every stride each rank analyses its own part, then the ranks
@@ -94,6 +99,32 @@ struct model_result {
  *   sim_active: the simulation's own time (S), ana_active: the analysis' time on the same cores,
  *   both per core; sim_idle = ana_idle = 0, efficiency 1 (eq. 6: no idle between components),
  *   scenario SCENARIO_INLINE. */
+
+/* dtl=staging (params.h), model_staging.c: staging servers in the style of DataSpaces or ADIOS2's
+ * SST, one per analytics node of mapping=intransit, each holding up to staging_memory bytes of
+ * states. A rank's put waits until its server has room for its state (back-pressure), then pushes
+ * the state there at once (the transfer starts with the put); the host's actors read the states
+ * in place, in the order they were put, and a state's memory is freed when its analysis ends.
+   One step of one analytics class, the puts of the step all at date 0:
+ *   Ing    the last admitted rank's wait for room (the critical rank's back-pressure)
+ *   wait   the ranks' mean wait (the others wait for the late one in their next halo exchange)
+ *   R, A, W  the critical host's stages: R = its last analysis' end - A's analyses (the states'
+ *          transfers and the waits for them), A = its critical actor's analyses + the exchange,
+ *          W = its metrics to the collector
+ * (`exchange`: model_exchange_time of v, which the host that ends last does after its analyses)
+ *   active the analytics' R + A per core (each actor's waits for a state put before it asked,
+ *          and its analyses), as model_result's ana_active counts them
+ *   chunks states the critical actor analyses
+ * How each host's queue evolves: a small event loop in O(states) (model_staging.c): transfers
+ * share the host's part of its busiest link equally (processor sharing, in the order put), each
+ * no faster than alone; the analyses take the same time each. */
+struct staging_step {
+    double Ing, wait, R, A, W, active, chunks;
+};
+
+void model_staging_step(const struct platform *pf, const struct layout *l,
+                        const struct analytics_value *v, double memory, double exchange,
+                        struct staging_step *out);
 
 /* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
  * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l

@@ -44,6 +44,8 @@ enum param_id {
     P_ANALYTICS,
     P_ANALYTICS_ZONE,
     P_SIMULATION,
+    /* staging: the staging servers' memory (dtl=staging) */
+    P_STAGING_MEMORY,
     P_EXTRA0, /* the first of PARAMS_EXTRA slots a simulation profile may declare */
     PARAM_MAX = P_EXTRA0 + PARAMS_EXTRA
 };
@@ -65,7 +67,10 @@ extern int params_extra_count;
 /* MAPPING_INLINE: the ranks analyse their own part every stride, on their own cores (no analytics
  * cores, no DTL; the ratio does not apply). Appended: the indices before it stay. */
 enum mapping { MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_HOSTFILE, MAPPING_INLINE };
-enum dtl_mode { DTL_QUEUE, DTL_MAILBOX };
+/* DTL_STAGING: staging servers (DataSpaces, ADIOS2 SST) on the analytics nodes of
+ * mapping=intransit hold the states in memory (staging_memory bytes each); a put waits while its
+ * server is full (model_staging.c, sim_staging.c). */
+enum dtl_mode { DTL_QUEUE, DTL_MAILBOX, DTL_STAGING };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
 enum sampling { SAMPLING_AUTO, SAMPLING_OFF };
@@ -93,6 +98,7 @@ struct params {
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
     char simulation[PARAMS_PATH_MAX];
+    double staging_memory; /* bytes per staging server (dtl=staging) */
     double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
 };
 
