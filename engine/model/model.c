@@ -547,7 +547,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double steps_total = 0, busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0;
-    double drifted = 0, ing = 0, ing_sum = 0, absorbed = 0, last_ing = 0;
+    double drifted = 0, waits = 0;
     for (int k = 0; k < prof->nclasses; k++) {
         struct ana_step a;
         analytics_step(p, pf, l, &prof->classes[k].v, sim_side,
@@ -559,12 +559,9 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
                                model_exchange_time(pf, l, &prof->classes[k].v), &s);
             a.R = s.R, a.A = s.A, a.W = s.W, a.chunks = s.chunks;
             a.active = a.drifted = s.active;
-            ing = s.Ing;
-            ing_sum += n * ing;
-            /* The others wait for the late rank in their next halo exchange: active, in S. */
-            absorbed += exchanges >= 1 ? n * (ing - s.wait) : 0;
+            waits += n * s.Ing;
         }
-        period_sum += n * (fmax(sim_side + ing, a.R + a.A + a.W) + st->C);
+        period_sum += n * (fmax(sim_side, a.R + a.A + a.W) + st->C);
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         R += n * a.R;
@@ -574,19 +571,20 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         m->chunks = fmax(m->chunks, a.chunks);
         m->inbound_links = a.inbound > m->inbound_links ? a.inbound : m->inbound_links;
         if (prof->step_class ? prof->step_class[prof->steps - 1] == k : k == 0)
-            last_ana = a.R + a.A + a.W + st->C, last_ing = ing;
+            last_ana = a.R + a.A + a.W + st->C;
     }
     if (steps_total > 0) {
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
-        st->Ing = ing_sum / steps_total;
+        /* dtl=staging: a rank's wait for room overlaps its next step, which the queue paces
+         * (model.h); the stages keep the paper's meaning. */
+        m->staging_wait = waits / steps_total;
     }
     double ana_side = st->R + st->A + st->W + st->C;
-    double sim_busy = m->steps * sim_side + absorbed; /* staging: its waits are idle */
-    sim_side += st->Ing;
-    m->sim_active = sim_busy + tail;
-    m->sim_idle = fmax(0, period_sum - sim_busy);
+    m->backpressure = m->staging_wait > 0 && ana_side > sim_side;
+    m->sim_active = m->steps * sim_side + tail;
+    m->sim_idle = fmax(0, period_sum - m->steps * sim_side);
     m->ana_active = busy_ana;
     /* A drift that would move analytics active time by less than 1% is not worth a caution. */
     m->ana_active_drifted = drifted < busy_ana * (1 - DRIFT_WORTH) ? drifted : busy_ana;
@@ -597,12 +595,6 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
     double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
-    if (p->dtl == DTL_STAGING && m->steps) { /* the last rank goes on once it has room */
-        double S = st->S;
-        drain = S + fmax(last_ing + tail, last_ana) - fmax(last_ing + S, last_ana) - tail;
-        m->staging_wait = st->Ing;
-        m->backpressure = st->Ing > 0 && sim_side > ana_side;
-    }
     m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
@@ -699,5 +691,13 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
              m->traced && (m->inbound_links > 1 || drift[0]) ? "; " : "",
              m->inbound_links > 1 ? links : "", m->inbound_links > 1 && drift[0] ? "; " : "",
              drift);
+    if (m->staging_wait > 0) { /* model.h: the waits' other end */
+        const struct stages *st = &m->stage;
+        double S = st->S + st->Ing, ana = st->R + st->A + st->W + st->C;
+        double more = m->steps * (fmax(S + m->staging_wait, ana) - fmax(S, ana));
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s" MODEL_STAGING_WARNING, used ? "; " : "",
+                 m->staging_wait, m->makespan > 0 ? 100 * more / m->makespan : 0);
+    }
     return buf;
 }

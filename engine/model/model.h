@@ -31,6 +31,11 @@
 #define MODEL_INLINE_LINKS_WARNING                                                                 \
     "the ranks' exchange reaches a node over several links (a torus?): the model takes them to "   \
     "share one, so it may overestimate A; check with situ run --fidelity full"
+#define MODEL_STAGING_WARNING                                                                      \
+    "dtl=staging: the ranks wait up to %.3g s per step for room on the staging servers; the "     \
+    "model overlaps those waits with their next step, so its makespan may be low by up to "      \
+    "%.0f%% here, and its simulation active/idle split leaves out the ranks' waits for each "      \
+    "other; check with --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -83,9 +88,14 @@ struct model_result {
     int inbound_links;
     bool traced; /* the platform's (MODEL_TRACE_WARNING) */
     enum scenario scenario;
-    /* dtl=staging (model_staging.c): seconds the critical rank waits per step for room on its
-     * staging server (also stage.Ing), and whether that back-pressure sets the pace: the
-     * simulation's side, lengthened by the wait, is the longer one. 0 and false otherwise. */
+    /* dtl=staging (model_staging.c): seconds the last rank to get room on its staging server
+     * waits per step (a mean over the steps), and whether that back-pressure sets the pace:
+     * ranks wait for room while the analytics' side, whose queue the servers' memory bounds, is
+     * the longer one. The model takes each wait to overlap the rank's next step (the queue, not
+     * the rank, sets the step's end): so it is where the analytics is the slower side; where
+     * the simulation is, the waits may lengthen the steps (up to S + staging_wait), and the
+     * ranks' waits for each other in their halo exchanges, which full fidelity counts active,
+     * are not in sim_active (MODEL_STAGING_WARNING). 0 and false for the other DTLs. */
     double staging_wait;
     bool backpressure;
 };

@@ -491,6 +491,11 @@ int params_validate(const struct params *p, char *err)
                     "mapping=intransit (with --analytics-zone, or the last nodes)");
         return -1;
     }
+    if (p->dtl == DTL_STAGING && p->fidelity == FIDELITY_SMPI) {
+        seterr(err, "fidelity: smpi cannot model staging servers (dtl=staging): its proxy has no "
+                    "bounded server memory; use --fidelity full");
+        return -1;
+    }
     if (!p->platform[0]) {
         seterr(err, "platform: expected a SimGrid platform XML file");
         return -1;

@@ -125,6 +125,12 @@ static int setup(struct engine *e, char *err, size_t errlen)
     e->steps = p->iterations / p->stride;
     if (analytics_setup(e, err, errlen) < 0)
         return -1;
+    if (e->fast && p->dtl == DTL_STAGING && !sim_staging_fast(e)) { /* sim_internal.h */
+        e->fast = false;
+        e->staging_as_full = true;
+        e->drift_share = 1;
+        e->ranks_drift = e->drift_paced = false;
+    }
     e->flops_per_iteration = e->sim.cost * REFERENCE_SPEED;
     sim_links_init(&e->links);
     {
@@ -139,7 +145,8 @@ static int setup(struct engine *e, char *err, size_t errlen)
         xbt_dynar_free(&route);
     }
     e->collector_done = e->l.inline_ranks; /* inline runs no collector */
-    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_sampling_init(e) < 0) {
+    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_staging_init(e) < 0 ||
+        sim_sampling_init(e) < 0) {
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
     }
@@ -254,12 +261,15 @@ static void summarise(struct engine *e, struct sim_measure *out)
     m->stage.S = S ? m->sim_active / S : 0;
     m->sim_active += tail;
     m->stage.Ing = 0; /* fire-and-forget puts cost the rank nothing */
+    for (long i = 0; e->servers && i < S; i++) /* dtl=staging: the last rank's wait for room */
+        m->staging_wait += e->staging_max[i] / S;
     m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
     m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;
     double sim_side = m->stage.S + m->stage.Ing;
     double ana_side = m->stage.R + m->stage.A + m->stage.W + m->stage.C;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+    m->backpressure = m->staging_wait > 0 && ana_side > sim_side; /* model.h */
     if (l->inline_ranks) { /* model.h's definitions */
         m->ana_idle = 0;
         m->stage.A = S ? m->ana_active / S : 0;
@@ -293,6 +303,10 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
     out->steps = e->steps;
     out->fidelity = e->p.fidelity;
     check_fast_assumption(e, out->warning, sizeof out->warning);
+    if (e->staging_as_full)
+        snprintf(out->warning, sizeof out->warning, "%s",
+                 "fidelity=fast: the staging servers fill up (back-pressure), which fast mode "
+                 "simulates rank by rank, as --fidelity full does");
     if (!steps_array_ok(&out->sim_active, e->steps) || !steps_array_ok(&out->sim_idle, e->steps) ||
         !steps_array_ok(&out->ana_active, e->steps) || !steps_array_ok(&out->ana_idle, e->steps)) {
         snprintf(err, errlen, "out of memory");
