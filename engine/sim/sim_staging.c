@@ -55,6 +55,13 @@ int sim_staging_init(struct engine *e)
         s->capacity = e->p.staging_memory;
         c->server = s;
     }
+    /* Fast mode's group of a host's actors: the states were pushed with their puts, so no
+     * retrieval of theirs is merged away (no latency to add), and every actor waits for its
+     * first state as long as the group does (they all land together). */
+    for (int k = 0; k < e->nanas; k++) {
+        e->anas[k].extra_latency = 0;
+        e->anas[k].share_R = 1;
+    }
     return 0;
 }
 
