@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_app  # the promises of --smpi-app
 import inline  # mapping=inline at every level
 import sampling  # sampled full fidelity against every step simulated
+import staging  # dtl=staging at every level, with and without back-pressure
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import suite  # noqa: E402
 
@@ -652,6 +653,8 @@ def main():
           lambda: (lambda r: (r["scenario"] == "IS") or (_ for _ in ()).throw(AssertionError(r["scenario"])))(
               run("--stride", "1000", "--compute-scaling", "50", "--ratio", "31")))
     for name, test in inline.checks(SITU, tmp):
+        check(name, test)
+    for name, test in staging.checks(SITU, tmp):
         check(name, test)
     check("the simulation logs to situ_sim only when asked (SITU_SIM_LOG)", sim_log(tmp))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
