@@ -32,10 +32,10 @@
     "the ranks' exchange reaches a node over several links (a torus?): the model takes them to "   \
     "share one, so it may overestimate A; check with situ run --fidelity full"
 #define MODEL_STAGING_WARNING                                                                      \
-    "dtl=staging: the ranks wait up to %.3g s per step for room on the staging servers; the "     \
-    "model overlaps each wait with the rank's next step, which holds where the analytics is the " \
-    "slower side by far: its makespan may be low by up to %.0f%% here, and how the waits spread " \
-    "over the ranks' halo exchanges (their active and idle time) and, where the simulation is "  \
+    "dtl=staging: the ranks wait up to %.3g s per step for room on the staging servers; the "      \
+    "model overlaps each wait with the rank's next step, which holds where the analytics is the "  \
+    "slower side by far: its makespan may be low by up to %.0f%% here, and how the waits spread "  \
+    "over the ranks' halo exchanges (their active and idle time) and, where the simulation is "    \
     "the slower side, the analytics' times are not modelled; check with --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64

@@ -98,7 +98,8 @@ struct params {
     char analytics[PARAMS_PATH_MAX];
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
     char simulation[PARAMS_PATH_MAX];
-    double staging_memory; /* bytes per staging server (dtl=staging) */
+    /* staging: bytes per staging server (dtl=staging) */
+    double staging_memory;
     double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
 };
 

@@ -134,7 +134,7 @@ int profile_source_builtin(const struct params *p, const struct layout *l,
 }
 
 int profile_staging_check(const struct params *p, const struct layout *l,
-                        const struct analytics_profile *prof, char *err, size_t errlen)
+                          const struct analytics_profile *prof, char *err, size_t errlen)
 {
     if (p->dtl != DTL_STAGING || l->sim_cores < 1)
         return 0;

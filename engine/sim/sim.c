@@ -261,7 +261,8 @@ static void summarise(struct engine *e, struct sim_measure *out)
     m->stage.S = S ? m->sim_active / S : 0;
     m->sim_active += tail;
     m->stage.Ing = 0; /* fire-and-forget puts cost the rank nothing */
-    for (long i = 0; e->servers && i < S; i++) /* dtl=staging: the last rank's wait for room */
+    /* dtl=staging: the last rank's wait for room */
+    for (long i = 0; e->servers && i < S; i++)
         m->staging_wait += e->staging_max[i] / S;
     m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
     m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;

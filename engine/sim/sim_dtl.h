@@ -24,7 +24,8 @@ struct channel {
     bool local;           /* every put comes over an unshared loopback (channel_set_local) */
     double latency, bandwidth;
     sg_sem_t avail;
-    struct staging_server *server; /* dtl=staging: the host's server (sim_staging.c), or NULL */
+    /* dtl=staging: the host's server (sim_staging.c), or NULL */
+    struct staging_server *server;
     sg_mutex_t mutex; /* queue kind */
     sg_cond_t nonempty;
     void **items;

@@ -74,9 +74,10 @@ struct ana_group {
      * full 1; fast below 1 when some actors take fewer states than the critical one. */
     double share_R, share_A;
     int xidx;                      /* index among the exchanging hosts, -1 if none */
-    double held; /* dtl=staging: server bytes of the states it took, freed once analysed */
     double *active, *idle, *R, *A; /* [steps] */
     double *X; /* [steps] the exchange, part of A: one actor of the host does it */
+    /* dtl=staging: server bytes of the states it took, freed once analysed */
+    double held;
 };
 
 /* Step sampling's state (sim_sampling.c): the per-step measures so far, and the decision. */

@@ -75,8 +75,7 @@ int sim_sampling_init(struct engine *e)
     /* Fast mode keeps the actors in step and costs little; smpi's ranks are the application's.
      * dtl=staging: the servers' waits (sim_staging.c) are measures the sampler does not carry. */
     if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL ||
-        e->p.dtl == DTL_STAGING ||
-        e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
+        e->p.dtl == DTL_STAGING || e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
         return 0;
     long H = e->p.halo_period, T = e->p.stride;
     s->cycle = H < e->p.iterations ? H / gcd(H, T) : 1;
