@@ -228,7 +228,7 @@ static void summarise(struct engine *e, struct sim_measure *out)
     double worst = -1;
     for (int k = 0; k < e->nanas; k++) {
         const struct ana_group *a = &e->anas[k];
-        double w = (double)a->actors / l->ana_cores, R = 0, A = 0;
+        double w = (double)a->actors / l->ana_cores, R = 0, A = 0, X = 0;
         for (long i = 0; i < S; i++) {
             double analysis = a->A[i] - a->X[i];
             out->ana_active[i] +=
@@ -236,11 +236,19 @@ static void summarise(struct engine *e, struct sim_measure *out)
             out->ana_idle[i] += w * a->idle[i];
             R += a->R[i];
             A += a->A[i];
+            X += a->X[i];
         }
         if (S && R + A > worst) { /* the critical actor sets the pace */
             worst = R + A;
             m->stage.R = R / S;
             m->stage.A = A / S;
+            /* dtl=staging: R spans the servers' queue, from the step's first put to its last
+             * analysis' end, less the analyses (the model's, model.h) */
+            double span = 0;
+            for (long i = 0; e->servers && i < S; i++)
+                span += fmax(0, e->staging_last[i] - e->staging_first[i] - (A - X) / S) / S;
+            if (e->servers)
+                m->stage.R = span;
         }
     }
     for (int k = 0; l->inline_ranks && k < e->nsims; k++) /* the analysis, on the ranks' cores */

@@ -306,7 +306,7 @@ void sim_analytics_actor(int argc, char **argv)
     while (retrieve(a, &step)) {
         double t0 = simgrid_get_clock();
         execute(a->chunks * e->chunk_flops[step]);
-        sim_staging_release(a); /* analysed in place: its memory is free */
+        sim_staging_release(e, a, step); /* analysed in place: its memory is free */
         if (host_step_done(e, a)) {
             double x0 = simgrid_get_clock();
             exchange(e, a->xidx, a->host, step);

@@ -40,8 +40,11 @@ int sim_staging_init(struct engine *e)
 {
     if (e->p.dtl != DTL_STAGING)
         return 0;
-    if (!ZALLOC(e->servers, e->l.hosts) || !ZALLOC(e->staging_max, e->steps))
+    if (!ZALLOC(e->servers, e->l.hosts) || !ZALLOC(e->staging_max, e->steps) ||
+        !ZALLOC(e->staging_first, e->steps) || !ZALLOC(e->staging_last, e->steps))
         return -1;
+    for (long i = 0; i < e->steps; i++)
+        e->staging_first[i] = INFINITY;
     for (int k = 0; k < e->nstate_channels; k++) {
         struct channel *c = &e->state_channels[k];
         int h = -1;
@@ -70,6 +73,7 @@ void sim_staging_reserve(struct engine *e, struct sim_group *g, long i, struct c
 {
     struct staging_server *s = c->server;
     double t0 = simgrid_get_clock();
+    e->staging_first[i] = fmin(e->staging_first[i], t0);
     sg_mutex_lock(s->mutex);
     /* A server takes any state that fits (profile_staging_check: one always does, alone). */
     while (s->used > 0 && s->used + bytes > s->capacity * (1 + 1e-12))
@@ -84,11 +88,12 @@ void sim_staging_reserve(struct engine *e, struct sim_group *g, long i, struct c
     }
 }
 
-void sim_staging_release(struct ana_group *a)
+void sim_staging_release(struct engine *e, struct ana_group *a, long step)
 {
     struct staging_server *s = a->in->server;
     if (!s || a->held <= 0)
         return;
+    e->staging_last[step] = fmax(e->staging_last[step], simgrid_get_clock());
     sg_mutex_lock(s->mutex);
     s->used = fmax(0, s->used - a->held);
     sg_cond_notify_all(s->room);

@@ -4,7 +4,8 @@ platforms/staging.xml (the staging zone behind its uplink), with and without bac
   - without (the servers hold a step's states): model, fast and full within 2% on the makespan and
     on simulation and analytics active time; no wait, no back-pressure, no staging caution;
   - with (one state per server, the analytics the slower side): model and fast within 2% of full on
-    the makespan and analytics active time, every level says back-pressure sets the pace, the model
+    the makespan, analytics active time and R (the servers' queue), every level says back-pressure
+    sets the pace and the simulation waits (IS), the model
     cautions (its split of the ranks' time leaves their waits out) and fast says it ran as full;
   - where the simulation is the slower side, the model's caution gives a range that holds full;
   - step sampling stays off (it does not see the servers' waits).
@@ -63,6 +64,8 @@ def backpressure(situ, args):
                 close(r[lv][k], r["full"][k], 0.02, f"{lv} {k} vs full")
         for lv, d in r.items():
             assert d["staging_wait"] > 0 and d["backpressure"] is True, f"{lv}: {d['staging_wait']} {d['backpressure']}"
+            assert d["scenario"] == "IS", f"{lv}: {d['scenario']}"  # the queue is the longer side
+        close(r["model"]["stage"]["R"], r["full"]["stage"]["R"], 0.02, "R (the servers' queue) vs full")
         assert "staging servers" in r["model"]["warning"], r["model"].get("warning")
         assert "back-pressure" in r["fast"]["warning"], r["fast"].get("warning")
         # The memory bound costs: one state per server serialises the analyses.
