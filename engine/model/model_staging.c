@@ -130,32 +130,34 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
         for (int k = 0; route && k < n; k++)
             load[route[k]] += chunk * (NET_CROSSTRAFFIC - 1);
     }
+    /* Per host, over the routes of its states (one pass over the ranks): the latencies' sum, the
+     * busiest shared link's load time, one state's time alone. */
+    double *route_sum = calloc(3 * (size_t)l->hosts, sizeof *route_sum);
+    double *busiest = route_sum ? route_sum + l->hosts : NULL;
+    double *alone = route_sum ? busiest + l->hosts : NULL;
+    for (long r = 0; route_sum && r < l->sim_cores; r++) {
+        int n, h = l->dtl_host[r];
+        const int *route = platform_route(pf, l->rank_host[r], h, &n);
+        for (int k = 0; route && k < n; k++) {
+            const struct platform_link *K = &pf->link[route[k]];
+            double bw = K->bw * NET_BANDWIDTH_FACTOR;
+            route_sum[h] += K->lat * NET_LATENCY_FACTOR;
+            alone[h] = fmax(alone[h], chunk / bw);
+            if (K->shared && load)
+                busiest[h] = fmax(busiest[h], load[route[k]] / bw);
+        }
+    }
     double worst = -1, waits = 0;
-    for (int h = 0; h < l->hosts; h++) {
+    for (int h = 0; route_sum && h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
         struct queue_in q = {.L = l->dtl_load[h], .n = l->ana_per_host[h]};
         q.c = chunk > 0 ? (long)fmin(floor(memory / chunk), (double)q.L) : q.L;
         q.c = q.c < 1 ? 1 : q.c;
         q.a = v->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
-        double lat = 0, busiest = 0, alone = 0;
-        for (long r = 0; r < l->sim_cores; r++) {
-            if (l->dtl_host[r] != h)
-                continue;
-            int n;
-            const int *route = platform_route(pf, l->rank_host[r], h, &n);
-            for (int k = 0; route && k < n; k++) {
-                const struct platform_link *K = &pf->link[route[k]];
-                double bw = K->bw * NET_BANDWIDTH_FACTOR;
-                lat += K->lat * NET_LATENCY_FACTOR / q.L;
-                alone = fmax(alone, chunk / bw);
-                if (K->shared && load)
-                    busiest = fmax(busiest, load[route[k]] / bw);
-            }
-        }
-        q.lat = lat;
-        q.beta1 = alone > 0 ? alone : 1e-300;
-        q.beta = fmax(busiest / q.L, q.beta1 / q.L);
+        q.lat = route_sum[h] / q.L; /* the mean route's */
+        q.beta1 = alone[h] > 0 ? alone[h] : 1e-300;
+        q.beta = fmax(busiest[h] / q.L, q.beta1 / q.L);
         struct queue_out o;
         if (queue_run(&q, &o) < 0)
             continue; /* out of memory: this host counts for nothing (never seen) */
@@ -174,4 +176,5 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
     }
     out->wait = waits / l->sim_cores;
     free(load);
+    free(route_sum);
 }
