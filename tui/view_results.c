@@ -222,7 +222,8 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
         draw_text(s, y + 4, sx, sw, ph_c, ph);
     if (l->r_scen_text >= 0)
         draw_fmt(s, y + l->r_scen_text, mx, l->right_w - LABEL_W, COL_MUTED, "%s %s", s->g->arrow,
-                 scenario_text(m->scenario));
+                 m->backpressure ? "back-pressure: the servers are full" /* dtl=staging */
+                                 : scenario_text(m->scenario));
     if (l->r_cores < 0)
         return;
     int cy = y + l->r_cores;

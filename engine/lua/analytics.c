@@ -391,9 +391,22 @@ static int sim_at(const struct params *p, const struct layout *l, long step, boo
     *sim = next;
     return 0;
 }
+static int profile_eval(const struct params *p, const struct layout *l,
+                        struct analytics_profile *out, char *err, size_t errlen);
 
 int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
                       char *err, size_t errlen)
+{
+    if (profile_eval(p, l, out, err, errlen) < 0)
+        return -1;
+    if (profile_staging_check(p, l, out, err, errlen) == 0)
+        return 0;
+    profile_free(out);
+    return -1;
+}
+
+static int profile_eval(const struct params *p, const struct layout *l,
+                        struct analytics_profile *out, char *err, size_t errlen)
 {
     profile_init(out, p->iterations / p->stride);
     struct sim_profile sim;

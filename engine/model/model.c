@@ -628,7 +628,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * fetch is a rendezvous: C is on the rank's path whichever side is slower, so it follows
      * the max rather than joining the analytics side in it. */
     double busy_ana = 0, period_sum = 0, R = 0, A = 0, W = 0, last_ana = 0, last_sim = 0;
-    double drifted = 0, ing = 0, written_sum = 0;
+    double drifted = 0, ing = 0, written_sum = 0, waits = 0;
     for (int k = 0; k < nc; k++) {
         /* Reduction (model_reduce.h): the rank reduces its state before the put (Ing), the
          * analytics gets fewer bytes and restores them (A). */
@@ -643,6 +643,13 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
                        side[k].one_halo, &a);
         double n = (double)prof->classes[k].count;
+        if (p->dtl == DTL_STAGING) { /* the servers' queue in place of the retrieval */
+            struct staging_step q;
+            model_staging_step(pf, l, &v, p->staging_memory, model_exchange_time(pf, l, &v), &q);
+            a.R = q.R, a.A = q.A, a.W = q.W, a.chunks = q.chunks;
+            a.active = a.drifted = q.active;
+            waits += n * q.Ing;
+        }
         ing += n * (put + written);
         written_sum += n * written;
         m->state_moved += n * v.bytes / l->sim_cores;
@@ -666,11 +673,15 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
         st->R = R / steps_total;
         st->A = A / steps_total;
         st->W = W / steps_total;
+        /* dtl=staging: a rank's wait for room overlaps its next step, which the queue paces
+         * (model.h); the stages keep the paper's meaning. */
+        m->staging_wait = waits / steps_total;
     }
     double written = steps_total > 0 ? written_sum / steps_total : 0;
     double sim_side = st->S + st->Ing, ana_side = written + st->R + st->A + st->W + st->C;
     m->sim_active = sim_sum + ing + tail;
     m->sim_idle = fmax(0, period_sum - sim_sum - ing);
+    m->backpressure = m->staging_wait > 0 && ana_side > sim_side;
     m->ana_active = busy_ana;
     /* A drift that would move analytics active time by less than 1% is not worth a caution. */
     m->ana_active_drifted = drifted < busy_ana * (1 - DRIFT_WORTH) ? drifted : busy_ana;
@@ -785,6 +796,14 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
     if (m->files_spread) { /* files: its own caution, after the others */
         size_t n = strlen(buf);
         snprintf(buf + n, len - n, "%s%s", n ? "; " : "", MODEL_FILE_WARNING);
+    }
+    if (m->staging_wait > 0) { /* model.h: the waits' other end */
+        const struct stages *st = &m->stage;
+        double S = st->S + st->Ing, ana = st->R + st->A + st->W + st->C;
+        double more = m->steps * (fmax(S + m->staging_wait, ana) - fmax(S, ana));
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s" MODEL_STAGING_WARNING, used ? "; " : "",
+                 m->staging_wait, m->makespan > 0 ? 100 * more / m->makespan : 0);
     }
     return buf;
 }

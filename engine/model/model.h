@@ -39,6 +39,12 @@
     "file accesses are taken in step (all ranks write at once, all actors read at once), but "     \
     "here the ranks' and actors' accesses spread out and share the file system less: "             \
     "R and analytics active time may be upper bounds; check with situ run --fidelity full"
+#define MODEL_STAGING_WARNING                                                                      \
+    "dtl=staging: the ranks wait up to %.3g s per step for room on the staging servers; the "      \
+    "model overlaps each wait with the rank's next step, which holds where the analytics is the "  \
+    "slower side by far: its makespan may be low by up to %.0f%% here, and how the waits spread "  \
+    "over the ranks' halo exchanges (their active and idle time) and, where the simulation is "    \
+    "the slower side, the analytics' times are not modelled; check with --fidelity full"
 /* Bytes of one metrics message (temperature, potential and kinetic energy, and a header). */
 #define METRIC_BYTES 64
 
@@ -95,6 +101,16 @@ struct model_result {
     bool traced;       /* the platform's (MODEL_TRACE_WARNING) */
     bool files_spread; /* dtl=file: MODEL_FILE_WARNING's case */
     enum scenario scenario;
+    /* dtl=staging (model_staging.c): seconds the last rank to get room on its staging server
+     * waits per step (a mean over the steps), and whether that back-pressure sets the pace:
+     * ranks wait for room while the analytics' side, whose queue the servers' memory bounds, is
+     * the longer one. The model takes each wait to overlap the rank's next step (the queue, not
+     * the rank, sets the step's end): so it is where the analytics is the slower side; where
+     * the simulation is, the waits may lengthen the steps (up to S + staging_wait), and the
+     * ranks' waits for each other in their halo exchanges, which full fidelity counts active,
+     * are not in sim_active (MODEL_STAGING_WARNING). 0 and false for the other DTLs. */
+    double staging_wait;
+    bool backpressure;
 };
 
 /* mapping=inline (l->inline_ranks): every stride each rank analyses its own part, then the ranks
@@ -106,6 +122,32 @@ struct model_result {
  *   sim_active: the simulation's own time (S), ana_active: the analysis' time on the same cores,
  *   both per core; sim_idle = ana_idle = 0, efficiency 1 (eq. 6: no idle between components),
  *   scenario SCENARIO_INLINE. */
+
+/* dtl=staging (params.h), model_staging.c: staging servers in the style of DataSpaces or ADIOS2's
+ * SST, one per analytics node of mapping=intransit, each holding up to staging_memory bytes of
+ * states. A rank's put waits until its server has room for its state (back-pressure), then pushes
+ * the state there at once (the transfer starts with the put); the host's actors read the states
+ * in place, in the order they were put, and a state's memory is freed when its analysis ends.
+   One step of one analytics class, the puts of the step all at date 0:
+ *   Ing    the last admitted rank's wait for room (the critical rank's back-pressure)
+ *   wait   the ranks' mean wait (the others wait for the late one in their next halo exchange)
+ *   R, A, W  the critical host's stages: R = its last analysis' end - A's analyses (the states'
+ *          transfers and the waits for them), A = its critical actor's analyses + the exchange,
+ *          W = its metrics to the collector
+ * (`exchange`: model_exchange_time of v, which the host that ends last does after its analyses)
+ *   active the analytics' R + A per core (each actor's waits for a state put before it asked,
+ *          and its analyses), as model_result's ana_active counts them
+ *   chunks states the critical actor analyses
+ * How each host's queue evolves: a small event loop in O(states) (model_staging.c): transfers
+ * share the host's part of its busiest link equally (processor sharing, in the order put), each
+ * no faster than alone; the analyses take the same time each. */
+struct staging_step {
+    double Ing, wait, R, A, W, active, chunks;
+};
+
+void model_staging_step(const struct platform *pf, const struct layout *l,
+                        const struct analytics_value *v, double memory, double exchange,
+                        struct staging_step *out);
 
 /* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
  * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l

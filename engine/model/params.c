@@ -12,7 +12,7 @@
 
 static const char *const mapping_choices[] = {"insitu", "intransit", "hostfile",
                                               "inline", "posthoc",   NULL};
-static const char *const dtl_choices[] = {"queue", "mailbox", "file", NULL};
+static const char *const dtl_choices[] = {"queue", "mailbox", "file", "staging", NULL};
 static const char *const fidelity_choices[] = {"fast", "full", "smpi", NULL};
 static const char *const smpi_network_choices[] = {"LV08", "SMPI", NULL};
 static const char *const sampling_choices[] = {"auto", "off", NULL};
@@ -52,9 +52,10 @@ static struct param_desc table[PARAM_MAX] = {
         "the simulation, on all its cores, from files; ratio and dtl ignored)", true},
     [P_HOSTFILE] = {"hostfile", "", PARAM_PATH, OFF(hostfile), 0, 0, 0, 0, SCALE_LINEAR, NULL, "",
         "MPI-style hostfile placing the analytics (mapping=hostfile)", false},
-    [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 2, 1, SCALE_LINEAR, dtl_choices,
-        NULL, "data transport: queue (instantaneous), mailbox (loopback/network cost) or file "
-        "(written to and read from the platform's disks)", true},
+    [P_DTL] = {"dtl", "", PARAM_CHOICE, OFF(dtl), DTL_MAILBOX, 0, 3, 1, SCALE_LINEAR, dtl_choices,
+        NULL, "data transport: queue (instantaneous), mailbox (loopback/network cost), file "
+        "(written to and read from the platform's disks) or staging (servers on the analytics "
+        "nodes, mapping=intransit; see staging_memory)", true},
     [P_PLATFORM] = {"platform", "", PARAM_PATH, OFF(platform), 0, 0, 0, 0, SCALE_LINEAR, NULL,
         "platforms/dahu.xml", "SimGrid platform XML (clusters of any topology, zones)", false},
     [P_FIDELITY] = {"fidelity", "", PARAM_CHOICE, OFF(fidelity), FIDELITY_FAST, 0, 2, 1,
@@ -97,6 +98,10 @@ static struct param_desc table[PARAM_MAX] = {
     [P_DECIMATION_COST] = {"decimation_cost", "s/element", PARAM_REAL, OFF(decimation_cost),
         1e-9, 0, 1, 1.25, SCALE_LOG, NULL, NULL, "seconds per element of the full state a "
         "simulation rank spends decimating it, on a reference core (decimation > 1)", false},
+    /* staging: */
+    [P_STAGING_MEMORY] = {"staging_memory", "bytes", PARAM_REAL, OFF(staging_memory), 64e9, 1,
+        1e18, 2, SCALE_LOG, NULL, NULL, "memory of each staging server (dtl=staging): a put waits "
+        "while its server holds this many bytes of states not yet analysed", false},
 };
 /* clang-format on */
 
@@ -511,6 +516,18 @@ int params_validate(const struct params *p, char *err)
     }
     if (p->mapping == MAPPING_INTRANSIT && p->nodes < 2) {
         seterr(err, "nodes: mapping=intransit needs at least 2 nodes (simulation and analytics)");
+        return -1;
+    }
+    /* staging: the servers and the analytics share the staging nodes; in situ the helper cores
+     * would fetch each state back from a remote server, a round trip no design chooses. */
+    if (p->dtl == DTL_STAGING && p->mapping != MAPPING_INTRANSIT) {
+        seterr(err, "dtl: staging runs its servers and the analytics on the staging nodes: use "
+                    "mapping=intransit (with --analytics-zone, or the last nodes)");
+        return -1;
+    }
+    if (p->dtl == DTL_STAGING && p->fidelity == FIDELITY_SMPI) {
+        seterr(err, "fidelity: smpi cannot model staging servers (dtl=staging): its proxy has no "
+                    "bounded server memory; use --fidelity full");
         return -1;
     }
     if (!p->platform[0]) {

@@ -50,6 +50,8 @@ enum param_id {
     P_DECOMPRESSION_COST,
     P_DECIMATION,
     P_DECIMATION_COST,
+    /* staging: the staging servers' memory (dtl=staging) */
+    P_STAGING_MEMORY,
     P_EXTRA0, /* the first of PARAMS_EXTRA slots a simulation profile may declare */
     PARAM_MAX = P_EXTRA0 + PARAMS_EXTRA
 };
@@ -79,8 +81,11 @@ enum mapping {
     MAPPING_INLINE,
     MAPPING_POSTHOC
 };
-/* DTL_FILE (files): a state is a file striped over the platform's disks (model_file.c). */
-enum dtl_mode { DTL_QUEUE, DTL_MAILBOX, DTL_FILE };
+/* DTL_FILE (files): a state is a file striped over the platform's disks (model_file.c).
+ * DTL_STAGING: staging servers (DataSpaces, ADIOS2 SST) on the analytics nodes of
+ * mapping=intransit hold the states in memory (staging_memory bytes each); a put waits while its
+ * server is full (model_staging.c, sim_staging.c). */
+enum dtl_mode { DTL_QUEUE, DTL_MAILBOX, DTL_FILE, DTL_STAGING };
 enum fidelity { FIDELITY_FAST, FIDELITY_FULL, FIDELITY_SMPI };
 enum smpi_network { SMPI_NET_LV08, SMPI_NET_SMPI };
 enum sampling { SAMPLING_AUTO, SAMPLING_OFF };
@@ -114,6 +119,8 @@ struct params {
     double decompression_cost;  /* reference-core s per element restored (analytics side) */
     long decimation;            /* keep every decimation-th element along each dimension */
     double decimation_cost;     /* reference-core s per element of the full state scanned */
+    /* staging: bytes per staging server (dtl=staging) */
+    double staging_memory;
     double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
 };
 

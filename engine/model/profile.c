@@ -190,5 +190,25 @@ int profile_source_builtin(const struct params *p, const struct layout *l,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return 0;
+    if (profile_staging_check(p, l, out, err, errlen) == 0)
+        return 0;
+    profile_free(out);
+    return -1;
+}
+
+int profile_staging_check(const struct params *p, const struct layout *l,
+                          const struct analytics_profile *prof, char *err, size_t errlen)
+{
+    if (p->dtl != DTL_STAGING || l->sim_cores < 1)
+        return 0;
+    double most = 0;
+    for (int k = 0; k < prof->nclasses; k++)
+        most = fmax(most, prof->classes[k].v.bytes / l->sim_cores);
+    if (p->staging_memory >= most)
+        return 0;
+    snprintf(err, errlen,
+             "staging_memory: %.6g bytes per server is less than one rank's state (%.6g bytes): "
+             "no put could ever fit",
+             p->staging_memory, most);
+    return -1;
 }

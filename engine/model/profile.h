@@ -92,6 +92,12 @@ typedef int (*profile_source)(const struct params *p, const struct layout *l,
 int profile_source_builtin(const struct params *p, const struct layout *l,
                            struct analytics_profile *out, char *err, size_t errlen);
 
+/* dtl=staging's bad input: a staging server's memory (staging_memory) below one rank's state of
+ * the profile's largest step, which no put could ever fit. -1 with a one-line message naming
+ * staging_memory; 0 otherwise, and for every other DTL. */
+int profile_staging_check(const struct params *p, const struct layout *l,
+                          const struct analytics_profile *prof, char *err, size_t errlen);
+
 const char *analytics_pattern_name(enum analytics_pattern pattern);
 /* The pattern named s, or -1. */
 int analytics_pattern_find(const char *s);

@@ -89,6 +89,10 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
         json_object_set_new(o, "makespan_eq5", json_real(m->makespan_eq5));
     /* What each rank's state moves per step, after reduction (model_reduce.h). */
     json_object_set_new(o, "state_bytes_moved", json_real(m->state_moved));
+    if (p->dtl == DTL_STAGING) { /* what the staging servers' memory did (model.h) */
+        json_object_set_new(o, "staging_wait", json_real(m->staging_wait));
+        json_object_set_new(o, "backpressure", json_boolean(m->backpressure));
+    }
     char warning[1024];
     if (m->ana_active_drifted < m->ana_active)
         json_object_set_new(o, "analytics_active_drifted", json_real(m->ana_active_drifted));
@@ -157,6 +161,10 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
     fprintf(out, "  %-20s %s\n", "makespan", unit_time(m->makespan, a, sizeof a));
     if (isfinite(m->makespan_eq5))
         fprintf(out, "  %-20s %s\n", "  paper's eq. 5", unit_time(m->makespan_eq5, a, sizeof a));
+    if (p->dtl == DTL_STAGING)
+        fprintf(out, "  %-20s %s per step for room on the servers%s\n", "back-pressure",
+                unit_time(m->staging_wait, a, sizeof a),
+                m->backpressure ? ": it sets the pace" : "");
     fprintf(out, "  %-20s %.4f\n", "efficiency", m->efficiency);
     fprintf(out, "  %-20s %s (%s)\n", "scenario", model_scenario_name(m->scenario),
             m->scenario == SCENARIO_IS   ? "the simulation waits for the analytics"

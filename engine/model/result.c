@@ -67,6 +67,7 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
         {"makespan_eq5", &m->makespan_eq5, false},
         {"analytics_active_drifted", &m->ana_active_drifted, false},
         {"state_bytes_moved", &m->state_moved, false},
+        {"staging_wait", &m->staging_wait, false}, /* dtl=staging's */
     };
     m->makespan_eq5 = NAN;       /* a model's alone: a measured result has none */
     m->ana_active_drifted = NAN; /* only where the actors may drift apart: see below */
@@ -75,6 +76,7 @@ static int read_model(json_t *o, struct model_result *m, char *err, size_t errle
             return -1;
     if (isnan(m->ana_active_drifted))
         m->ana_active_drifted = m->ana_active;
+    m->backpressure = json_is_true(json_object_get(o, "backpressure"));
     long sim_nodes = 0, ana_nodes = 0, nodes_used = 0;
     if (get_count(o, "steps", true, &m->steps, err, errlen) < 0 ||
         get_count(o, "sim_cores", true, &m->sim_cores, err, errlen) < 0 ||

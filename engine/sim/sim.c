@@ -166,6 +166,12 @@ static int setup(struct engine *e, char *err, size_t errlen)
     e->steps = p->iterations / p->stride;
     if (analytics_setup(e, err, errlen) < 0)
         return -1;
+    if (e->fast && p->dtl == DTL_STAGING && !sim_staging_fast(e)) { /* sim_internal.h */
+        e->fast = false;
+        e->staging_as_full = true;
+        e->drift_share = 1;
+        e->ranks_drift = e->drift_paced = false;
+    }
     e->flops_per_iteration = e->sim.cost * REFERENCE_SPEED;
     sim_links_init(&e->links);
     {
@@ -180,7 +186,8 @@ static int setup(struct engine *e, char *err, size_t errlen)
         xbt_dynar_free(&route);
     }
     e->collector_done = e->l.inline_ranks; /* inline runs no collector */
-    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_sampling_init(e) < 0) {
+    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_staging_init(e) < 0 ||
+        sim_sampling_init(e) < 0) {
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
     }
@@ -262,7 +269,7 @@ static void summarise(struct engine *e, struct sim_measure *out)
     double worst = -1;
     for (int k = 0; k < e->nanas; k++) {
         const struct ana_group *a = &e->anas[k];
-        double w = (double)a->actors / l->ana_cores, R = 0, A = 0;
+        double w = (double)a->actors / l->ana_cores, R = 0, A = 0, X = 0;
         for (long i = 0; i < S; i++) {
             double analysis = a->A[i] - a->X[i];
             out->ana_active[i] +=
@@ -270,11 +277,19 @@ static void summarise(struct engine *e, struct sim_measure *out)
             out->ana_idle[i] += w * a->idle[i];
             R += a->R[i];
             A += a->A[i];
+            X += a->X[i];
         }
         if (S && R + A > worst) { /* the critical actor sets the pace */
             worst = R + A;
             m->stage.R = R / S;
             m->stage.A = A / S;
+            /* dtl=staging: R spans the servers' queue, from the step's first put to its last
+             * analysis' end, less the analyses (the model's, model.h) */
+            double span = 0;
+            for (long i = 0; e->servers && i < S; i++)
+                span += fmax(0, e->staging_last[i] - e->staging_first[i] - (A - X) / S) / S;
+            if (e->servers)
+                m->stage.R = span;
         }
     }
     for (int k = 0; l->inline_ranks && k < e->nsims; k++) /* the analysis, on the ranks' cores */
@@ -304,12 +319,18 @@ static void summarise(struct engine *e, struct sim_measure *out)
     for (long i = 0; i < S && !l->inline_ranks; i++)
         moved += e->chunk_bytes[i] / S;
     m->state_moved = moved;
+    /* dtl=staging: the last rank's wait for room */
+    for (long i = 0; e->servers && i < S; i++)
+        m->staging_wait += e->staging_max[i] / S;
     m->stage.W = e->w_count ? e->w_sum / e->w_count : 0;
     m->stage.C = e->c_count ? e->c_sum / e->c_count : 0;
     double sim_side = m->stage.S + m->stage.Ing;
     double ana_side = written + m->stage.R + m->stage.A + m->stage.W + m->stage.C;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
+    /* model.h's back-pressure, measured: the ranks waited for room, and idled (for room, or for
+     * the metrics that the servers' queue delayed) over 1% of their active time. */
+    m->backpressure = m->staging_wait > 0 && m->sim_idle > 0.01 * m->sim_active;
     if (l->inline_ranks) { /* model.h's definitions */
         m->ana_idle = 0;
         m->stage.R = S ? e->read_sum / ((double)l->sim_cores * S) : 0; /* posthoc's files */
@@ -343,6 +364,10 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
     out->steps = e->steps;
     out->fidelity = e->p.fidelity;
     check_fast_assumption(e, out->warning, sizeof out->warning);
+    if (e->staging_as_full)
+        snprintf(out->warning, sizeof out->warning, "%s",
+                 "fidelity=fast: the staging servers fill up (back-pressure), which fast mode "
+                 "simulates rank by rank, as --fidelity full does");
     if (!steps_array_ok(&out->sim_active, e->steps) || !steps_array_ok(&out->sim_idle, e->steps) ||
         !steps_array_ok(&out->ana_active, e->steps) || !steps_array_ok(&out->ana_idle, e->steps)) {
         snprintf(err, errlen, "out of memory");

@@ -28,6 +28,7 @@ static struct message *message_new(int kind, int step, int count)
     m->step = step;
     m->count = count;
     m->sent = simgrid_get_clock();
+    m->held = 0;
     return m;
 }
 
@@ -228,8 +229,12 @@ void sim_rank_put_state(struct sim_group *g, long i, double state_bytes)
     }
     for (int k = 0; k < g->nstates; k++) {
         struct edge *x = &g->states[k];
-        channel_put(x->to, message_new(MSG_STATE, (int)i, x->count), x->bytes * state_bytes,
-                    x->real_bytes * state_bytes, &e->links);
+        double held = x->to->server ? x->real_bytes * state_bytes : 0;
+        if (held > 0) /* dtl=staging: room on the server first (back-pressure) */
+            sim_staging_reserve(e, g, i, x->to, held);
+        struct message *m = message_new(MSG_STATE, (int)i, x->count);
+        m->held = held;
+        channel_put(x->to, m, x->bytes * state_bytes, x->real_bytes * state_bytes, &e->links);
         e->puts += x->count;
     }
 }
@@ -257,6 +262,7 @@ static bool retrieve(struct ana_group *a, int *step)
     for (int k = 0; k < a->pieces; k++) {
         ready = fmax(ready, in[k]->sent);
         e->gets += in[k]->count;
+        a->held += in[k]->held;
     }
     *step = in[0]->step;
     for (int k = 0; k < a->pieces; k++)
@@ -341,9 +347,11 @@ void sim_analytics_actor(int argc, char **argv)
     struct engine *e = sim_engine;
     struct ana_group *a = sg_actor_self_get_data();
     int step;
+    sim_staging_receive(a);
     while (retrieve(a, &step)) {
         double t0 = simgrid_get_clock();
         execute(a->chunks * e->chunk_flops[step]);
+        sim_staging_release(e, a, step); /* analysed in place: its memory is free */
         if (host_step_done(e, a)) {
             double x0 = simgrid_get_clock();
             exchange(e, a->xidx, a->host, step);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct sim_links;
+struct staging_server;
 
 struct channel {
     sg_mailbox_t mailbox; /* both kinds: the mailbox names the channel */
@@ -23,6 +24,8 @@ struct channel {
     bool local;           /* every put comes over an unshared loopback (channel_set_local) */
     double latency, bandwidth;
     sg_sem_t avail;
+    /* dtl=staging: the host's server (sim_staging.c), or NULL */
+    struct staging_server *server;
     sg_mutex_t mutex; /* queue kind */
     sg_cond_t nonempty;
     void **items;
@@ -39,6 +42,7 @@ struct message {
     double sent;          /* simulated date of the put */
     double bytes;         /* simulated size */
     struct sent *receipt; /* the sender's handle on the transfer, mailbox kind (sim_dtl.c) */
+    double held;          /* dtl=staging: server bytes it holds until analysed (sim_staging.c) */
 };
 
 enum { MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO };

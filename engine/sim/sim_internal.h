@@ -79,6 +79,8 @@ struct ana_group {
     int xidx;                      /* index among the exchanging hosts, -1 if none */
     double *active, *idle, *R, *A; /* [steps] */
     double *X; /* [steps] the exchange, part of A: one actor of the host does it */
+    /* dtl=staging: server bytes of the states it took, freed once analysed */
+    double held;
 };
 
 /* Step sampling's state (sim_sampling.c): the per-step measures so far, and the decision. */
@@ -165,6 +167,15 @@ struct engine {
     void (*execute)(double flops);
     void (*halo)(struct engine *e, struct sim_group *g, long exchanges);
 
+    /* dtl=staging (sim_staging.c): one server per analytics host ([pf.hosts]), each step's
+     * longest wait for room, its first put and its last analysis' end (the model's R spans them);
+     * staging_as_full: fast mode's servers fill up, so it simulates them rank by rank, as full
+     * does. */
+    struct staging_server *servers;
+    double *staging_max;                  /* [steps] */
+    double *staging_first, *staging_last; /* [steps] the step's first put, last analysis' end */
+    bool staging_as_full;
+
     struct sim_links links;
     long execs, sleeps;
     long puts, gets, metrics_delivered, analyses;
@@ -213,6 +224,20 @@ int sim_build_workflow(struct engine *e);
 int sim_halo_local_init(struct engine *e);
 void sim_halo_local_put(struct engine *e, struct sim_group *g);
 double sim_halo_local_wait(struct sim_group *g, double posted);
+
+/* dtl=staging (sim_staging.c). sim_staging_fast: whether fast mode can keep its groups (every
+ * server holds a step's states: no put ever waits); else the engine runs as full. init: after
+ * sim_build_workflow, a server per analytics host on its channel (-1 out of memory). reserve:
+ * a rank's put of `bytes` into channel c waits for room (its wait counted idle in step i);
+ * release: an analytics group frees what it held once it analysed step's states; receive: an
+ * analytics actor makes its host's channel eager, so that each put's transfer starts at once (a
+ * push). */
+bool sim_staging_fast(const struct engine *e);
+int sim_staging_init(struct engine *e);
+void sim_staging_reserve(struct engine *e, struct sim_group *g, long i, struct channel *c,
+                         double bytes);
+void sim_staging_release(struct engine *e, struct ana_group *a, long step);
+void sim_staging_receive(struct ana_group *a);
 
 /* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
 void sim_rank_actor(int argc, char **argv);

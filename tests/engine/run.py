@@ -15,6 +15,7 @@ import inline  # mapping=inline at every level
 import reduction  # --compression and --decimation at every level
 import files  # dtl=file and mapping=posthoc on a platform's disks
 import sampling  # sampled full fidelity against every step simulated
+import staging  # dtl=staging at every level, with and without back-pressure
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import suite  # noqa: E402
 
@@ -686,6 +687,8 @@ def main():
     for name, test in reduction.checks(SITU, tmp):
         check(name, test)
     for name, test in files.checks(SITU, tmp):
+        check(name, test)
+    for name, test in staging.checks(SITU, tmp):
         check(name, test)
     check("the simulation logs to situ_sim only when asked (SITU_SIM_LOG)", sim_log(tmp))
     check("malformed platform: exit 2", bad(["run", "--platform", garbage], 2, garbage))
