@@ -18,7 +18,6 @@ static const enum colour curve_colour[XO_STRATEGIES] = {COL_INSITU,   COL_INTRAN
                                                         COL_RETRIEVE, COL_UTIL_HIGH, COL_BORDER};
 static const int curve_dash[XO_STRATEGIES] = {0, 2, 1, 3, 0, 2};
 static const char *const ascii_curve[XO_STRATEGIES] = {"*", "+", "~", "=", "%", "&"};
-static const char *const ascii_sample[XO_STRATEGIES] = {"**", "- ", "..", "==", "%%", "&&"};
 static const char *const more_point[2][XO_STRATEGIES - 3] = {{"^", "v", "@"}, {"▲", "▼", "★"}};
 static const char *const more_sample[XO_STRATEGIES - 3] = {"╌╌", "━━", "╍╍"};
 
@@ -37,14 +36,14 @@ static const char *sample_of(const struct screen *s, int m)
 {
     const struct glyphs *g = s->g;
     if (!s->unicode)
-        return ascii_sample[m];
+        return ascii_curve[m];
     return m == 0 ? g->curve : m == 1 ? g->curve2 : m == 2 ? g->curve3 : more_sample[m - 3];
 }
 
 /* A strategy in words: "in situ", "in transit:queue", "posthoc:file+c4". */
-static void strategy_words(const struct xover_curves *c, int m, char *out, size_t len)
+static void strategy_words(const char *name, char *out, size_t len)
 {
-    const char *name = c->name[m], *rest = name + strcspn(name, ":+");
+    const char *rest = name + strcspn(name, ":+");
     size_t mlen = (size_t)(rest - name);
     const char *words = !strncmp(name, "insitu", mlen) && mlen == 6      ? "in situ"
                         : !strncmp(name, "intransit", mlen) && mlen == 9 ? "in transit"
@@ -196,7 +195,7 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
     const struct strategy_ranges *f = &c->fastest;
     char words[XO_STRATEGIES][STRATEGY_NAME_MAX + 8];
     for (int m = 0; m < c->n; m++)
-        strategy_words(c, m, words[m], sizeof words[m]);
+        strategy_words(c->name[m], words[m], sizeof words[m]);
     int r = 0, legend = c->n + 1; /* the legend's rows and SimGrid's, kept below the verdict */
     int bad = -1;
     for (int m = 0; m < c->n && bad < 0; m++)
@@ -209,7 +208,8 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
     if (f->n == 1 && r < h) {
         draw_fmt(s, y + r++, x, w, COL_VALUE, "no crossover in %s1-%s1000", g->times, g->times);
         if (r < h)
-            draw_fmt(s, y + r++, x, w, COL_TEXT, "%s faster throughout", words[f->who[0]]);
+            draw_fmt(s, y + r++, x, w, COL_TEXT, "%s %s throughout", words[f->who[0]],
+                     c->n > 2 ? "fastest" : "faster");
     } else if (f->n > 1 && r < h) {
         draw_fmt(s, y + r++, x, w, COL_CROSS, "crossover %s %s%.3g%s", g->approx, g->times,
                  f->to[0], f->n > 2 ? ", fastest:" : "");
@@ -270,25 +270,27 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
 }
 
 /* The title: the strategies' names, or how many when they do not fit. */
-static int draw_title(const struct screen *s, int y, int w, const struct xover_curves *c)
+/* The title: the strategies' names (those chosen, before their curves land), or how many when
+ * they do not fit. */
+static int draw_title(const struct screen *s, int y, int w, const struct xover *xo)
 {
     char t[256] = "", words[STRATEGY_NAME_MAX + 8];
     size_t used = 0;
-    for (int m = 0; m < c->n && used < sizeof t; m++) {
-        strategy_words(c, m, words, sizeof words);
+    for (int m = 0; m < xo->n && used < sizeof t; m++) {
+        strategy_words(xo->st[m].name, words, sizeof words);
         for (char *k = words; *k; k++)
             *k = *k >= 'a' && *k <= 'z' ? (char)(*k - 'a' + 'A') : *k;
         used += (size_t)snprintf(t + used, sizeof t - used, "%s%s", m ? " vs " : "", words);
     }
-    if (!c->n || draw_width(t) > w - 14) /* room for "  at 16 nodes" */
-        snprintf(t, sizeof t, "%d STRATEGIES", c->n);
+    if (!xo->n || draw_width(t) > w - 14) /* room for "  at 16 nodes" */
+        snprintf(t, sizeof t, "%d STRATEGIES", xo->n);
     return draw_text(s, y, 1, w, COL_HEADING, t);
 }
 
 void view_xover_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
 {
     int y = l->xo_y, side_w = l->cols >= 100 ? 34 : 30;
-    int n = draw_title(s, y, l->cols - 2, &a->xo.c);
+    int n = draw_title(s, y, l->cols - 2, &a->xo);
     /* At which node count the curves are drawn, and why when it is not the configuration's:
      * that stays; the description goes first when the row is short. */
     char at[128];
