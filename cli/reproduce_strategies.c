@@ -203,7 +203,9 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
         chart_text(cr, tx, ty += 34, "Skipped (this build or platform)", 14, 0);
         for (int j = 0; j < picked.nskip; j++) {
             char line[48];
-            snprintf(line, sizeof line, "%.*s", (int)strcspn(picked.skip[j], ":"), picked.skip[j]);
+            const char *why = strstr(picked.skip[j], ": "); /* a name may hold ':' */
+            snprintf(line, sizeof line, "%.*s", why ? (int)(why - picked.skip[j]) : 40,
+                     picked.skip[j]);
             chart_text(cr, tx, ty += 20, line, 12, 0);
         }
     }
