@@ -16,19 +16,24 @@
 #include "../plot/chart.h"
 #include "cli.h"
 #include "reproduce_figures.h"
+#include "reproduce_strategies.h"
 #include "study.h"
 
 static void usage(void)
 {
     printf(
-        "usage: situ reproduce fig7|fig8|fig9|scaling|all [--out DIR] [--jobs N] [--alert U]\n"
-        "                      [--cache DIR | --no-cache] [--PARAM VALUE ...]\n\n"
-        "Runs the preset of a study of the Sim-Situ paper and writes into DIR (default\n"
-        "./situ-reproduce): NAME.csv, NAME.png, NAME.svg and NAME.txt, a summary of the finding.\n"
+        "usage: situ reproduce fig7|fig8|fig9|scaling|posthoc|all [--out DIR] [--jobs N]\n"
+        "                      [--alert U] [--cache DIR | --no-cache] [--PARAM VALUE ...]\n\n"
+        "Runs the preset of a study (the Sim-Situ paper's, and the strategies') and writes into\n"
+        "DIR (default ./situ-reproduce): NAME.csv, NAME.png, NAME.svg and NAME.txt, a summary of\n"
+        "the finding.\n"
         "  fig7     efficiency of four (stride, analytics cost) pairs against cores, R = 15, 31\n"
         "  fig8     active/idle time per component against the ratio, per node count\n"
         "  fig9     in situ vs in transit as the data grows, with the crossover and link load\n"
         "  scaling  static scaling: time-to-solution against rate, per node count\n"
+        "  posthoc  post hoc against in situ and in transit as the data grows, with and without\n"
+        "           4:1 compression (the model; strategies this build lacks are skipped, and "
+        "said)\n"
         "--alert U flags links whose mean utilisation is above U (default " SIM_ALERT_DEFAULT_TEXT
         ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
@@ -78,9 +83,20 @@ static int apply_overrides(const struct overrides *o, struct study *s, char *err
     return 0;
 }
 
+/* A study's preset: its axes, and its strategies (`sweep.strategy`, reproduce_strategies.c),
+ * kept until the base is final: which strategies apply depends on it. */
+struct reading {
+    struct study *s;
+    char strategies[1024];
+};
+
 static int add_axis(void *ud, const char *keys, const char *list, char *err, size_t errlen)
 {
-    return study_add_axis(ud, keys, list, err, errlen);
+    struct reading *r = ud;
+    if (strcmp(keys, "strategy"))
+        return study_add_axis(r->s, keys, list, err, errlen);
+    snprintf(r->strategies, sizeof r->strategies, "%s", list);
+    return 0;
 }
 
 /* One study: checked only (everything that is bad input, before anything is created or run), or
@@ -95,8 +111,11 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
     s.jobs = jobs;
     if (cache)
         snprintf(s.cache, sizeof s.cache, "%s", cache);
-    if (preset_read(f->preset, &s.base, add_axis, &s, err, sizeof err) < 0 ||
-        apply_overrides(o, &s, err, sizeof err) < 0 || study_expand(&s, err, sizeof err) < 0) {
+    struct reading rd = {.s = &s};
+    if (preset_read(f->preset, &s.base, add_axis, &rd, err, sizeof err) < 0 ||
+        apply_overrides(o, &s, err, sizeof err) < 0 ||
+        (rd.strategies[0] && reproduce_strategies_axis(&s, rd.strategies, err, sizeof err) < 0) ||
+        study_expand(&s, err, sizeof err) < 0) {
         cli_error("reproduce %s: %s", f->name, err);
         goto done;
     }
@@ -224,7 +243,7 @@ int cmd_reproduce(int argc, char **argv)
         if (!strcmp(which, reproduce_figures[k].name))
             chosen = k;
     if (!all && chosen < 0) {
-        cli_error("reproduce: %s%s%s; expected fig7, fig8, fig9, scaling or all",
+        cli_error("reproduce: %s%s%s; expected fig7, fig8, fig9, scaling, posthoc or all",
                   which ? "unknown study '" : "which study?", which ? which : "", which ? "'" : "");
         return EXIT_BAD_INPUT;
     }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../engine/model/digest.h"
+#include "../engine/model/strategy.h"
 #include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
@@ -28,6 +29,8 @@ static void usage(FILE *out)
         "explorer\n"
         "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
         "            [--theme dark|contrast|light]   (or SITU_THEME; T switches, P: contrast)\n"
+        "            [--strategies S,S,...]   the crossover's: MAPPING[:DTL][+cRATIO] (default:\n"
+        "                                     every mapping that applies but hostfile)\n"
         "       situ model [--PARAM VALUE ...] [--json]   analytic model, one configuration\n"
         "       situ run   [--PARAM VALUE ...] [--json]   SimGrid simulation, one configuration\n"
         "       situ sweep [--PARAM LIST ...] [--jobs N] [--model] [--out F]   many, in parallel\n"
@@ -62,12 +65,13 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->unsafe = true;
             continue;
         }
-        static const char *const names[] = {"lesson", "script", "alert", "log", "student", "theme"};
+        static const char *const names[] = {"lesson",  "script", "alert",     "log",
+                                            "student", "theme",  "strategies"};
         const char *v = NULL;
         int which = 0;
-        while (which < 6 && !flag_take(*argc, argv, &i, names[which], &v))
+        while (which < 7 && !flag_take(*argc, argv, &i, names[which], &v))
             which++;
-        if (which == 6) {
+        if (which == 7) {
             argv[out++] = argv[i];
             continue;
         }
@@ -86,6 +90,13 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
             t->student = v;
         } else if (which == 5) {
             t->theme = v; /* checked by the explorer, with SITU_THEME */
+        } else if (which == 6) {
+            struct strategy st[STRATEGIES_MAX];
+            if (strategy_parse_list(v, st, STRATEGIES_MAX, err, sizeof err) < 0) {
+                cli_error("--strategies: %s", err);
+                return -1;
+            }
+            t->strategies = v;
         } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;

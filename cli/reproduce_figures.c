@@ -8,6 +8,7 @@
 
 #include "../engine/model/crossover.h"
 #include "../plot/chart.h"
+#include "reproduce_strategies.h"
 
 static double num(json_t *r, const char *key)
 {
@@ -509,10 +510,19 @@ static void scaling_summary(const struct study *s, FILE *out, double alert)
     }
 }
 
+/* ---- Strategies: post hoc, in situ, in transit, with and without compression (its own file) */
+
+static void posthoc_draw(cairo_t *cr, double w, double h, void *ud)
+{
+    reproduce_strategies_draw(cr, w, h, ((struct drawing *)ud)->s);
+}
+
 const struct figure reproduce_figures[] = {
     {"fig7", "paper-fig7", "Fig. 7", 1200, 520, fig7_draw, fig7_summary},
     {"fig8", "paper-fig8", "Fig. 8", 1400, 520, fig8_draw, fig8_summary},
     {"fig9", "paper-fig9", "Fig. 9", 1300, 560, fig9_draw, fig9_summary},
     {"scaling", "static-scaling", "static scaling", 1200, 520, scaling_draw, scaling_summary},
+    {"posthoc", "posthoc", "post hoc vs in situ vs in transit", 1300, 560, posthoc_draw,
+     reproduce_strategies_summary},
 };
 const int reproduce_nfigures = (int)(sizeof reproduce_figures / sizeof reproduce_figures[0]);

@@ -133,7 +133,7 @@ int app_apply(struct app_state *s, const struct params *cand, char *err, size_t 
         s->sim_err[0] = 0;
         s->sim_phase = SIM_WAITING;
     }
-    xover_rebase(&s->xo, &s->p); /* the curves follow, computed off the key path */
+    xover_rebase(&s->xo, &s->p, &s->pf); /* the curves follow, computed off the key path */
     scaling_rebase(&s->sc, &s->p);
     if (s->adv.open) /* the map follows at once: the model is pure and quick (make bench) */
         advise_map_build(&s->adv, &s->p, &s->pf);
@@ -354,7 +354,9 @@ unsigned app_click(struct app_state *s, int index, double frac)
 
 static void describe_point(const struct params *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s x%g", p->mapping == MAPPING_INSITU ? "in situ" : "in transit",
+    char dtl[32];
+    params_format(p, P_DTL, dtl, sizeof dtl);
+    snprintf(buf, len, "%s:%s x%g", param_table[P_MAPPING].choices[p->mapping], dtl,
              p->data_scaling);
 }
 
@@ -385,12 +387,8 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
     advise_map_seen(&s->adv, p, r);
     if (s->adv.open)
         flags |= APP_DIRTY;
-    int m, i;
-    if (xover_match(&s->xo, p, &m, &i)) {
-        s->xo.pstate[m][i] = r ? XO_PT_DONE : XO_PT_FAILED;
-        s->xo.sim[m][i] = r ? r->m.makespan : 0;
+    if (xover_take(&s->xo, p, r != NULL, r ? r->m.makespan : 0))
         flags |= APP_DIRTY;
-    }
     if (error) {
         char what[96];
         if (current)

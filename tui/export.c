@@ -33,9 +33,8 @@ static json_t *stages_json(const struct stage_cmp *c)
 
 static json_t *xover_json(const struct xover *xo)
 {
-    static const char *names[XO_MAPPINGS] = {"insitu", "intransit", "inline"};
     json_t *o = json_object();
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->n && m < xo->c.n; m++) {
         json_t *pts = json_array();
         for (int i = 0; i < XO_POINTS; i++) {
             json_t *pt = json_pack("{s:f}", "data_scaling", xo->px[i]);
@@ -46,10 +45,17 @@ static json_t *xover_json(const struct xover *xo)
                 json_object_set_new(pt, "simgrid", json_real(xo->sim[m][i]));
             json_array_append_new(pts, pt);
         }
-        json_object_set_new(o, names[m], pts);
+        json_object_set_new(o, xo->c.name[m], pts);
     }
     if (xo->c.ncross)
         json_object_set_new(o, "crossover", json_real(xo->c.cross_x));
+    /* Who is fastest where (the model's), each range ending where the next strategy takes over. */
+    json_t *f = json_array();
+    for (int j = 0; j < xo->c.fastest.n; j++)
+        json_array_append_new(f, json_pack("{s:s, s:f, s:f}", "strategy",
+                                           xo->c.name[xo->c.fastest.who[j]], "from",
+                                           xo->c.fastest.from[j], "to", xo->c.fastest.to[j]));
+    json_object_set_new(o, "fastest", f);
     return o;
 }
 
@@ -118,12 +124,11 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
     const struct app_state *s = ud;
     const struct xover *xo = &s->xo;
     char title[96];
-    snprintf(title, sizeof title,
-             "In situ, in transit, inline: makespan against data scaling, %ld nodes",
-             xo->base.nodes);
+    snprintf(title, sizeof title, "%d strategies: makespan against data scaling, %ld nodes",
+             xo->c.n, xo->base.nodes);
     chart_background(cr, w, h, title);
     double lo = INFINITY, hi = 0;
-    for (int m = 0; m < XO_MAPPINGS; m++)
+    for (int m = 0; m < xo->c.n; m++)
         for (int i = 0; i < XO_SAMPLES; i++)
             if (xo->c.ok[m] && xo->c.model[m][i] > 0)
                 lo = fmin(lo, xo->c.model[m][i]), hi = fmax(hi, xo->c.model[m][i]);
@@ -133,33 +138,34 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
     chart_panel(&p, cr, 0, 40, w, h - 40, XO_MIN, XO_MAX, true, lo / 1.3, hi * 1.3, true);
     chart_axes(&p, "data scaling (x bytes per particle)", "makespan (s)", "model and SimGrid", NULL,
                NULL, 0);
-    const char *labels[2 * XO_MAPPINGS] = {"in situ (model)",      "in transit (model)",
-                                           "inline (model)",       "in situ (SimGrid)",
-                                           "in transit (SimGrid)", "inline (SimGrid)"};
+    char labels[2 * XO_STRATEGIES][STRATEGY_NAME_MAX + 16];
     int nl = 0;
-    const char *lp[2 * XO_MAPPINGS];
-    int ls[2 * XO_MAPPINGS];
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    const char *lp[2 * XO_STRATEGIES];
+    int ls[2 * XO_STRATEGIES];
+    for (int m = 0; m < xo->c.n; m++) {
         if (!xo->c.ok[m])
             continue;
         chart_series(&p, m, xo->c.xs, xo->c.model[m], XO_SAMPLES);
-        lp[nl] = labels[m], ls[nl++] = m;
+        snprintf(labels[nl], sizeof labels[nl], "%s (model)", xo->c.name[m]);
+        lp[nl] = labels[nl], ls[nl] = m, nl++;
     }
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->n && m < xo->c.n; m++) {
         double x[XO_POINTS], y[XO_POINTS];
         int n = 0;
         for (int i = 0; i < XO_POINTS; i++)
             if (xo->pstate[m][i] == XO_PT_DONE)
                 x[n] = xo->px[i], y[n++] = xo->sim[m][i];
         if (n) {
-            chart_series(&p, XO_MAPPINGS + m, x, y, n);
-            lp[nl] = labels[XO_MAPPINGS + m], ls[nl++] = XO_MAPPINGS + m;
+            /* Styles past the model's: the same strategy's points stand apart from its curve. */
+            chart_series(&p, XO_STRATEGIES + m, x, y, n);
+            snprintf(labels[nl], sizeof labels[nl], "%s (SimGrid)", xo->c.name[m]);
+            lp[nl] = labels[nl], ls[nl] = XO_STRATEGIES + m, nl++;
         }
     }
-    if (xo->c.ncross) {
+    for (int j = 0; j + 1 < xo->c.fastest.n; j++) {
         char label[48];
-        snprintf(label, sizeof label, "crossover ~%.3g", xo->c.cross_x);
-        chart_vline(&p, xo->c.cross_x, label);
+        snprintf(label, sizeof label, "crossover ~%.3g", xo->c.fastest.to[j]);
+        chart_vline(&p, xo->c.fastest.to[j], label);
     }
     chart_legend(&p, 0, ls, lp, nl);
 }

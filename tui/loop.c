@@ -350,6 +350,14 @@ int tui_run(const struct tui_opts *o)
     }
     if (o->alert > 0)
         t->app.alert = o->alert;
+    if (o->strategies && xover_choose(&t->app.xo, o->strategies, err, sizeof err) < 0) {
+        fprintf(stderr, "situ: --strategies: %s\n", err); /* main checked it: not expected */
+        app_free(&t->app);
+        uv_loop_close(&t->loop);
+        return 2;
+    }
+    xover_rebase(&t->app.xo, &t->app.p, &t->app.pf); /* the chosen strategies, if any */
+    app_xover_sync(&t->app);
     loop_platform_init(t); /* from now on, new platforms are read off this thread */
     t->app.script_unsafe = o->unsafe;
     if (o->lesson_log)

@@ -66,9 +66,12 @@ static void on_curves_reply(void *ud, const struct evaluator_reply *r)
             if (!r->ok) {
                 memset(c, 0, sizeof *c);
                 snprintf(c->key, sizeof c->key, "%s", t->app.xo.base_key);
-                for (int m = 0; m < XO_MAPPINGS; m++)
+                c->n = t->app.xo.n;
+                for (int m = 0; m < c->n; m++) {
+                    snprintf(c->name[m], sizeof c->name[m], "%s", t->app.xo.st[m].name);
                     snprintf(c->err[m], sizeof c->err[m], "%.*s", (int)sizeof c->err[m] - 1,
                              r->err);
+                }
             }
             loop_post(t, app_on_curves(&t->app, c));
             free(c);

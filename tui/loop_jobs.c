@@ -87,7 +87,7 @@ static void submit(struct tui *t, bool force)
         return;
     int old_tag = t->xo_tag;
     t->xo_tag = TAG_XOVER_BASE + ++t->xo_gen; /* never TAG_CURRENT: that is another job */
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->n; m++) {
         for (int i = 0; i < XO_POINTS; i++) {
             if (xo->pstate[m][i] == XO_PT_DONE)
                 continue;
@@ -112,7 +112,7 @@ void jobs_config_changed(struct tui *t)
     if (r)
         loop_post(t, app_on_result(&t->app, &t->app.p, r, NULL, true, 0));
     struct xover *xo = &t->app.xo;
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->n; m++) {
         for (int i = 0; i < XO_POINTS; i++) {
             if (xo->pstate[m][i] != XO_PT_NONE)
                 continue;

@@ -95,7 +95,7 @@ void view_help_draw(const struct screen *s, const struct view_layout *l, const s
         {"S Ing R A W C", "simulate, ingest into the DTL, retrieve, analyse, metrics (t)"},
         {"OVER THE RUN", "% of the run one core of each side is active"},
         {scroll, "sliders hidden above and below the list (k j scroll it)"},
-        {"crossover ×N", "the data_scaling where in situ and in transit take as long"},
+        {"crossover ×N", "the data_scaling where the next strategy becomes the fastest"},
     };
     int ngloss = (int)(sizeof gloss / sizeof gloss[0]);
     int lines = n + 3 + 2 + ngloss; /* the keys, a blank, the footnotes, a blank, the glossary */

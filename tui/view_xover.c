@@ -1,6 +1,7 @@
-/* The crossover block: makespan of both mappings against data_scaling on log-log axes, the
- * model's curves as Braille lines, SimGrid's points on top, the crossover marked, and a side
- * panel with the verdict, the legend and the values at the current data_scaling. */
+/* The crossover block: makespan of each strategy compared against data_scaling on log-log axes,
+ * the model's curves as Braille lines, SimGrid's points on top, a line where the fastest changes,
+ * and a side panel with who is fastest in each range, the legend and the values at the current
+ * data_scaling. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,14 +13,45 @@
 
 #define YLABEL_W 8
 
-static const enum colour curve_colour[XO_MAPPINGS] = {COL_INSITU, COL_INTRANSIT, COL_INLINE};
-static const char *const curve_name[XO_MAPPINGS] = {"in situ", "in transit", "inline"};
-static const char *const ascii_curve[XO_MAPPINGS] = {"*", "+", "~"};
+/* Six looks, one a strategy: a colour, a dash (the curves differ by more than a hue), a point. */
+static const enum colour curve_colour[XO_STRATEGIES] = {COL_INSITU,   COL_INTRANSIT, COL_INLINE,
+                                                        COL_RETRIEVE, COL_UTIL_HIGH, COL_BORDER};
+static const int curve_dash[XO_STRATEGIES] = {0, 2, 1, 3, 0, 2};
+static const char *const ascii_curve[XO_STRATEGIES] = {"*", "+", "~", "=", "%", "&"};
+static const char *const more_point[2][XO_STRATEGIES - 3] = {{"^", "v", "@"}, {"▲", "▼", "★"}};
+static const char *const more_sample[XO_STRATEGIES - 3] = {"╌╌", "━━", "╍╍"};
 
-/* The point SimGrid's runs leave on mapping m's curve. */
-static const char *point_of(const struct glyphs *g, int m)
+/* The point SimGrid's runs leave on strategy m's curve. */
+static const char *point_of(const struct screen *s, int m)
 {
-    return m == XO_INSITU ? g->point : m == XO_INTRANSIT ? g->point2 : g->point3;
+    const struct glyphs *g = s->g;
+    return m == 0   ? g->point
+           : m == 1 ? g->point2
+           : m == 2 ? g->point3
+                    : more_point[s->unicode][m - 3];
+}
+
+/* The curve as the legend shows it (solid or dashed). */
+static const char *sample_of(const struct screen *s, int m)
+{
+    const struct glyphs *g = s->g;
+    if (!s->unicode)
+        return ascii_curve[m];
+    return m == 0 ? g->curve : m == 1 ? g->curve2 : m == 2 ? g->curve3 : more_sample[m - 3];
+}
+
+/* A strategy in words: "in situ", "in transit:queue", "posthoc:file+c4". */
+static void strategy_words(const char *name, char *out, size_t len)
+{
+    const char *rest = name + strcspn(name, ":+");
+    size_t mlen = (size_t)(rest - name);
+    const char *words = !strncmp(name, "insitu", mlen) && mlen == 6      ? "in situ"
+                        : !strncmp(name, "intransit", mlen) && mlen == 9 ? "in transit"
+                                                                         : NULL;
+    if (words)
+        snprintf(out, len, "%s%s", words, rest);
+    else
+        snprintf(out, len, "%s", name);
 }
 
 struct axes {
@@ -30,12 +62,12 @@ struct axes {
 static bool y_range(const struct xover *xo, struct axes *ax)
 {
     double lo = INFINITY, hi = -INFINITY;
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->c.n; m++) {
         for (int i = 0; xo->c.ok[m] && i < XO_SAMPLES; i++) {
             lo = fmin(lo, xo->c.model[m][i]);
             hi = fmax(hi, xo->c.model[m][i]);
         }
-        for (int i = 0; i < XO_POINTS; i++) {
+        for (int i = 0; m < xo->n && i < XO_POINTS; i++) {
             if (xo->pstate[m][i] == XO_PT_DONE && xo->sim[m][i] > 0) {
                 lo = fmin(lo, xo->sim[m][i]);
                 hi = fmax(hi, xo->sim[m][i]);
@@ -74,23 +106,27 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         return;
     ax.dots_x = pw * p.sx;
     ax.dots_y = ph * p.sy;
-    /* In transit is dashed in colour too: the two curves must differ by more than a hue. */
-    if (s->unicode) {
-        plot_set_dash(&p, XO_INTRANSIT, 2);
-        plot_set_dash(&p, XO_INLINE, 1);
-    }
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    if (s->unicode)
+        for (int m = 0; m < xo->c.n; m++)
+            plot_set_dash(&p, m, curve_dash[m]);
+    for (int m = 0; m < xo->c.n; m++) {
         if (!xo->c.ok[m])
             continue;
         for (int i = 1; i < XO_SAMPLES; i++)
             plot_line(&p, dot_x(&ax, xo->c.xs[i - 1]), dot_y(&ax, xo->c.model[m][i - 1]),
                       dot_x(&ax, xo->c.xs[i]), dot_y(&ax, xo->c.model[m][i]), m);
     }
-    /* Cells: curves, then the crossover line where the curves leave room, then the points. */
-    int cross_col = xo->c.ncross ? dot_x(&ax, xo->c.cross_x) / p.sx : -1;
+    /* Cells: curves, then a line where the fastest changes (the curves leave it room), then the
+     * points. */
+    int cross_col[STRATEGY_RANGES_MAX], ncol = 0;
+    for (int j = 0; j + 1 < xo->c.fastest.n; j++)
+        cross_col[ncol++] = dot_x(&ax, xo->c.fastest.to[j]) / p.sx;
     for (int r = 0; r < ph; r++) {
         for (int c = 0; c < pw; c++) {
             int layer = p.layer[r * pw + c];
+            bool cross = false;
+            for (int j = 0; j < ncol; j++)
+                cross = cross || c == cross_col[j];
             if (layer >= 0) {
                 char cell[4];
                 if (s->unicode)
@@ -98,12 +134,12 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
                 else
                     snprintf(cell, sizeof cell, "%s", ascii_curve[layer]);
                 draw_text(s, y0 + r, x0 + c, 1, curve_colour[layer], cell);
-            } else if (c == cross_col) {
+            } else if (cross) {
                 draw_text(s, y0 + r, x0 + c, 1, COL_CROSS, g->cross_line);
             }
         }
     }
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    for (int m = 0; m < xo->n && m < xo->c.n; m++) {
         for (int i = 0; i < XO_POINTS; i++) {
             int st = xo->pstate[m][i];
             if (st == XO_PT_NONE)
@@ -114,7 +150,7 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
             int c = dot_x(&ax, xo->px[i]) / p.sx, r = dot_y(&ax, v) / p.sy;
             if (r >= 0 && r < ph && c >= 0 && c < pw)
                 draw_text(s, y0 + r, x0 + c, 1, st == XO_PT_DONE ? curve_colour[m] : COL_ERROR,
-                          st != XO_PT_DONE ? g->fail : point_of(g, m));
+                          st != XO_PT_DONE ? g->fail : point_of(s, m));
         }
     }
 
@@ -142,8 +178,8 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         int lx = c + lw > pw ? pw - lw : c;
         draw_text(s, ay + 1, x0 + lx, lw, COL_MUTED, lab);
     }
-    if (cross_col >= 0)
-        draw_text(s, ay, x0 + cross_col, 1, COL_CROSS, g->cross_line);
+    for (int j = 0; j < ncol; j++)
+        draw_text(s, ay, x0 + cross_col[j], 1, COL_CROSS, g->cross_line);
     double now = a->p.data_scaling;
     if (now >= XO_MIN && now <= XO_MAX)
         draw_text(s, ay, x0 + dot_x(&ax, now) / p.sx, 1, COL_KNOB, g->here);
@@ -155,86 +191,106 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
 {
     const struct glyphs *g = s->g;
     const struct xover *xo = &a->xo;
-    char line[8][160];
-    enum colour col[8];
-    int n = 0;
-    if (!xo->c.ok[XO_INSITU] || !xo->c.ok[XO_INTRANSIT]) {
-        int bad = xo->c.ok[XO_INSITU] ? XO_INTRANSIT : XO_INSITU;
-        snprintf(line[n], sizeof line[n], "no %s curve:", curve_name[bad]);
-        col[n++] = COL_WARN;
-        snprintf(line[n], sizeof line[n], "%.*s", (int)sizeof line[n] - 1, xo->c.err[bad]);
-        col[n++] = COL_MUTED;
-    } else if (xo->c.ncross) {
-        snprintf(line[n], sizeof line[n], "crossover %s %s%.3g", g->approx, g->times,
-                 xo->c.cross_x);
-        col[n++] = COL_CROSS;
-        snprintf(line[n], sizeof line[n], "below: %s is faster", curve_name[xo->c.faster_below]);
-        col[n++] = COL_TEXT;
-        snprintf(line[n], sizeof line[n], "above: %s is faster", curve_name[!xo->c.faster_below]);
-        col[n++] = COL_TEXT;
-        if (xo->c.ncross > 1) {
-            snprintf(line[n], sizeof line[n], "(and %d more crossings)", xo->c.ncross - 1);
-            col[n++] = COL_MUTED;
-        }
-    } else {
-        snprintf(line[n], sizeof line[n], "no crossover in %s1-%s1000", g->times, g->times);
-        col[n++] = COL_VALUE;
-        snprintf(line[n], sizeof line[n], "%s faster throughout", curve_name[xo->c.faster_below]);
-        col[n++] = COL_TEXT;
+    const struct xover_curves *c = &xo->c;
+    const struct strategy_ranges *f = &c->fastest;
+    char words[XO_STRATEGIES][STRATEGY_NAME_MAX + 8];
+    for (int m = 0; m < c->n; m++)
+        strategy_words(c->name[m], words[m], sizeof words[m]);
+    int r = 0, legend = c->n + 1; /* the legend's rows and SimGrid's, kept below the verdict */
+    int bad = -1;
+    for (int m = 0; m < c->n && bad < 0; m++)
+        bad = c->ok[m] ? -1 : m;
+    if (bad >= 0 && r < h) { /* a strategy the user chose that does not apply: say why */
+        draw_fmt(s, y + r++, x, w, COL_WARN, "no %s curve:", words[bad]);
+        if (r < h - legend)
+            draw_text(s, y + r++, x, w, COL_MUTED, c->err[bad]);
     }
-    /* Inline against the best of the other two at the current data_scaling. */
-    double here[XO_MAPPINGS];
+    if (f->n == 1 && r < h) {
+        draw_fmt(s, y + r++, x, w, COL_VALUE, "no crossover in %s1-%s1000", g->times, g->times);
+        if (r < h)
+            draw_fmt(s, y + r++, x, w, COL_TEXT, "%s %s throughout", words[f->who[0]],
+                     c->n > 2 ? "fastest" : "faster");
+    } else if (f->n > 1 && r < h) {
+        draw_fmt(s, y + r++, x, w, COL_CROSS, "crossover %s %s%.3g%s", g->approx, g->times,
+                 f->to[0], f->n > 2 ? ", fastest:" : "");
+        /* Who is fastest in each range, as far as the rows go (the legend keeps its own). */
+        int room = h - r - legend < 2 ? 2 : h - r - legend;
+        for (int j = 0; j < f->n && r < h; j++) {
+            if (j == room - 1 && j < f->n - 1) {
+                draw_fmt(s, y + r++, x, w, COL_MUTED, "(and %d more ranges)", f->n - j);
+                break;
+            }
+            char lo[16], hi[16];
+            snprintf(lo, sizeof lo, f->from[j] < 100 ? "%.3g" : "%.0f", f->from[j]);
+            snprintf(hi, sizeof hi, f->to[j] < 100 ? "%.3g" : "%.0f", f->to[j]);
+            draw_text(s, y + r, x, 1, curve_colour[f->who[j]], point_of(s, f->who[j]));
+            draw_fmt(s, y + r++, x + 2, w - 2, COL_TEXT, "%s%s-%s%s %s", g->times, lo, g->times, hi,
+                     words[f->who[j]]);
+        }
+    }
+    /* The fastest at the current data_scaling. */
     int best = -1;
-    for (int m = 0; m < XO_MAPPINGS; m++) {
-        here[m] = xover_model_at(&xo->c, m, a->p.data_scaling);
-        if (here[m] > 0 && (best < 0 || here[m] < here[best]))
+    for (int m = 0; m < c->n; m++) {
+        double v = xover_model_at(c, m, a->p.data_scaling);
+        if (v > 0 && (best < 0 || v < xover_model_at(c, best, a->p.data_scaling)))
             best = m;
     }
-    if (best >= 0 && here[XO_INLINE] > 0 && n < 7) {
-        snprintf(line[n], sizeof line[n], "fastest at %s%g: %s", g->times, a->p.data_scaling,
-                 curve_name[best]);
-        col[n++] = best == XO_INLINE ? COL_INLINE : COL_TEXT;
-    }
+    if (best >= 0 && r < h - legend)
+        draw_fmt(s, y + r++, x, w, curve_colour[best], "fastest at %s%g: %s", g->times,
+                 a->p.data_scaling, words[best]);
     int done = 0, failed = 0;
-    for (int m = 0; m < XO_MAPPINGS; m++)
+    for (int m = 0; m < xo->n; m++)
         for (int i = 0; i < XO_POINTS; i++)
             done += xo->pstate[m][i] == XO_PT_DONE, failed += xo->pstate[m][i] == XO_PT_FAILED;
-    for (int i = 0; i < n && i < h; i++)
-        draw_text(s, y + i, x, w, col[i], line[i]);
-    int r = n;
-    for (int m = 0; m < XO_MAPPINGS && r < h; m++, r++) {
-        /* The curve as drawn (solid or dashed) and the point SimGrid's runs leave on it. */
-        const char *sample = !s->unicode         ? ascii_curve[m]
-                             : m == XO_INTRANSIT ? g->curve2
-                             : m == XO_INLINE    ? g->curve3
-                                                 : g->curve;
-        draw_text(s, y + r, x, 2, curve_colour[m], sample);
-        draw_text(s, y + r, x + 2, 1, curve_colour[m], point_of(g, m));
-        char v[32];
-        double at = xover_model_at(&xo->c, m, a->p.data_scaling);
-        draw_time(at, v, sizeof v);
-        draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "%-10s %s at %s%g", curve_name[m],
-                 xo->c.ok[m] ? v : "-", g->times, a->p.data_scaling);
+    for (int m = 0; m < c->n && r < h; m++, r++) {
+        draw_text(s, y + r, x, 2, curve_colour[m], sample_of(s, m));
+        draw_text(s, y + r, x + 2, 1, curve_colour[m], point_of(s, m));
+        char v[32], at[32];
+        draw_time(xover_model_at(c, m, a->p.data_scaling), v, sizeof v);
+        snprintf(at, sizeof at, " at %s%g", g->times, a->p.data_scaling);
+        /* A long name keeps its value and drops "at x1" rather than be cut. */
+        int len =
+            draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "%-10s %s", words[m], c->ok[m] ? v : "-");
+        if (4 + len + draw_width(at) <= w)
+            draw_text(s, y + r, x + 4 + len, w - 4 - len, COL_TEXT, at);
     }
     if (r < h) {
-        for (int m = 0; m < XO_MAPPINGS; m++)
-            draw_text(s, y + r, x + m, 1, curve_colour[m], point_of(g, m));
+        for (int m = 0; m < xo->n && m < 4; m++)
+            draw_text(s, y + r, x + m, 1, curve_colour[m], point_of(s, m));
+        int total = xo->n * XO_POINTS, at = x + (xo->n < 4 ? xo->n : 4) + 1;
         if (failed)
-            draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "SimGrid %d/%d, %d failed", done,
-                     XO_MAPPINGS * XO_POINTS, failed);
+            draw_fmt(s, y + r, at, w - (at - x), COL_TEXT, "SimGrid %d/%d, %d failed", done, total,
+                     failed);
         else
-            draw_fmt(s, y + r, x + 4, w - 4, COL_TEXT, "SimGrid %d/%d points", done,
-                     XO_MAPPINGS * XO_POINTS);
+            draw_fmt(s, y + r, at, w - (at - x), COL_TEXT, "SimGrid %d/%d points", done, total);
         r++;
     }
     if (r < h && a->p.mapping == MAPPING_HOSTFILE)
         draw_text(s, y + r++, x, w, COL_MUTED, "(your hostfile mapping: not shown)");
 }
 
+/* The title: the strategies' names, or how many when they do not fit. */
+/* The title: the strategies' names (those chosen, before their curves land), or how many when
+ * they do not fit. */
+static int draw_title(const struct screen *s, int y, int w, const struct xover *xo)
+{
+    char t[256] = "", words[STRATEGY_NAME_MAX + 8];
+    size_t used = 0;
+    for (int m = 0; m < xo->n && used < sizeof t; m++) {
+        strategy_words(xo->st[m].name, words, sizeof words);
+        for (char *k = words; *k; k++)
+            *k = *k >= 'a' && *k <= 'z' ? (char)(*k - 'a' + 'A') : *k;
+        used += (size_t)snprintf(t + used, sizeof t - used, "%s%s", m ? " vs " : "", words);
+    }
+    if (!xo->n || draw_width(t) > w - 14) /* room for "  at 16 nodes" */
+        snprintf(t, sizeof t, "%d STRATEGIES", xo->n);
+    return draw_text(s, y, 1, w, COL_HEADING, t);
+}
+
 void view_xover_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
 {
     int y = l->xo_y, side_w = l->cols >= 100 ? 34 : 30;
-    int n = draw_text(s, y, 1, l->cols - 2, COL_HEADING, "IN SITU vs IN TRANSIT vs INLINE");
+    int n = draw_title(s, y, l->cols - 2, &a->xo);
     /* At which node count the curves are drawn, and why when it is not the configuration's:
      * that stays; the description goes first when the row is short. */
     char at[128];

@@ -9,23 +9,13 @@
 #include "../engine/model/layout.h"
 #include "../engine/model/model.h"
 
-static const int mapping_of[XO_MAPPINGS] = {MAPPING_INSITU, MAPPING_INTRANSIT, MAPPING_INLINE};
-
-/* The configuration of mapping m: inline has no analytics cores, so the others' analytics zone is
- * not its. */
-static void with_mapping(struct params *q, int m)
-{
-    q->mapping = mapping_of[m];
-    if (m == XO_INLINE)
-        q->analytics_zone[0] = 0;
-}
-
 static double sample_x(int i, int n)
 {
     return XO_MIN * pow(XO_MAX / XO_MIN, (double)i / (n - 1));
 }
 
-/* The part of a configuration the curves depend on: everything but mapping and data_scaling. */
+/* The part of a configuration the curves depend on: everything but mapping and data_scaling (the
+ * DTL and the compression are the configuration's unless a strategy names them). */
 static void base_of(const struct params *p, struct params *b, bool *bumped)
 {
     *b = *p;
@@ -54,13 +44,58 @@ static double makespan_at(const struct params *q, const struct platform *pf, con
     return makespan;
 }
 
-int xover_rebase(struct xover *xo, const struct params *p)
+int xover_choose(struct xover *xo, const char *list, char *err, size_t errlen)
+{
+    struct strategy v[XO_STRATEGIES];
+    int n = list && *list ? strategy_parse_list(list, v, XO_STRATEGIES, err, errlen) : 0;
+    if (n < 0)
+        return -1;
+    xo->chosen = n > 0;
+    xo->nchosen = n;
+    memcpy(xo->chosen_st, v, (size_t)n * sizeof v[0]);
+    xo->base_key[0] = 0; /* the next rebase starts afresh */
+    return 0;
+}
+
+/* Whether a default strategy applies to base: a valid configuration, laid out on pf if given. */
+static bool applies(const struct params *base, const struct strategy *st, const struct platform *pf)
+{
+    struct params q = *base;
+    char err[PARAMS_ERR_MAX];
+    if (strategy_apply(st, &q, err) < 0 || params_validate(&q, err) < 0)
+        return false;
+    if (!pf || pf->hosts <= 0)
+        return true;
+    struct layout l;
+    if (layout_build(&q, pf, &l, err, sizeof err) < 0)
+        return false;
+    layout_free(&l);
+    return true;
+}
+
+int xover_rebase(struct xover *xo, const struct params *p, const struct platform *pf)
 {
     struct params base;
     bool bumped;
     base_of(p, &base, &bumped);
-    char key[RUNNER_KEY_MAX];
+    if (xo->chosen) {
+        xo->n = xo->nchosen;
+        memcpy(xo->st, xo->chosen_st, sizeof xo->st);
+    } else {
+        struct strategy d[XO_STRATEGIES];
+        int nd = strategy_defaults(d, XO_STRATEGIES);
+        xo->n = 0;
+        for (int k = 0; k < nd; k++)
+            if (applies(&base, &d[k], pf))
+                xo->st[xo->n++] = d[k];
+    }
+    /* The key names the strategies: the curves' computation (perhaps in another process) reads
+     * them back from it, and a new list is a new base. */
+    char key[RUNNER_KEY_MAX], names[XO_STRATEGIES * (STRATEGY_NAME_MAX + 1)];
     params_canonical(&base, key, sizeof key);
+    strategy_join(xo->st, xo->n, names, sizeof names);
+    size_t used = strlen(key);
+    snprintf(key + used, sizeof key - used, "|%s", names);
     int changed = strcmp(key, xo->base_key) != 0;
     if (changed) {
         memset(xo->pstate, 0, sizeof xo->pstate);
@@ -83,6 +118,20 @@ int xover_platform_copy(struct platform *dst, const struct platform *src)
     return platform_copy(dst, src);
 }
 
+/* The model's makespan of strategy k at x, for the bisection of a crossing. */
+struct eval_ctx {
+    const struct params *q;
+    const struct layout *l;
+    const struct platform *pf;
+    profile_source source;
+};
+
+static double eval_at(void *ud, int k, double x)
+{
+    const struct eval_ctx *e = ud;
+    return makespan_at(&e->q[k], e->pf, &e->l[k], x, e->source);
+}
+
 void xover_curves_eval(struct xover_curves *c, const struct params *base, const char *key,
                        const struct platform *pf, profile_source source)
 {
@@ -90,14 +139,21 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
     for (int i = 0; i < XO_SAMPLES; i++)
         c->xs[i] = sample_x(i, XO_SAMPLES);
 
-    struct params q[XO_MAPPINGS];
-    struct layout l[XO_MAPPINGS];
-    for (int m = 0; m < XO_MAPPINGS; m++) {
+    /* The strategies, from the key (xover_rebase wrote them there). */
+    struct strategy st[XO_STRATEGIES];
+    const char *bar = strrchr(key, '|');
+    char err[PARAMS_ERR_MAX];
+    c->n = bar && bar[1] ? strategy_parse_list(bar + 1, st, XO_STRATEGIES, err, sizeof err) : 0;
+    if (c->n < 0)
+        c->n = 0;
+    struct params q[XO_STRATEGIES];
+    struct layout l[XO_STRATEGIES];
+    for (int m = 0; m < c->n; m++) {
+        snprintf(c->name[m], sizeof c->name[m], "%s", st[m].name);
         q[m] = *base;
-        with_mapping(&q[m], m);
         c->ok[m] = false;
         c->err[m][0] = 0;
-        if (params_validate(&q[m], c->err[m]) < 0 ||
+        if (strategy_apply(&st[m], &q[m], c->err[m]) < 0 || params_validate(&q[m], c->err[m]) < 0 ||
             layout_build(&q[m], pf, &l[m], c->err[m], sizeof c->err[m]) < 0)
             continue;
         c->ok[m] = true;
@@ -105,67 +161,52 @@ void xover_curves_eval(struct xover_curves *c, const struct params *base, const 
             c->model[m][i] = makespan_at(&q[m], pf, &l[m], c->xs[i], source);
     }
 
-    c->ncross = 0;
-    c->cross_x = 0;
-    c->faster_below = XO_INSITU;
-    if (c->ok[0] && c->ok[1]) {
-        int from, first_sign;
-        int at = crossover_first_change(c->model[0], c->model[1], XO_SAMPLES, &from, &c->ncross,
-                                        &first_sign);
-        if (at >= 0) {
-            /* Narrow the samples' bracket down to a millionth of x, one model pair a round. */
-            struct crossover xc;
-            enum crossover_state st =
-                crossover_begin_bracket(&xc, c->xs[from], c->model[0][from] - c->model[1][from],
-                                        c->xs[at], c->model[0][at] - c->model[1][at], 1, 1e-6);
-            while (st == CROSSOVER_MORE) {
-                xc.a[0] = makespan_at(&q[0], pf, &l[0], xc.xs[0], source);
-                xc.b[0] = makespan_at(&q[1], pf, &l[1], xc.xs[0], source);
-                st = crossover_take(&xc);
-            }
-            c->cross_x = crossover_at(&xc);
-        }
-        /* Positive sign: in situ is slower, so in transit is the faster one. */
-        c->faster_below = first_sign > 0 ? XO_INTRANSIT : XO_INSITU;
-    }
-    for (int m = 0; m < XO_MAPPINGS; m++)
+    /* Who is fastest where; each change narrowed down to a millionth of x, one pair a round. */
+    struct eval_ctx e = {q, l, pf, source};
+    strategy_fastest(c->xs, XO_SAMPLES, &c->model[0][0], c->n, c->ok, eval_at, &e, 1e-6,
+                     &c->fastest);
+    c->ncross = c->fastest.n > 1 ? c->fastest.n - 1 : 0;
+    c->cross_x = c->ncross ? c->fastest.to[0] : 0;
+    c->faster_below = c->fastest.n ? c->fastest.who[0] : 0;
+    for (int m = 0; m < c->n; m++)
         if (c->ok[m])
             layout_free(&l[m]);
 }
 
 void xover_point_params(const struct xover *xo, int m, int i, struct params *out)
 {
+    char err[PARAMS_ERR_MAX];
     *out = xo->base;
-    with_mapping(out, m);
+    strategy_apply(&xo->st[m], out, err); /* checked when the list was parsed */
     out->data_scaling = xo->px[i];
 }
 
-int xover_match(const struct xover *xo, const struct params *p, int *m, int *i)
+int xover_take(struct xover *xo, const struct params *p, bool done, double makespan)
 {
-    struct params base;
-    bool bumped;
-    base_of(p, &base, &bumped);
-    if (bumped || p->mapping == MAPPING_HOSTFILE)
+    int i = 0;
+    while (i < XO_POINTS && !(fabs(p->data_scaling - xo->px[i]) <= 1e-12 * xo->px[i]))
+        i++;
+    if (i == XO_POINTS)
         return 0;
-    char key[RUNNER_KEY_MAX];
-    params_canonical(&base, key, sizeof key);
-    if (strcmp(key, xo->base_key))
-        return 0;
-    for (int k = 0; k < XO_POINTS; k++) {
-        if (fabs(p->data_scaling - xo->px[k]) <= 1e-12 * xo->px[k]) {
-            *m = p->mapping == MAPPING_INSITU      ? XO_INSITU
-                 : p->mapping == MAPPING_INTRANSIT ? XO_INTRANSIT
-                                                   : XO_INLINE;
-            *i = k;
-            return 1;
-        }
+    char key[PARAMS_CANONICAL_MAX], want[PARAMS_CANONICAL_MAX];
+    params_canonical(p, key, sizeof key);
+    int took = 0;
+    for (int m = 0; m < xo->n; m++) {
+        struct params q;
+        xover_point_params(xo, m, i, &q);
+        params_canonical(&q, want, sizeof want);
+        if (strcmp(key, want))
+            continue;
+        xo->pstate[m][i] = done ? XO_PT_DONE : XO_PT_FAILED;
+        xo->sim[m][i] = done ? makespan : 0;
+        took++;
     }
-    return 0;
+    return took;
 }
 
 double xover_model_at(const struct xover_curves *c, int m, double x)
 {
-    if (!c->ok[m] || !c->key[0])
+    if (m < 0 || m >= c->n || !c->ok[m] || !c->key[0])
         return -1;
     double pos = log(x / XO_MIN) / log(XO_MAX / XO_MIN) * (XO_SAMPLES - 1);
     if (pos <= 0)

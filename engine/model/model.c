@@ -604,7 +604,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     if (l->inline_ranks) {
         model_inline(pf, l, prof, f, sim_sum + tail, m);
         if (p->mapping == MAPPING_POSTHOC)
-            model_file_posthoc(pf, l, prof, m);
+            model_file_posthoc(p, pf, l, prof, f, m);
         goto done;
     }
     st->Ing = 0; /* fire-and-forget: the retrieval pays for the transfer; reduction, below */

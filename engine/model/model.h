@@ -211,14 +211,13 @@ double model_file_read(const struct platform *pf, const struct layout *l, const 
 double model_file_latency(const struct platform *pf, int h);
 /* Per step (the mean over prof's steps): every rank's state written as a file (Ing), and in
  * *read (if given) read back all at once, each rank its own (post hoc's R). */
-double model_file_steps(const struct platform *pf, const struct layout *l,
-                        const struct analytics_profile *prof, double *read);
 /* mapping=posthoc: m holds the inline analysis (S, A, model_inline); each stride the ranks also
- * write their states (Ing), and after the run every rank reads its own back before analysing
- * each step (R). The phases follow each other on the same cores: makespan = sim_active +
- * ana_active, no idle, efficiency 1, scenario inline. */
-void model_file_posthoc(const struct platform *pf, const struct layout *l,
-                        const struct analytics_profile *prof, struct model_result *m);
+ * write their states (Ing), reduced first where p reduces them, and after the run every rank
+ * reads its own back (R) and restores it (A) before analysing each step. The phases follow each
+ * other on the same cores: makespan = sim_active + ana_active, no idle, efficiency 1, scenario
+ * inline. f: the ranks' reference speed over their host's. */
+void model_file_posthoc(const struct params *p, const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, double f, struct model_result *m);
 
 const char *model_scenario_name(enum scenario s);
 

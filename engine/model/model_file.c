@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "model_reduce.h"
 
 /* Adds `bytes` to every link of the route a -> b, and SimGrid's cross-traffic (5% of it) to the
  * way back: model.c's model_net, here on its own so that model.c may call this file. */
@@ -108,27 +109,32 @@ double model_file_latency(const struct platform *pf, int h)
     return lat * NET_LATENCY_FACTOR;
 }
 
-double model_file_steps(const struct platform *pf, const struct layout *l,
-                        const struct analytics_profile *prof, double *read)
+void model_file_posthoc(const struct params *p, const struct platform *pf, const struct layout *l,
+                        const struct analytics_profile *prof, double f, struct model_result *m)
 {
-    double w = 0, r = 0, steps = 0;
+    /* The files hold reduced states (model_reduce.h): a rank reduces its state before writing
+     * it (Ing) and restores it after reading it back, with its analysis (A). */
+    int dims = layout_shape().dims;
+    double w = 0, r = 0, restore = 0, moved = 0, steps = 0;
     for (int k = 0; k < prof->nclasses; k++) {
-        double n = (double)prof->classes[k].count, b = prof->classes[k].v.bytes / l->sim_cores;
-        w += n * model_file_write(pf, l, b);
-        r += read ? n * model_file_read(pf, l, l->sim_per_host, b) : 0;
+        const struct analytics_value *whole = &prof->classes[k].v;
+        struct analytics_value v = reduce_value(p, dims, whole);
+        double n = (double)prof->classes[k].count, b = v.bytes / l->sim_cores;
+        w += n * (model_file_write(pf, l, b) +
+                  reduce_put_cost(p, dims, whole->bytes / l->sim_cores) * f);
+        r += n * model_file_read(pf, l, l->sim_per_host, b);
+        restore += n * (v.cost - whole->cost) / l->sim_cores * f;
+        moved += n * b;
         steps += n;
     }
-    if (read)
-        *read = steps > 0 ? r / steps : 0;
-    return steps > 0 ? w / steps : 0;
-}
-
-void model_file_posthoc(const struct platform *pf, const struct layout *l,
-                        const struct analytics_profile *prof, struct model_result *m)
-{
-    m->stage.Ing = model_file_steps(pf, l, prof, &m->stage.R);
-    m->sim_active += m->steps * m->stage.Ing;
-    m->ana_active += m->steps * m->stage.R;
+    if (steps > 0) {
+        m->stage.Ing = w / steps;
+        m->stage.R = r / steps;
+        m->stage.A += restore / steps;
+        m->state_moved = moved / steps;
+    }
+    m->sim_active += w;
+    m->ana_active += r + restore;
     m->ana_active_drifted = m->ana_active;
     m->makespan = m->makespan_eq5 = m->sim_active + m->ana_active;
 }

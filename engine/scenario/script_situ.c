@@ -11,6 +11,7 @@
 #include "../lua/evaluate.h"
 #include "../lua/analytics.h"
 #include "../model/crossover.h"
+#include "../model/strategy.h"
 #include "../model/model.h"
 #include "../model/report.h"
 #include "../lua/script_async.h"
@@ -338,23 +339,26 @@ enum { XO_SCAN_MODEL = 33, XO_SCAN_RUN = 5, XO_ROUND_MAX = 16, XO_STATE = 2 };
 
 struct xo {
     struct params base;
-    int mapping[2]; /* compared: a (c.a) and b (c.b); insitu and intransit unless told */
+    struct strategy st[STRATEGIES_MAX]; /* compared; two: a (c.a) and b (c.b) */
+    int nst;                            /* insitu and intransit unless told */
     bool by_run;
     int jobs;
     struct crossover c;
     char err[1024];
 };
 
-/* The round's 2n configurations (the two mappings at each point) and their models, which also
- * check them. ms gets the models' makespans. Inline has no analytics cores to place: the base's
- * hostfile and analytics zone (the other mapping's) are not its. */
+/* The round's 2n configurations (the two strategies at each point) and their models, which also
+ * check them. ms gets the models' makespans. A mapping without analytics cores to place drops the
+ * base's hostfile and analytics zone (strategy_apply). */
 static int xo_configs(struct xo *x, struct params *ps, double *ms)
 {
     for (int i = 0; i < 2 * x->c.n; i++) {
         ps[i] = x->base;
-        ps[i].mapping = x->mapping[i % 2];
-        if (ps[i].mapping == MAPPING_INLINE)
-            ps[i].hostfile[0] = ps[i].analytics_zone[0] = 0;
+        char perr[PARAMS_ERR_MAX];
+        if (strategy_apply(&x->st[i % 2], &ps[i], perr) < 0) {
+            snprintf(x->err, sizeof x->err, "%s", perr);
+            return -1;
+        }
         ps[i].data_scaling = x->c.xs[i / 2];
         struct model_result m;
         if (evaluate_model(&ps[i], &m, x->err, sizeof x->err) < 0)
@@ -404,8 +408,8 @@ static int xo_eval_here(struct xo *x)
 
 static int xo_push_answer(lua_State *L, const struct xo *x)
 {
-    bool insitu_below = crossover_insitu_faster_below(&x->c); /* the first mapping's */
-    const char *const *name = param_table[P_MAPPING].choices;
+    bool insitu_below = crossover_insitu_faster_below(&x->c); /* the first strategy's */
+    const char *name[2] = {x->st[0].name, x->st[1].name};
     lua_pushnumber(L, crossover_at(&x->c));
     lua_createtable(L, 0, 6);
     lua_pushnumber(L, x->c.lo);
@@ -416,9 +420,9 @@ static int xo_push_answer(lua_State *L, const struct xo *x)
     lua_setfield(L, -2, "by");
     lua_pushinteger(L, 2 * x->c.evals);
     lua_setfield(L, -2, "evaluations");
-    lua_pushstring(L, name[x->mapping[!insitu_below]]);
+    lua_pushstring(L, name[!insitu_below]);
     lua_setfield(L, -2, "below");
-    lua_pushstring(L, name[x->mapping[insitu_below]]);
+    lua_pushstring(L, name[insitu_below]);
     lua_setfield(L, -2, "above");
     return 2;
 }
@@ -487,28 +491,45 @@ static int xo_cont(lua_State *L, int status, lua_KContext ctx)
     return nres ? nres : xo_rounds(L, x);
 }
 
-/* mappings = {"insitu", "inline"}: the two compared, distinct (default in situ, in transit). */
-static void xo_mappings(lua_State *L, struct xo *x)
+/* The strategies compared: strategies = {"insitu", "intransit:queue", ...} (strategy.h, two to
+ * STRATEGIES_MAX), or mappings = {"insitu", "inline"} (two mapping names, as before strategies);
+ * default in situ and in transit. */
+static void xo_strategies(lua_State *L, struct xo *x)
 {
-    x->mapping[0] = MAPPING_INSITU, x->mapping[1] = MAPPING_INTRANSIT;
+    char err[PARAMS_ERR_MAX + 64];
+    lua_getfield(L, 1, "strategies");
     lua_getfield(L, 1, "mappings");
-    if (lua_isnil(L, -1))
+    bool by_mapping = lua_isnil(L, -2);
+    int t = by_mapping ? lua_gettop(L) : lua_gettop(L) - 1;
+    if (!by_mapping && !lua_isnil(L, -1))
+        luaL_error(L, "situ.crossover: give strategies or mappings, not both");
+    if (lua_isnil(L, t)) {
+        x->nst = strategy_parse_list("insitu,intransit", x->st, 2, err, sizeof err);
+        lua_pop(L, 2);
         return;
-    const char *bad = "situ.crossover: mappings must be two distinct names of insitu, intransit, "
-                      "hostfile, inline";
-    if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
-        luaL_error(L, "%s", bad);
-    for (int k = 0; k < 2; k++) {
-        lua_rawgeti(L, -1, k + 1);
-        const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-        x->mapping[k] = -1;
-        for (int c = 0; param_table[P_MAPPING].choices[c]; c++)
-            if (!strcmp(m, param_table[P_MAPPING].choices[c]))
-                x->mapping[k] = c;
+    }
+    int max = by_mapping ? 2 : STRATEGIES_MAX;
+    lua_Integer n = lua_istable(L, t) ? luaL_len(L, t) : 0;
+    if (by_mapping && n != 2)
+        luaL_error(L, "situ.crossover: mappings must be two distinct names of the mapping choices");
+    if (n < 2 || n > max)
+        luaL_error(L, "situ.crossover: strategies must be a list of 2 to %d names", max);
+    x->nst = (int)n;
+    for (int k = 0; k < x->nst; k++) {
+        lua_rawgeti(L, t, k + 1);
+        const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        /* mappings: a mapping's name only (no ':' or '+'), as it always was. */
+        bool plain = !by_mapping || !name[strcspn(name, ":+")];
+        if (!plain || strategy_parse(name, &x->st[k], err, sizeof err) < 0)
+            luaL_error(L, "situ.crossover: %s",
+                       by_mapping ? "mappings must be two distinct names of the mapping choices"
+                                  : err);
+        for (int j = 0; j < k; j++)
+            if (!strcmp(x->st[j].name, x->st[k].name))
+                luaL_error(L, "situ.crossover: %s named twice", x->st[k].name);
         lua_pop(L, 1);
     }
-    if (x->mapping[0] < 0 || x->mapping[1] < 0 || x->mapping[0] == x->mapping[1])
-        luaL_error(L, "%s", bad);
+    lua_pop(L, 2);
 }
 
 static int l_crossover(lua_State *L)
@@ -531,14 +552,18 @@ static int l_crossover(lua_State *L)
     double tol = luaL_optnumber(L, -1, x->by_run ? 0.05 : 1e-3);
     lua_getfield(L, 1, "jobs");
     x->jobs = (int)luaL_optinteger(L, -1, cores());
-    xo_mappings(L, x);
+    xo_strategies(L, x);
     if (!x->by_run && strcmp(by, "model"))
         return luaL_error(L, "situ.crossover: by must be \"model\" or \"run\", not \"%s\"", by);
+    if (x->nst > 2 && x->by_run)
+        return luaL_error(L, "situ.crossover: by \"run\" compares two strategies, not %d", x->nst);
     lua_settop(L, XO_STATE);
     if (x->by_run)
         no_simulations(L, "situ.crossover by \"run\"");
     if (!(from > 0) || !(to > from) || !(tol > 0) || x->jobs < 1)
         return luaL_error(L, "situ.crossover: expected 0 < from < to, tolerance > 0, jobs >= 1");
+    if (x->nst > 2)
+        return script_crossover_many(L, &x->base, x->st, x->nst, from, to, tol);
     int per_round = x->by_run ? (x->jobs / 2 > 1 ? x->jobs / 2 : 1) : 1;
     crossover_begin(&x->c, from, to, x->by_run ? XO_SCAN_RUN : XO_SCAN_MODEL,
                     per_round > XO_ROUND_MAX ? XO_ROUND_MAX : per_round, tol);

@@ -98,9 +98,10 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
     int dims = layout_shape().dims;
     for (long i = 0; i < e->steps; i++) {
         /* Reduction (model_reduce.h): fewer bytes move, the ranks pay for reducing them before
-         * the put, the analytics for restoring them. Inline moves no state: none. */
+         * the put, the analytics for restoring them. Inline moves no state: none. Post hoc's
+         * files hold reduced states: its ranks reduce before writing, restore after reading. */
         struct analytics_value v = e->av[i];
-        if (!e->l.inline_ranks) {
+        if (!e->l.inline_ranks || e->p.mapping == MAPPING_POSTHOC) {
             v = reduce_value(&e->p, dims, &e->av[i]);
             e->put_flops[i] =
                 reduce_put_cost(&e->p, dims, e->av[i].bytes / e->l.sim_cores) * REFERENCE_SPEED;
@@ -313,10 +314,10 @@ static void summarise(struct engine *e, struct sim_measure *out)
     for (int k = 0; k < e->nsims; k++)
         reduce += (double)e->sims[k].ranks / l->sim_cores * e->sims[k].reduce_time;
     double written = S ? e->ing_sum / ((double)l->sim_cores * S) : 0;
-    m->stage.Ing = written + (e->run_steps && !l->inline_ranks ? reduce / e->run_steps : 0);
+    m->stage.Ing = written + (e->run_steps ? reduce / e->run_steps : 0); /* inline: none */
     m->stage.S = S ? m->sim_active / S - m->stage.Ing : 0;
     m->sim_active += tail;
-    for (long i = 0; i < S && !l->inline_ranks; i++)
+    for (long i = 0; i < S && (!l->inline_ranks || e->p.mapping == MAPPING_POSTHOC); i++)
         moved += e->chunk_bytes[i] / S;
     m->state_moved = moved;
     /* dtl=staging: the last rank's wait for room */

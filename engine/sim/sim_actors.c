@@ -163,6 +163,7 @@ void sim_rank_actor(int argc, char **argv)
         /* An analysis point: C_{i-1} -> Ing_i, then the state goes out fire-and-forget. */
         long i = t / T - 1;
         if (e->p.mapping == MAPPING_POSTHOC) { /* the state to a file; analysed after the run */
+            sim_rank_reduce(g, i, e->put_flops[i]);
             sim_rank_put_state(g, i, e->chunk_bytes[i]);
             continue;
         }

@@ -278,6 +278,49 @@ def inline_ranked_once():
     assert abs(inl[0]["simgrid"]["makespan"] / m["makespan"] - 1) < 0.02, inl[0]["simgrid"]
 
 
+SQUEEZE = """-- Declares a parameter named compression, as the reduction's table will have one (tests only).
+return {
+  name = "squeeze",
+  params = { { name = "compression", default = 1, min = 1, max = 1000, unit = "x", help = "a ratio" } },
+  uses = { "region", "sim_cost" },
+  decomposition = { dims = 3 },
+  particles = function(ctx) return 4 * ctx.region ^ 3 end,
+  cost = function(ctx) return 4 * ctx.region ^ 3 / ctx.sim_cores * ctx.sim_cost end,
+  halo = function(ctx) return { x = 1000, y = 1000, z = 1000 } end,
+  halo_period = 20,
+  state = function(ctx) return 4 * ctx.region ^ 3 / ctx.sim_cores * 100 end,
+}
+"""
+
+
+def strategies_are_axes():
+    # The advisor's axes include the mapping and the DTL, apart or linked as strategies
+    # (mapping:dtl), and the compression wherever the table has it: ranked as a sweep of the same
+    # grid ranks them.
+    grids = [["--mapping", "insitu,intransit", "--dtl", "queue,mailbox"],
+             ["--mapping:dtl", "insitu:queue,intransit:mailbox,insitu:mailbox"]]
+    if "--compression" not in situ("--help").stdout:  # a profile declares one (post-merge: the table's)
+        path = os.path.join(TMP, "squeeze.lua")
+        open(path, "w").write(SQUEEZE)
+        extra = ["--simulation", path]
+    else:
+        extra = []
+    grids.append(extra + ["--mapping", "insitu,intransit", "--dtl", "queue,mailbox", "--compression", "1,4"])
+    for g in grids:
+        args = g + ["--nodes", "16", "--analytics", "scatter", "--data-scaling", "1,100",
+                    "--iterations", "400"]
+        rows = sweep_model(args)
+        ranked = advise_json(*args, "--objective", "makespan", "--verify", "0")
+        assert len(ranked) == len(rows), f"{g}: {len(ranked)} ranked of {len(rows)}"
+        want = min(float(r["makespan"]) for r in rows)
+        assert abs(ranked[0]["model"]["makespan"] - want) <= 1e-9 * want, g
+        combos = {(c["config"]["mapping"], c["config"]["dtl"], c["config"].get("compression"))
+                  for c in ranked}
+        assert combos == {(r["mapping"], r["dtl"], float(r["compression"]) if "compression" in r else None)
+                          for r in rows}, f"{g}: {combos}"
+        assert len({(m, d) for m, d, _ in combos}) == (3 if "--mapping:dtl" in g else 4), combos
+
+
 def bad_input_is_exit_2_one_line():
     for args, word in BAD:
         p = situ("advise", *args, expect=2)
@@ -295,6 +338,7 @@ check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
 check("--out DIR is one set: all of it or DIR as it was", out_dir_is_one_set)
 check("states the Fig. 8 contradiction where it appears", states_the_fig8_contradiction)
 check("inline: ranked once whatever the ratio, eta and balance 1", inline_ranked_once)
+check("strategies are axes: mapping, DTL, linked, and compression", strategies_are_axes)
 check("bad input is exit 2 with one line", bad_input_is_exit_2_one_line)
 
 shutil.rmtree(TMP, ignore_errors=True)

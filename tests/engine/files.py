@@ -24,6 +24,8 @@ AGREEMENT = [
                                                 "--ratio", "1", "--dtl", "file", "--compression", "2",
                                                 "--decimation", "2"]),
     ("posthoc, dahu-pfs", ["--platform", DAHU, "--nodes", "4", "--mapping", "posthoc"]),
+    ("posthoc files of compressed, decimated states", ["--platform", DAHU, "--nodes", "4", "--mapping", "posthoc",
+                                                       "--compression", "4", "--decimation", "2"]),
     ("posthoc with an allgather, fattree-pfs", ["--platform", FATTREE, "--nodes", "4", "--mapping", "posthoc",
                                                 "--analytics", "scatter"]),
 ]
@@ -138,6 +140,23 @@ def disks_from_platform(situ, tmp):
     return test
 
 
+def reduced_files(situ):
+    def test():  # compression 4: a quarter of the bytes to write and read, costs on the ranks
+        base = ["--platform", DAHU, "--nodes", "2", "--mapping", "posthoc"]
+        for fid in ("model", "full"):
+            cmd = ["model"] if fid == "model" else ["run", "--fidelity", "full"]
+            whole = call(situ, *cmd, *base)
+            four = call(situ, *cmd, *base, "--compression", "4", "--compression-cost", "0",
+                        "--decompression-cost", "0")
+            close(four["state_bytes_moved"], whole["state_bytes_moved"] / 4, 1e-9, f"{fid}: bytes in a file")
+            assert four["stage"]["Ing"] < 0.5 * whole["stage"]["Ing"], (fid, four["stage"], whole["stage"])
+            assert four["stage"]["R"] < 0.5 * whole["stage"]["R"], (fid, four["stage"], whole["stage"])
+            costly = call(situ, *cmd, *base, "--compression", "4")
+            assert costly["stage"]["Ing"] > four["stage"]["Ing"], (fid, "compressing costs the ranks")
+            assert costly["stage"]["A"] > four["stage"]["A"], (fid, "restoring costs the analysis")
+    return test
+
+
 def no_sampling(situ):
     def test():  # 30 steps would be sampled; the disks are not watched: every step simulated
         args = ["--platform", DAHU, "--nodes", "2", "--mapping", "intransit", "--ratio", "1", "--dtl", "file"]
@@ -154,4 +173,5 @@ def checks(situ, tmp):
     out.append(("files: each state crosses the servers' links, written and read", bytes_on_servers(situ)))
     out.append(("files: the disks' bandwidths come from the platform", disks_from_platform(situ, tmp)))
     out.append(("files: full fidelity simulates every step (no sampling)", no_sampling(situ)))
+    out.append(("files: post hoc files hold reduced states, paid for on the ranks", reduced_files(situ)))
     return out

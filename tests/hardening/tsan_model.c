@@ -50,7 +50,7 @@ static void *work(void *arg)
             profile_free(&prof);
             layout_free(&l);
         }
-        xover_curves_eval(xc, &p, "key", &pf, profile_source_builtin);
+        xover_curves_eval(xc, &p, "key|insitu,intransit,inline", &pf, profile_source_builtin);
         scaling_eval(sc, &p, "key", &pf, profile_source_builtin);
         j->sum += xc->model[0][0] + sc->time[0][0];
     }

@@ -536,6 +536,47 @@ emit{ n = rs.n, candidates = rs.candidates, first = rs[1].config.mapping }
               "t.lua:1: situ.crossover:", "mappings must be two distinct names", 2)
 
 
+def api_strategies():
+    # situ.crossover over strategies: two (the search, DTL names kept), or more (who is fastest
+    # where, by the model); each range's strategy checked against situ.model in its middle.
+    out = emitted(script(JSON_LUA + '''
+local base = { nodes = 16, analytics = "scatter", iterations = 2000 }
+local x, info = situ.crossover{ base = base, strategies = { "insitu:mailbox", "intransit:mailbox" } }
+emit{ x = x, below = info.below, above = info.above }
+local sts = { "insitu", "intransit", "inline", "insitu:queue" }
+local y, many = situ.crossover{ base = base, strategies = sts }
+emit{ y = y, ranges = many.ranges, by = many.by }
+for _, r in ipairs(many.ranges) do
+  local mid, best, who = math.sqrt(r.from * r.to), math.huge, nil
+  for _, s in ipairs(sts) do
+    local m, d = s:match("^([^:]+):?(.*)$")
+    local cfg = { nodes = 16, analytics = "scatter", iterations = 2000, mapping = m,
+                  data_scaling = mid }
+    if d ~= "" then cfg.dtl = d end
+    local t = situ.model(cfg).makespan
+    if t < best then best, who = t, s end
+  end
+  emit{ r.strategy, who }
+end
+'''))
+    r = out[0]
+    assert 10 < r["x"] < 30 and r["below"] == "intransit:mailbox" and r["above"] == "insitu:mailbox", r
+    m = out[1]
+    assert m["by"] == "model" and len(m["ranges"]) >= 2, m
+    assert m["ranges"][0]["from"] == 1 and m["ranges"][-1]["to"] == 1000, m
+    assert m["y"] == m["ranges"][0]["to"], m
+    for a, b in zip(m["ranges"], m["ranges"][1:]):
+        assert a["to"] == b["from"] and a["strategy"] != b["strategy"], m
+    for named, fastest in out[2:]:
+        assert named == fastest, f"range says {named}, the model {fastest}"
+    lua_error(script("situ.crossover{ base = { nodes = 4 }, strategies = { 'insitu', 'intransit:mailx' } }\n"),
+              "t.lua:1: situ.crossover:", "unknown dtl 'mailx'", 2)
+    lua_error(script("situ.crossover{ base = { nodes = 4 }, strategies = { 'insitu', 'intransit', 'inline' }, by = 'run' }\n"),
+              "t.lua:1: situ.crossover:", 'by "run" compares two strategies', 2)
+    lua_error(script("situ.crossover{ base = { nodes = 4 }, strategies = { 'insitu', 'insitu' } }\n"),
+              "t.lua:1: situ.crossover:", "named twice", 2)
+
+
 def api_analytics():
     out = emitted(script(JSON_LUA + '''
 emit(situ.analytics{ nodes = 16, analytics = "scatter" })
@@ -943,6 +984,8 @@ def main():
         check("situ.crossover (model and run)", api_crossover)
         check("situ.analytics", api_analytics)
         check("situ.run, situ.crossover and situ.advise with mapping=inline", api_inline)
+        check("situ.crossover over strategies (two, and more: who is fastest where)",
+              api_strategies)
         check("situ.table", api_table)
         check("situ.csv", api_csv_files)
         check("arg, require, situ.version", api_arg_require_version)

@@ -465,6 +465,68 @@ def reproduce_figures():
     assert "nearest valid" in p.stderr, p.stderr
 
 
+SQUEEZE = """-- A melt that declares a parameter named compression, as the reduction's table will have one:
+-- the study's +c strategies then apply (tests only; the state does not depend on it).
+return {
+  name = "squeeze",
+  params = { { name = "compression", default = 1, min = 1, max = 1000, unit = "x",
+               help = "a ratio" } },
+  uses = { "region", "sim_cost" },
+  decomposition = { dims = 3 },
+  particles = function(ctx) return 4 * ctx.region ^ 3 end,
+  cost = function(ctx) return 4 * ctx.region ^ 3 / ctx.sim_cores * ctx.sim_cost end,
+  halo = function(ctx) return { x = 1000, y = 1000, z = 1000 } end,
+  halo_period = 20,
+  state = function(ctx) return 4 * ctx.region ^ 3 / ctx.sim_cores * 100 end,
+}
+"""
+
+
+def reproduce_strategies():
+    # `situ reproduce posthoc`: the strategies of its preset that this build's table knows are
+    # compared (the model's), the others skipped and named; who is fastest in each range is
+    # checked against the CSV's own rows.
+    out = os.path.join(TMP, "rep-posthoc")
+    p = situ("reproduce", "posthoc", "--out", out, "--no-cache")
+    text = open(os.path.join(out, "posthoc.txt")).read()
+    assert text == p.stdout, "the summary on stdout is the file's"
+    assert png_size(os.path.join(out, "posthoc.png")) == (1300, 560)
+    maps = re.search(r"--mapping .*\n.*one of ([a-z, ]+)", situ("--help").stdout).group(1).split(", ")
+    for name in ("posthoc:file", "posthoc:file+c4"):
+        assert ("posthoc" in maps) != (f"skipped {name}: unknown mapping 'posthoc'" in text), text
+    has_c = "--compression" in situ("--help").stdout
+    assert has_c != ("skipped insitu+c4: this build has no compression parameter" in text), text
+    r = rows(os.path.join(out, "posthoc.csv"))
+    names = {(x["mapping"], x["dtl"], x.get("compression", "1")) for x in r}
+    assert ("insitu", "mailbox", "1") in names and ("intransit", "mailbox", "1") in names, names
+    ranges = re.findall(r"^  (\S+) fastest from data scaling ([0-9.e+]+) to ([0-9.e+]+)", text, re.M)
+    assert len(ranges) >= 2, text  # scatter: in transit below about 16, in situ above
+    for who, lo, hi in ranges:
+        for x in {float(x["data_scaling"]) for x in r}:
+            if not float(lo) < x < float(hi):
+                continue
+            at = [x_ for x_ in r if float(x_["data_scaling"]) == x]
+            best = min(at, key=lambda x_: float(x_["makespan"]))
+            assert who.split("+")[0] == best["mapping"], f"x{x}: summary {who}, CSV {best['mapping']}"
+    assert ranges[0][0] == "intransit" and ranges[-1][0] == "insitu", ranges
+    # A table with a compression parameter (a profile declares one here): +c4 is compared, on its
+    # own rows of the CSV.
+    write_path = os.path.join(TMP, "squeeze.lua")
+    open(write_path, "w").write(SQUEEZE)
+    out2 = os.path.join(TMP, "rep-posthoc-c")
+    p = situ("reproduce", "posthoc", "--simulation", write_path, "--out", out2, "--no-cache")
+    assert "strategies compared: insitu, intransit, insitu+c4, intransit+c4" in p.stdout, p.stdout
+    assert re.search(r"insitu\+c4 takes [0-9.]+ of insitu's makespan", p.stdout), p.stdout
+    r = rows(os.path.join(out2, "posthoc.csv"))
+    assert {(x["mapping"], float(x["compression"])) for x in r} == {
+        ("insitu", 1), ("intransit", 1), ("insitu", 4), ("intransit", 4)}, "the strategy axis"
+    # A strategy that does not apply to the base (in transit on one node) is skipped, and why.
+    p = situ("reproduce", "posthoc", "--nodes", "1", "--out", os.path.join(TMP, "rep-one"),
+             "--no-cache")
+    assert "skipped intransit: nodes: mapping=intransit needs at least 2 nodes" in p.stdout, p.stdout
+    assert "insitu is fastest throughout" in p.stdout, p.stdout
+
+
 def tree(d):
     """Every file under d (hidden ones too) with its bytes: what a failed write must not change."""
     if not os.path.exists(d):
@@ -815,7 +877,8 @@ TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_par
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, cache_refuses_a_trace_edited_during_the_run, cache_key_follows_the_files_a_platform_names, digest_cache_keeps_the_version_it_read, unusable_cache_directory_is_one_line,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,
-         merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures]
+         merge_rejects_mismatched_inputs, bad_lists, model_sweep_matches_model, reproduce_figures,
+         reproduce_strategies]
 for t in TESTS:
     check(t.__name__.replace("_", " "), t)
 shutil.rmtree(TMP, ignore_errors=True)

@@ -565,6 +565,47 @@ keys q
 wait_for "EXIT=0" 10 || miss "q did not quit with 0"
 finish "mapping=inline in the explorer: results, bars and the third crossover curve"
 
+# ---- the crossover of four strategies at 80x24: each drawn, the fastest named per range -------
+# Fig. 9's analytics: in transit is fastest while the data is small, a strategy of in situ once
+# it is large; the queue (no transfer cost) and inline are the other two curves.
+start C.UTF-8 --preset paper-fig9 --iterations 400 --strategies insitu,intransit,inline,insitu:queue
+tui_tmux resize-window -t situ -x 80 -y 24
+size=$(tui_tmux display -p -t situ "#{pane_width}x#{pane_height}")
+[ "$size" = 80x24 ] || miss "the pane is $size, not 80x24"
+wait_for "IN SITU vs IN TRANSIT vs INLINE vs IN SITU:QUEUE +at 16 nodes" 30 ||
+    miss "the title does not name the four strategies"
+wait_for "crossover ≈ ×[0-9.]+" 30 || miss "no crossover of the fastest"
+# Who is fastest in each range: from ×1, each range starting where the last ended, to ×1000.
+ranges=$(sed -n 's/.*[●◆■▲] ×\([0-9.]*\)-×\([0-9.]*\) \(.*[a-z]\) *$/\1 \2 \3/p' "$screen")
+[ "$(echo "$ranges" | head -1 | cut -d' ' -f1)" = 1 ] || miss "the first range does not start at ×1: $ranges"
+[ "$(echo "$ranges" | tail -1 | cut -d' ' -f2)" = 1000 ] || miss "the last range does not end at ×1000"
+[ "$(echo "$ranges" | wc -l)" -ge 2 ] || miss "fewer than two ranges: $ranges"
+echo "$ranges" | awk '{ n = $0; sub(/^[^ ]+ [^ ]+ /, "", n) }
+    NR > 1 && ($1 != prev || n == pn) { bad = 1 } { prev = $2; pn = n } END { exit bad }' ||
+    miss "a range does not start where the one before it ended, or names the same: $ranges"
+first=$(echo "$ranges" | head -1 | cut -d' ' -f2)
+grep -Eq "crossover ≈ ×$first(,|$)" "$screen" || miss "the crossover is not where the first range ends"
+grep -q "in transit$" "$screen" || miss "in transit is not named fastest anywhere"
+# Each strategy in the legend, with its own point glyph; a crossing line in the plot and on the
+# x axis.
+for l in "━━● in situ " "╍╍◆ in transit " "┈┈■ inline " "╌╌▲ in situ:queue "; do
+    grep -q "$l" "$screen" || miss "no legend line '$l'"
+done
+grep -Eq "┊.*┊.*┊" "$screen" || grep -Eq "^ +[│┤].*┊" "$screen" || miss "no crossing line in the plot"
+grep -q "└.*┊" "$screen" || miss "no crossing mark on the x axis"
+wait_for "●◆■▲ SimGrid [1-9][0-9]*/28 points" 30 || miss "no point of the four curves landed"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "the crossover of four strategies at 80x24: ranges, crossings, legend, points"
+
+# A strategy the table does not know: one line naming it, exit 2, before the screen is taken.
+start C.UTF-8 --strategies insitu,intransit:mailx
+wait_for "EXIT=2" 10 || miss "an unknown DTL did not exit 2"
+grep -q "^situ: --strategies: strategy 'intransit:mailx': unknown dtl 'mailx'.*did you mean 'mailbox'?$" "$tmp/stderr" ||
+    miss "no one-line message naming the strategy: $(cat "$tmp/stderr")"
+[ "$(wc -l <"$tmp/stderr")" -eq 1 ] || miss "more than one line on stderr"
+finish "--strategies: an unknown name is one line, exit 2"
+
 # ---- ASCII fallback and NO_COLOR ------------------------------------------------------------
 nocolor=1
 start C --preset fig9-intransit

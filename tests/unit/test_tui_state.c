@@ -353,9 +353,16 @@ Test(tui_state, crossover_at_one_node_is_shown_at_two)
     cr_assert(s->xo.bumped);
     cr_assert_eq(s->xo.base.nodes, 2);
     cr_assert(xover_current(&s->xo));
-    cr_assert(s->xo.c.ok[XO_INSITU] && s->xo.c.ok[XO_INTRANSIT]);
+    cr_assert(s->xo.c.ok[XO_INSITU] && s->xo.c.ok[XO_INTRANSIT] && s->xo.c.ok[XO_INLINE]);
+    /* The default strategies: the table's mappings but hostfile, in its order. */
+    cr_assert_eq(s->xo.n, 3);
+    cr_assert_str_eq(s->xo.c.name[XO_INLINE], "inline");
+    /* No crossover: the one named fastest is at or under every other curve at every sample. */
     cr_assert_eq(s->xo.c.ncross, 0);
-    cr_assert_eq(s->xo.c.faster_below, XO_INSITU);
+    cr_assert_eq(s->xo.c.fastest.n, 1);
+    for (int m = 0; m < s->xo.c.n; m++)
+        for (int i = 0; i < XO_SAMPLES; i++)
+            cr_assert_leq(s->xo.c.model[s->xo.c.faster_below][i], s->xo.c.model[m][i] * 1.000001);
     /* The curves rise with the data: in transit pays the network for it. */
     cr_assert_gt(s->xo.c.model[XO_INTRANSIT][XO_SAMPLES - 1], s->xo.c.model[XO_INTRANSIT][0]);
     stop(s);
@@ -371,6 +378,10 @@ Test(tui_state, crossover_found_and_refined)
     p.ratio = 31;
     p.compute_scaling = 10;
     struct app_state *s = start(&p);
+    char err[PARAMS_ERR_MAX];
+    cr_assert_eq(xover_choose(&s->xo, "insitu,intransit", err, sizeof err), 0, "%s", err);
+    xover_rebase(&s->xo, &s->p, &s->pf);
+    app_xover_sync(s);
     const struct xover_curves *c = &s->xo.c;
     cr_assert_eq(c->ncross, 1, "crossings: %d", c->ncross);
     cr_assert_eq(c->faster_below, XO_INTRANSIT);
@@ -379,6 +390,64 @@ Test(tui_state, crossover_found_and_refined)
     double a = xover_model_at(c, XO_INSITU, c->cross_x),
            b = xover_model_at(c, XO_INTRANSIT, c->cross_x);
     cr_assert_float_eq(a, b, 0.02 * a, "%g vs %g at x%g", a, b, c->cross_x);
+    stop(s);
+}
+
+Test(tui_state, crossover_of_four_strategies_names_the_fastest_in_each_range)
+{
+    /* In transit wins small data, in situ large; the queue (no transfer cost) is its own curve;
+     * inline (every core a rank) is the fourth. */
+    struct params p;
+    params_defaults(&p);
+    p.nodes = 16;
+    p.ratio = 31;
+    p.compute_scaling = 10;
+    struct app_state *s = start(&p);
+    char err[PARAMS_ERR_MAX];
+    cr_assert_eq(
+        xover_choose(&s->xo, "insitu,intransit,intransit:queue,insitu:queue", err, sizeof err), 0,
+        "%s", err);
+    xover_rebase(&s->xo, &s->p, &s->pf);
+    app_xover_sync(s);
+    const struct xover_curves *c = &s->xo.c;
+    cr_assert_eq(c->n, 4);
+    const struct strategy_ranges *f = &c->fastest;
+    cr_assert_geq(f->n, 1);
+    cr_assert_float_eq(f->from[0], XO_MIN, 1e-9);
+    cr_assert_float_eq(f->to[f->n - 1], XO_MAX, 1e-9);
+    for (int j = 0; j < f->n; j++) {
+        /* In the middle of each range its strategy is at or under every other curve. */
+        double mid = sqrt(f->from[j] * f->to[j]), best = xover_model_at(c, f->who[j], mid);
+        for (int m = 0; m < c->n; m++)
+            cr_assert_leq(best, xover_model_at(c, m, mid) * 1.0001, "range %d: %s over %s at x%g",
+                          j, c->name[f->who[j]], c->name[m], mid);
+        if (j + 1 < f->n) { /* at a crossing the two take as long */
+            double a = xover_model_at(c, f->who[j], f->to[j]),
+                   b = xover_model_at(c, f->who[j + 1], f->to[j]);
+            cr_assert_float_eq(a, b, 0.02 * a, "%g vs %g at x%g", a, b, f->to[j]);
+            cr_assert_eq(f->to[j], f->from[j + 1]);
+        }
+    }
+    /* A point of the queue's curve is that strategy's, and only its. */
+    struct params q;
+    xover_point_params(&s->xo, 2, 1, &q);
+    cr_assert_eq(q.dtl, DTL_QUEUE);
+    cr_assert_eq(q.mapping, MAPPING_INTRANSIT);
+    struct sim_result r = fake_result(5);
+    app_on_result(s, &q, &r, NULL, false, 1);
+    cr_assert_eq(s->xo.pstate[2][1], XO_PT_DONE);
+    cr_assert_eq(s->xo.pstate[1][1], XO_PT_NONE, "the mailbox's point is another configuration");
+    stop(s);
+}
+
+Test(tui_state, crossover_strategies_refused_with_one_line)
+{
+    struct app_state *s = start_default();
+    char err[PARAMS_ERR_MAX];
+    cr_assert_eq(xover_choose(&s->xo, "insitu,intransit:mailx", err, sizeof err), -1);
+    cr_assert(strstr(err, "unknown dtl 'mailx'") && strstr(err, "did you mean 'mailbox'?"), "%s",
+              err);
+    cr_assert_eq(s->xo.n, 3, "a refused list changes nothing");
     stop(s);
 }
 
