@@ -117,6 +117,11 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         rc = EXIT_SIM_FAILED;
         goto done;
     }
+    if (f->refine && f->refine(&s, err, sizeof err) < 0) {
+        cli_error("reproduce %s: %s", f->name, err);
+        rc = s.interrupted ? 128 + s.interrupted : EXIT_SIM_FAILED;
+        goto done;
+    }
     /* A figure's files are one set (outset): all of them, or DIR as it was. Each figure is its
      * own set: `all` keeps the figures that finished should a later one fail. */
     rc = 1;

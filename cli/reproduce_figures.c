@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/lua/analytics.h"
 #include "../engine/model/crossover.h"
+#include "../engine/model/layout.h"
+#include "../engine/model/platform.h"
 #include "../plot/chart.h"
 
 static double num(json_t *r, const char *key)
@@ -57,20 +60,51 @@ static int distinct(const struct study *s, int id, double *out, int max)
     return n;
 }
 
+/* What drew the figure and at which sizes, for its subtitle: "SimGrid (fast fidelity), 1.37 M
+ * particles, 8000 iterations, analytics overhead" and what the caller adds. */
+static void drawn_by(const struct study *s, const char *more, char *out, size_t len)
+{
+    char fidelity[32], analytics[PARAMS_PATH_MAX];
+    params_format(&s->base, P_FIDELITY, fidelity, sizeof fidelity);
+    const char *slash = strrchr(s->base.analytics, '/');
+    snprintf(analytics, sizeof analytics, "%s",
+             s->base.analytics[0] ? (slash ? slash + 1 : s->base.analytics) : "thermo");
+    double particles = 4.0 * pow((double)s->base.region, 3);
+    snprintf(out, len,
+             "Every point a SimGrid simulation (%s fidelity): %.3g M particles, %ld iterations, "
+             "analytics %.64s%s%.200s",
+             fidelity, particles / 1e6, s->base.iterations, analytics, more[0] ? "; " : "", more);
+}
+
 /* ---- Fig. 7: efficiency against total cores, per (stride, analytics cost), for R = 15 and 31 */
 
 static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
     chart_background(cr, w, h, "Efficiency of (stride, analytics cost) configurations (Fig. 7)");
+    char sub[512];
+    drawn_by(s, "", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
     double strides[8], nodes[16];
     int ns = distinct(s, P_STRIDE, strides, 8), nn = distinct(s, P_NODES, nodes, 16);
     const long ratios[] = {15, 31};
+    /* Both panels on one efficiency scale, spanning what they show: on 0..1 the pairs' spread
+     * is a few pixels. */
+    double lo = 1, hi = 0;
+    for (int i = 0; i < s->n; i++) {
+        long r = s->configs[i].ratio;
+        if (s->results[i] && (r == ratios[0] || r == ratios[1])) {
+            lo = fmin(lo, num(s->results[i], "efficiency"));
+            hi = fmax(hi, num(s->results[i], "efficiency"));
+        }
+    }
+    double pad = hi > lo ? 0.08 * (hi - lo) : 0.05;
     for (int panel = 0; panel < 2; panel++) {
         struct panel p;
         double cmin = cores(s, nodes[0]), cmax = cores(s, nodes[nn - 1]);
-        chart_panel(&p, cr, panel * w / 2, 40, w / 2, h - 40, cmin / 1.2, cmax * 1.2, true, 0, 1.05,
-                    false);
+        double top = CHART_SUBTITLE_BOTTOM;
+        chart_panel(&p, cr, panel * w / 2, top, w / 2, h - top, cmin / 1.2, cmax * 1.2, true,
+                    fmax(0, lo - pad), fmin(1, hi + pad), false);
         char title[64];
         snprintf(title, sizeof title, "R = %ld", ratios[panel]);
         double xt[16];
@@ -87,8 +121,6 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
         int styles[8];
         char labels[8][48];
         const char *lp[8];
-        double all_x[8 * 16], all_y[8 * 16];
-        int nall = 0;
         for (int k = 0; k < ns; k++) {
             double x[16], y[16];
             int n = 0;
@@ -102,8 +134,6 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
                 y[n++] = num(r, "efficiency");
             }
             chart_series(&p, k, x, y, n);
-            for (int i = 0; i < n; i++, nall++)
-                all_x[nall] = x[i], all_y[nall] = y[i];
             double cs = NAN;
             for (int i = 0; i < s->n; i++)
                 if (params_get_number(&s->configs[i], P_STRIDE) == strides[k])
@@ -112,7 +142,7 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
             styles[k] = k;
             lp[k] = labels[k];
         }
-        chart_legend(&p, chart_legend_corner(&p, lp, ns, all_x, all_y, nall), styles, lp, ns);
+        chart_legend(&p, CHART_LEGEND_AUTO, styles, lp, ns);
     }
 }
 
@@ -164,8 +194,8 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
             "differ by at most %.3f in efficiency: each pair keeps the same ratio of simulation "
             "to analysis work, so only halo and latency terms tell them apart. The paper's spread "
             "comes from per-analysis overheads of the real code that this analytics does not "
-            "model; 'situ reproduce fig7 --analytics overhead' adds a fixed cost per analysed "
-            "state and shows it.\n",
+            "model; the preset's analytics, overhead, adds a fixed cost per analysed state and "
+            "shows it ('situ reproduce fig7').\n",
             spread);
 }
 
@@ -182,16 +212,20 @@ static json_t *at_ratio_nodes(const struct study *s, double ratio, double nodes)
 static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
-    chart_background(
-        cr, w, h, "Active and idle time per component, stride 1000, analytics cost x50 (Fig. 8)");
+    char title[128], sub[512];
+    snprintf(title, sizeof title,
+             "Active and idle time per component, stride %ld, analytics cost x%g (Fig. 8)",
+             s->base.stride, s->base.compute_scaling);
+    chart_background(cr, w, h, title);
+    drawn_by(s, "each panel its own time axis", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
+    const int styles[] = {-1, -76, -46, -86};
+    const char *labels[] = {"simulation active", "~simulation idle", "analytics active",
+                            "~analytics idle"};
+    /* Above the panels: every panel's bars reach its top. */
+    chart_legend_row(cr, 80, CHART_SUBTITLE_BOTTOM + 8, styles, labels, 4);
     double ratios[16], nodes[16];
     int nr = distinct(s, P_RATIO, ratios, 16), nn = distinct(s, P_NODES, nodes, 16);
-    double top = 0;
-    for (int i = 0; i < s->n; i++)
-        if (s->results[i])
-            top = fmax(top, fmax(num(s->results[i], "sim_active") + num(s->results[i], "sim_idle"),
-                                 num(s->results[i], "analytics_active") +
-                                     num(s->results[i], "analytics_idle")));
     double xt[16];
     char xl[16][16];
     const char *xlp[16];
@@ -201,13 +235,22 @@ static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
         xlp[k] = xl[k];
     }
     for (int j = 0; j < nn; j++) {
+        /* Each node count on its own scale: on a shared one the 4- and 8-node panels are a
+         * strip at the bottom (the run gets shorter as nodes are added). */
+        double top = 0;
+        for (int k = 0; k < nr; k++) {
+            json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
+            if (r)
+                top = fmax(top, fmax(num(r, "sim_active") + num(r, "sim_idle"),
+                                     num(r, "analytics_active") + num(r, "analytics_idle")));
+        }
         struct panel p;
-        chart_panel(&p, cr, j * w / nn, 40, w / nn, h - 40, -0.6, nr - 0.4, false, 0, top * 1.08,
-                    false);
-        char title[64];
+        double y = CHART_SUBTITLE_BOTTOM + 22;
+        chart_panel(&p, cr, j * w / nn, y, w / nn, h - y, -0.6, nr - 0.4, false, 0,
+                    top > 0 ? top * 1.05 : 1, false);
         snprintf(title, sizeof title, "%.0f node%s (%.0f cores)", nodes[j], nodes[j] > 1 ? "s" : "",
                  cores(s, nodes[j]));
-        chart_axes(&p, "ratio R", j == 0 ? "time over the run (s)" : "", title, xt, xlp, nr);
+        chart_axes(&p, "ratio R", "time over the run (s)", title, xt, xlp, nr);
         for (int k = 0; k < nr; k++) {
             json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
             if (!r)
@@ -218,12 +261,6 @@ static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
             chart_bar(&p, k - 0.19, 0.36, sa, si, 0.75, true);
             chart_bar(&p, k + 0.19, 0.36, 0, aa, 0.45, false);
             chart_bar(&p, k + 0.19, 0.36, aa, ai, 0.85, true);
-        }
-        if (j == nn - 1) {
-            const int styles[] = {-1, -76, -46, -86};
-            const char *labels[] = {"simulation active", "~simulation idle", "analytics active",
-                                    "~analytics idle"};
-            chart_legend(&p, 1, styles, labels, 4);
         }
     }
 }
@@ -268,6 +305,7 @@ struct crossing {
     bool found;
     double at;
     bool insitu_faster_below;
+    double lo, hi; /* the simulated data scalings either side */
 };
 
 static int curve(const struct study *s, int mapping, double *x, double *y, int max)
@@ -286,16 +324,143 @@ static int curve(const struct study *s, int mapping, double *x, double *y, int m
     return n;
 }
 
+/* The study's crossover: the first change of sign over every data scaling it simulated,
+ * interpolated in log x between its two neighbours (fig9_refine narrows them first). */
 static struct crossing crossover(const struct study *s)
 {
     double xa[64], ya[64], xb[64], yb[64];
     int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
     int n = na < nb ? na : nb, from, first_sign;
     int at = crossover_first_change(ya, yb, n, &from, NULL, &first_sign);
-    struct crossing c = {at >= 0, NAN, first_sign < 0};
-    if (c.found)
+    struct crossing c = {at >= 0, NAN, first_sign < 0, NAN, NAN};
+    if (c.found) {
         c.at = crossover_interpolate(xa[from], ya[from] - yb[from], xa[at], ya[at] - yb[at]);
+        c.lo = xa[from], c.hi = xa[at];
+    }
     return c;
+}
+
+/* Runs the mappings at data scalings xs[0..n) as the study's base would and appends the runs to
+ * the study, so its CSV, figure and summary all see them. -1 with a message. */
+static int append_runs(struct study *s, const double *xs, int n, char *err, size_t errlen)
+{
+    struct study more;
+    study_init(&more);
+    more.base = s->base, more.jobs = s->jobs, more.quiet = s->quiet;
+    memcpy(more.cache, s->cache, sizeof more.cache);
+    char list[64 * 32] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.17g", i ? "," : "", xs[i]);
+    int rc = -1;
+    if (study_add_axis(&more, "mapping", "insitu,intransit", err, errlen) < 0 ||
+        study_add_axis(&more, "data_scaling", list, err, errlen) < 0 ||
+        study_expand(&more, err, errlen) < 0)
+        goto done;
+    if (study_run(&more) < 0 || more.interrupted || more.failed) {
+        snprintf(err, errlen, "%s", more.interrupted ? "interrupted" : "a simulation failed");
+        s->interrupted = more.interrupted;
+        goto done;
+    }
+    int total = s->n + more.n;
+    struct params *configs = realloc(s->configs, sizeof *configs * (size_t)total);
+    if (configs)
+        s->configs = configs;
+    json_t **results = realloc(s->results, sizeof *results * (size_t)total);
+    if (results)
+        s->results = results;
+    char **errors = realloc(s->errors, sizeof *errors * (size_t)total);
+    if (errors)
+        s->errors = errors;
+    if (!configs || !results || !errors) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < more.n; i++) {
+        s->configs[s->n] = more.configs[i];
+        s->results[s->n] = more.results[i];
+        s->errors[s->n++] = NULL;
+        more.results[i] = NULL; /* now the study's */
+    }
+    s->ran += more.ran, s->cached += more.cached;
+    rc = 0;
+done:
+    study_free(&more);
+    return rc;
+}
+
+/* The sampled data scalings only bracket the crossover (10 and 20: a factor of 2), and an
+ * interpolation over a factor of 2 is off by several percent. The bracket is narrowed by the
+ * crossover search (engine/model/crossover.c, the explorer's and Lua's) with more simulations
+ * until it is within FIG9_TOLERANCE, so the crossover printed is the explorer's to its
+ * CROSSOVER_DIGITS digits. */
+#define FIG9_TOLERANCE 0.01
+
+static int fig9_refine(struct study *s, char *err, size_t errlen)
+{
+    struct crossing c = crossover(s);
+    if (!c.found)
+        return 0;
+    double xa[64], ya[64], xb[64], yb[64];
+    int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
+    double dlo = NAN, dhi = NAN;
+    for (int i = 0; i < na && i < nb; i++) {
+        if (xa[i] == c.lo)
+            dlo = ya[i] - yb[i];
+        if (xa[i] == c.hi)
+            dhi = ya[i] - yb[i];
+    }
+    int per_round = s->jobs / 2 > 1 ? s->jobs / 2 : 1;
+    struct crossover xc;
+    enum crossover_state st = crossover_begin_bracket(
+        &xc, c.lo, dlo, c.hi, dhi, per_round > 8 ? 8 : per_round, FIG9_TOLERANCE);
+    while (st == CROSSOVER_MORE) {
+        int before = s->n;
+        if (append_runs(s, xc.xs, xc.n, err, errlen) < 0)
+            return -1;
+        for (int i = 0; i < xc.n; i++) /* the runs come in (mapping, data scaling) order */
+            for (int k = before; k < s->n; k++)
+                if (s->configs[k].data_scaling == xc.xs[i]) {
+                    double m = num(s->results[k], "makespan");
+                    if (s->configs[k].mapping == MAPPING_INSITU)
+                        xc.a[i] = m;
+                    else
+                        xc.b[i] = m;
+                }
+        st = crossover_take(&xc);
+    }
+    return 0;
+}
+
+/* Bytes one analysis sends the analytics at data scaling 1, from the analytics' own law (a
+ * Lua file's bytes()); NAN if it cannot be evaluated. */
+static double bytes_per_analysis(const struct study *s)
+{
+    struct params p = s->base;
+    p.data_scaling = 1;
+    struct platform pf;
+    struct layout l;
+    char err[PARAMS_ERR_MAX];
+    double bytes = NAN;
+    if (platform_load(p.platform, &pf, err, sizeof err) < 0)
+        return NAN;
+    if (layout_build(&p, &pf, &l, err, sizeof err) == 0) {
+        struct analytics_profile prof;
+        if (analytics_profile(&p, &l, &prof, err, sizeof err) == 0 && prof.nclasses > 0)
+            bytes = prof.classes[0].v.bytes;
+        profile_free(&prof);
+        layout_free(&l);
+    }
+    platform_free(&pf);
+    return bytes;
+}
+
+static void human_bytes(double b, char *out, size_t len)
+{
+    const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    int k = 0;
+    while (b >= 1000 && k < 4)
+        b /= 1000, k++;
+    snprintf(out, len, "%.3g %s", b, unit[k]);
 }
 
 /* The in-transit run at the largest data scaling: the one whose links work hardest. */
@@ -373,11 +538,29 @@ static void links_panel(cairo_t *cr, double x, double y, double w, double h, jso
                "mean utilisation (about 50% is best, near 100% a bottleneck)", 12, 1);
 }
 
+/* "data scaling (x1 = 11 MB per analysis, 8 B per particle)", or without sizes if the
+ * analytics cannot say. */
+static void fig9_xlabel(const struct study *s, char *out, size_t len)
+{
+    double bytes = bytes_per_analysis(s), particles = 4.0 * pow((double)s->base.region, 3);
+    char total[32];
+    human_bytes(bytes, total, sizeof total);
+    if (isnan(bytes))
+        snprintf(out, len, "data scaling (multiplier on the bytes of one analysis)");
+    else
+        snprintf(out, len, "data scaling (x1 = %s per analysis, %.3g B per particle)", total,
+                 bytes / particles);
+}
+
 static void fig9_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct drawing *d = ud;
     const struct study *s = d->s;
     chart_background(cr, w, h, "In situ vs in transit as the data grows (Fig. 9)");
+    char sub[512], more[128];
+    snprintf(more, sizeof more, "%ld nodes, R = %ld", s->base.nodes, s->base.ratio);
+    drawn_by(s, more, sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
     double xa[64], ya[64], xb[64], yb[64], top = 0, bottom = INFINITY;
     int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
     for (int k = 0; k < na; k++)
@@ -385,25 +568,29 @@ static void fig9_draw(cairo_t *cr, double w, double h, void *ud)
     for (int k = 0; k < nb; k++)
         top = fmax(top, yb[k]), bottom = fmin(bottom, yb[k]);
     struct panel p;
-    double x0 = na ? xa[0] : 1, x1 = na ? xa[na - 1] : 1000;
-    chart_panel(&p, cr, 0, 40, w * 0.55, h - 40, x0, x1, true, bottom > 0 ? bottom / 1.3 : 1,
-                top * 1.3, true);
-    chart_axes(&p, "data scaling (x bytes per particle)", "simulation time (s)",
-               "Time of the simulation component", NULL, NULL, 0);
+    double x0 = na ? xa[0] : 1, x1 = na ? xa[na - 1] : 1000, y = CHART_SUBTITLE_BOTTOM;
+    chart_panel(&p, cr, 0, y, w * 0.55, h - y, x0 / 1.15, x1 * 1.15, true,
+                bottom > 0 ? bottom / 1.3 : 1, top * 1.3, true);
+    char xlabel[160];
+    fig9_xlabel(s, xlabel, sizeof xlabel);
+    chart_axes(&p, xlabel, "simulation time (s)", "Time of the simulation component", NULL, NULL,
+               0);
     chart_series(&p, 0, xa, ya, na);
     chart_series(&p, 1, xb, yb, nb);
     struct crossing c = crossover(s);
     if (c.found) {
-        char label[64];
-        snprintf(label, sizeof label, "crossover ~%.3g", c.at);
+        char label[64], at[32];
+        crossover_format(c.at, at, sizeof at);
+        snprintf(label, sizeof label, "crossover ~%s", at);
         chart_vline(&p, c.at, label);
     }
     const int styles[] = {0, 1};
-    const char *labels[] = {"in situ (analytics on every node)", "in transit (dedicated node)"};
-    chart_legend(&p, 0, styles, labels, 2);
+    const char *labels[] = {"in situ, SimGrid (analytics on every node)",
+                            "in transit, SimGrid (dedicated node)"};
+    chart_legend(&p, CHART_LEGEND_AUTO, styles, labels, 2);
     json_t *run = busiest_run(s);
     if (run)
-        links_panel(cr, w * 0.55, 40, w * 0.45, h - 40, run, d->alert);
+        links_panel(cr, w * 0.55, y, w * 0.45, h - y, run, d->alert);
 }
 
 static void fig9_summary(const struct study *s, FILE *out, double alert)
@@ -413,13 +600,22 @@ static void fig9_summary(const struct study *s, FILE *out, double alert)
     const char *above = c.insitu_faster_below ? "in-transit" : "in-situ";
     double ds[64];
     int nd = distinct(s, P_DATA_SCALING, ds, 64);
-    fprintf(out, "Fig. 9 (16 nodes, R = 15): simulation time as the data volume grows.\n");
-    if (c.found)
-        fprintf(out, "  crossover at data scaling ~ %.3g: %s faster below, %s above\n", c.at, below,
-                above);
-    else
+    char xlabel[160];
+    fig9_xlabel(s, xlabel, sizeof xlabel);
+    fprintf(out, "Fig. 9 (%ld nodes, R = %ld, SimGrid): simulation time as the data volume grows.\n",
+            s->base.nodes, s->base.ratio);
+    fprintf(out, "  x axis: %s\n", xlabel);
+    if (c.found) {
+        char at[32];
+        crossover_format(c.at, at, sizeof at);
+        fprintf(out,
+                "  crossover at data scaling ~ %s: %s faster below, %s above (simulated either "
+                "side at %.4g and %.4g)\n",
+                at, below, above, c.lo, c.hi);
+    } else {
         fprintf(out, "  no crossover in data scaling %g..%g: %s faster throughout\n",
                 nd ? ds[0] : 0, nd ? ds[nd - 1] : 0, below);
+    }
     json_t *run = busiest_run(s);
     json_t *links = json_object_get(run, "links");
     int over = 0;
@@ -510,9 +706,9 @@ static void scaling_summary(const struct study *s, FILE *out, double alert)
 }
 
 const struct figure reproduce_figures[] = {
-    {"fig7", "paper-fig7", "Fig. 7", 1200, 520, fig7_draw, fig7_summary},
-    {"fig8", "paper-fig8", "Fig. 8", 1400, 520, fig8_draw, fig8_summary},
-    {"fig9", "paper-fig9", "Fig. 9", 1300, 560, fig9_draw, fig9_summary},
-    {"scaling", "static-scaling", "static scaling", 1200, 520, scaling_draw, scaling_summary},
+    {"fig7", "paper-fig7", "Fig. 7", 1200, 520, fig7_draw, fig7_summary, NULL},
+    {"fig8", "paper-fig8", "Fig. 8", 1400, 520, fig8_draw, fig8_summary, NULL},
+    {"fig9", "paper-fig9", "Fig. 9", 1300, 560, fig9_draw, fig9_summary, fig9_refine},
+    {"scaling", "static-scaling", "static scaling", 1200, 520, scaling_draw, scaling_summary, NULL},
 };
 const int reproduce_nfigures = (int)(sizeof reproduce_figures / sizeof reproduce_figures[0]);

@@ -17,6 +17,8 @@ struct figure {
     int width, height;
     void (*draw)(cairo_t *cr, double w, double h, void *ud);
     void (*summary)(const struct study *s, FILE *out, double alert);
+    /* NULL, or more runs after the study's own (Fig. 9 narrows its crossover): -1 with err. */
+    int (*refine)(struct study *s, char *err, size_t errlen);
 };
 
 /* What a figure's draw function gets (its ud). */

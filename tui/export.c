@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/model/crossover.h"
 #include "../engine/base/outfile.h"
 #include "../engine/model/report.h"
 #include "../plot/chart.h"
@@ -157,11 +158,12 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
         }
     }
     if (xo->c.ncross) {
-        char label[48];
-        snprintf(label, sizeof label, "crossover ~%.3g", xo->c.cross_x);
+        char label[48], at[32];
+        crossover_format(xo->c.cross_x, at, sizeof at);
+        snprintf(label, sizeof label, "crossover ~%s", at);
         chart_vline(&p, xo->c.cross_x, label);
     }
-    chart_legend(&p, 0, ls, lp, nl);
+    chart_legend(&p, CHART_LEGEND_AUTO, ls, lp, nl);
 }
 
 /* The step's bars: each stage of one step, model and SimGrid side by side. */
@@ -189,7 +191,7 @@ static void bars_draw(cairo_t *cr, double w, double h, void *ud)
     chart_axes(&p, "stage", "seconds per step", "", xt, xl, ST_PERIOD + 1);
     const int styles[2] = {-1 - 10, -1 - 60};
     const char *labels[2] = {"model", "~SimGrid"};
-    chart_legend(&p, 1, styles, labels, s->has_sim ? 2 : 1);
+    chart_legend(&p, CHART_LEGEND_AUTO, styles, labels, s->has_sim ? 2 : 1);
 }
 
 /* ---- the key -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/model/crossover.h"
 #include "draw.h"
 #include "plot.h"
 #include "view.h"
@@ -165,8 +166,9 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         snprintf(line[n], sizeof line[n], "%.*s", (int)sizeof line[n] - 1, xo->c.err[bad]);
         col[n++] = COL_MUTED;
     } else if (xo->c.ncross) {
-        snprintf(line[n], sizeof line[n], "crossover %s %s%.3g", g->approx, g->times,
-                 xo->c.cross_x);
+        char at[32];
+        crossover_format(xo->c.cross_x, at, sizeof at);
+        snprintf(line[n], sizeof line[n], "crossover %s %s%s", g->approx, g->times, at);
         col[n++] = COL_CROSS;
         snprintf(line[n], sizeof line[n], "below: %s is faster", curve_name[xo->c.faster_below]);
         col[n++] = COL_TEXT;
