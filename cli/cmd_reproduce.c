@@ -93,6 +93,9 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
     int rc = EXIT_BAD_INPUT;
     char err[OUTFILE_ERR_MAX], path[PATH_MAX];
     s.jobs = jobs;
+    char label[64];
+    snprintf(label, sizeof label, "reproduce %s: SimGrid", f->name);
+    s.label = label;
     if (cache)
         snprintf(s.cache, sizeof s.cache, "%s", cache);
     if (preset_read(f->preset, &s.base, add_axis, &s, err, sizeof err) < 0 ||
@@ -145,6 +148,8 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         goto unwritten;
     if (outset_commit(&set, err, sizeof err) < 0)
         goto failed;
+    cli_wrote("%s/%s.csv .png .svg .txt (%d runs: %d simulated, %d from the cache)", dir, f->name,
+              s.n, s.ran, s.cached);
     f->summary(&s, stdout, alert);
     rc = 0;
     goto done;

@@ -347,6 +347,7 @@ static int append_runs(struct study *s, const double *xs, int n, char *err, size
     struct study more;
     study_init(&more);
     more.base = s->base, more.jobs = s->jobs, more.quiet = s->quiet;
+    more.label = "reproduce fig9: SimGrid narrows the crossover";
     memcpy(more.cache, s->cache, sizeof more.cache);
     char list[64 * 32] = "";
     for (int i = 0; i < n; i++)
