@@ -69,11 +69,20 @@ static void drawn_by(const struct study *s, const char *more, char *out, size_t 
     const char *slash = strrchr(s->base.analytics, '/');
     snprintf(analytics, sizeof analytics, "%s",
              s->base.analytics[0] ? (slash ? slash + 1 : s->base.analytics) : "thermo");
-    double particles = 4.0 * pow((double)s->base.region, 3);
+    double lo = INFINITY, hi = 0; /* the particles of the runs: a study may vary them */
+    for (int i = 0; i < s->n; i++)
+        if (s->results[i])
+            lo = fmin(lo, num(s->results[i], "particles")),
+            hi = fmax(hi, num(s->results[i], "particles"));
+    char particles[64];
+    if (hi > lo)
+        snprintf(particles, sizeof particles, "%.3g to %.3g M particles", lo / 1e6, hi / 1e6);
+    else
+        snprintf(particles, sizeof particles, "%.3g M particles", hi / 1e6);
     snprintf(out, len,
-             "Every point a SimGrid simulation (%s fidelity): %.3g M particles, %ld iterations, "
+             "Every point a SimGrid simulation (%s fidelity): %s, %ld iterations, "
              "analytics %.64s%s%.200s",
-             fidelity, particles / 1e6, s->base.iterations, analytics, more[0] ? "; " : "", more);
+             fidelity, particles, s->base.iterations, analytics, more[0] ? "; " : "", more);
 }
 
 /* ---- Fig. 7: efficiency against total cores, per (stride, analytics cost), for R = 15 and 31 */
@@ -532,11 +541,15 @@ static void links_panel(cairo_t *cr, double x, double y, double w, double h, jso
     cairo_line_to(cr, ax, p.top + p.height);
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
-    char label[48];
-    snprintf(label, sizeof label, "alert %.0f%%", 100 * alert);
-    chart_text(cr, ax, p.top + p.height + 16, label, 11, 1);
-    chart_text(cr, p.left + p.width / 2, p.top + p.height + 36,
-               "mean utilisation (about 50% is best, near 100% a bottleneck)", 12, 1);
+    char label[128];
+    for (int k = 0; k <= 4; k++) { /* a scale: 0, 25, 50, 75, 100% */
+        snprintf(label, sizeof label, "%d%%", 25 * k);
+        chart_text(cr, p.left + p.width * k / 4, p.top + p.height + 16, label, 11, 1);
+    }
+    snprintf(label, sizeof label,
+             "mean utilisation; dashed: the %.0f%% alert, 100%% a bottleneck",
+             100 * alert);
+    chart_text(cr, p.left + p.width / 2, p.top + p.height + 36, label, 12, 1);
 }
 
 /* "data scaling (x1 = 11 MB per analysis, 8 B per particle)", or without sizes if the
@@ -639,6 +652,9 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
     chart_background(cr, w, h, "Static scaling: time-to-solution against rate (flat lines scale)");
+    char sub[512];
+    drawn_by(s, "the region varies along each line", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
     double nodes[16];
     int nn = distinct(s, P_NODES, nodes, 16);
     for (int panel = 0; panel < 2; panel++) {
@@ -655,7 +671,8 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
             rmin = fmin(rmin, rate), rmax = fmax(rmax, rate);
         }
         struct panel p;
-        chart_panel(&p, cr, panel * w / 2, 40, w / 2, h - 40, tmin / 1.5, tmax * 1.5, true,
+        double y = CHART_SUBTITLE_BOTTOM;
+        chart_panel(&p, cr, panel * w / 2, y, w / 2, h - y, tmin / 1.5, tmax * 1.5, true,
                     rmin / 3, rmax * 3, true);
         chart_axes(&p, "time-to-solution (s)",
                    panel ? "particle-iterations / s / core" : "particle-iterations / s",
@@ -681,7 +698,7 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
             snprintf(labels[j], sizeof labels[j], "%.0f node%s", nodes[j], nodes[j] > 1 ? "s" : "");
             lp[j] = labels[j];
         }
-        chart_legend(&p, 1, styles, lp, nn);
+        chart_legend(&p, CHART_LEGEND_AUTO, styles, lp, nn);
     }
 }
 

@@ -294,17 +294,23 @@ void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, c
     double t[64];
     char label[32];
     cairo_set_line_width(cr, 1);
-    /* grid and y ticks */
-    int n = ticks(p->y0, p->y1, p->ylog, t, 64), ny = n, nx = 0;
+    /* grid and y ticks; a label that would run into the one below it is left out */
+    int n = ticks(p->y0, p->y1, p->ylog, t, 64), ny = 0, nx = 0;
+    double above = INFINITY;
     for (int i = 0; i < n; i++) {
-        double y = chart_y(p, t[i]);
+        double y = chart_y(p, t[i]), box[4];
         cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
         cairo_move_to(cr, p->left, y);
         cairo_line_to(cr, p->left + p->width, y);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
         format_tick(t[i], label, sizeof label);
+        text_box(cr, p->left - 6, y + 4, label, 11, 2, box);
+        if (box[1] + box[3] > above - 3)
+            continue;
+        above = box[1];
         text_as(cr, p->left - 6, y + 4, label, 11, 2, ROLE_TICK);
+        ny++;
     }
     /* x tick labels that would run into the previous one are left out (the tick and its grid
      * line stay). */
@@ -514,13 +520,26 @@ static bool overlaps(const double *a, const double *b)
     return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
 }
 
+void chart_scatter(struct panel *p, const double *x, const double *y, int n)
+{
+    cairo_t *cr = p->cr;
+    cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+    for (int i = 0; i < n; i++) {
+        double px = chart_x(p, x[i]), py = chart_y(p, y[i]);
+        cairo_arc(cr, px, py, 2.5, 0, 2 * M_PI);
+        cairo_fill(cr);
+        add_mark(p, px, py);
+    }
+}
+
 bool chart_point_label(struct panel *p, double x, double y, const char *text)
 {
     cairo_t *cr = p->cr;
     double px = chart_x(p, x), py = chart_y(p, y);
-    /* right, left, above, below the point */
-    const double dx[] = {7, -7, 0, 0}, dy[] = {4, 4, -8, 15};
+    /* right, left, above, below the point: the free side over the fewest marks */
+    const double dx[] = {8, -8, 0, 0}, dy[] = {4, 4, -9, 16};
     const int anchor[] = {0, 2, 1, 1};
+    int best = -1, fewest = 0;
     for (int side = 0; side < 4; side++) {
         double box[4];
         text_box(cr, px + dx[side], py + dy[side], text, 10, anchor[side], box);
@@ -528,14 +547,24 @@ bool chart_point_label(struct panel *p, double x, double y, const char *text)
                     box[1] >= p->top && box[1] + box[3] <= p->top + p->height;
         for (int k = 0; k < p->nboxes && free; k++)
             free = !(p->box_is_label[k] && overlaps(box, p->box[k]));
-        if (!free)
-            continue;
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        text_as(cr, px + dx[side], py + dy[side], text, 10, anchor[side], ROLE_LABEL);
-        add_box(p, box, true);
-        return true;
+        int marks = 0;
+        for (int i = 0; i < p->nmarks; i++)
+            marks += p->mark[i][0] > box[0] - 3 && p->mark[i][0] < box[0] + box[2] + 3 &&
+                     p->mark[i][1] > box[1] - 3 && p->mark[i][1] < box[1] + box[3] + 3;
+        if (free && (best < 0 || marks < fewest))
+            best = side, fewest = marks;
     }
-    return false;
+    if (best < 0)
+        return false;
+    double box[4];
+    text_box(cr, px + dx[best], py + dy[best], text, 10, anchor[best], box);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+    cairo_rectangle(cr, box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 2);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    text_as(cr, px + dx[best], py + dy[best], text, 10, anchor[best], ROLE_LABEL);
+    add_box(p, box, true);
+    return true;
 }
 
 #define LEGEND_LINE 17.0
@@ -682,11 +711,12 @@ void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, dou
 
 void chart_utilisation_colour(double u, double *r, double *g, double *b)
 {
-    /* Blue (idle) -> green (about half, the sweet spot) -> yellow -> red (saturated). */
-    static const double stops[][4] = {{0.00, 0.55, 0.70, 0.95},
-                                      {0.50, 0.20, 0.70, 0.30},
-                                      {0.75, 0.95, 0.75, 0.10},
-                                      {1.00, 0.85, 0.10, 0.10}};
+    /* Okabe-Ito sky blue (idle) -> bluish green (about half, the sweet spot) -> orange ->
+     * vermillion (saturated); the figure prints each value and ALERT beside the colour. */
+    static const double stops[][4] = {{0.00, 0.337, 0.706, 0.914},
+                                      {0.50, 0.000, 0.620, 0.451},
+                                      {0.75, 0.902, 0.624, 0.000},
+                                      {1.00, 0.835, 0.369, 0.000}};
     u = u < 0 ? 0 : u > 1 ? 1 : u;
     int k = 0;
     while (k < 2 && u > stops[k + 1][0])

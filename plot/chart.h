@@ -72,6 +72,9 @@ void chart_bar(struct panel *p, double x, double w, double base, double value, d
 /* A vertical reference line with a label at its top. */
 void chart_vline(struct panel *p, double x, const char *label);
 
+/* Small grey dots at n points (candidates behind a front), no line. */
+void chart_scatter(struct panel *p, const double *x, const double *y, int n);
+
 /* A label beside the data point (x, y), on the side where it overlaps no earlier label; false
  * (nothing drawn) when no side is free. */
 bool chart_point_label(struct panel *p, double x, double y, const char *text);
