@@ -32,8 +32,8 @@ static void usage(void)
         "--alert U flags links whose mean utilisation is above U (default " SIM_ALERT_DEFAULT_TEXT
         ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
-        "  situ reproduce fig7 --analytics overhead   (a fixed cost per analysis: the paper's\n"
-        "                                              spread between the four pairs)\n");
+        "  situ reproduce fig7 --analytics thermo   (no fixed cost per analysis: the four\n"
+        "                                            pairs tie; the preset's overhead parts them)\n");
 }
 
 /* Parameter flags given to reproduce, re-applied over each study's preset. */
