@@ -518,8 +518,8 @@ static int run(struct opts *o)
             cli_error("advise: %s", err);
             rc = 1;
         } else {
-            cli_wrote("%s/: advise.csv (%ld candidates), heatmap.png .svg, pareto.png .svg",
-                      o->out, a->n - a->invalid);
+            cli_wrote("%s/: advise.csv (%ld candidates), heatmap.png .svg, pareto.png .svg", o->out,
+                      a->n - a->invalid);
         }
     }
     if (rc == 0 && v.failed)

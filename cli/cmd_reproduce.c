@@ -33,7 +33,8 @@ static void usage(void)
         ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
         "  situ reproduce fig7 --analytics thermo   (no fixed cost per analysis: the four\n"
-        "                                            pairs tie; the preset's overhead parts them)\n");
+        "                                            pairs tie; the preset's overhead parts "
+        "them)\n");
 }
 
 /* Parameter flags given to reproduce, re-applied over each study's preset. */

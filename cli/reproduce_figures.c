@@ -546,8 +546,7 @@ static void links_panel(cairo_t *cr, double x, double y, double w, double h, jso
         snprintf(label, sizeof label, "%d%%", 25 * k);
         chart_text(cr, p.left + p.width * k / 4, p.top + p.height + 16, label, 11, 1);
     }
-    snprintf(label, sizeof label,
-             "mean utilisation; dashed: the %.0f%% alert, 100%% a bottleneck",
+    snprintf(label, sizeof label, "mean utilisation; dashed: the %.0f%% alert, 100%% a bottleneck",
              100 * alert);
     chart_text(cr, p.left + p.width / 2, p.top + p.height + 36, label, 12, 1);
 }
@@ -616,7 +615,8 @@ static void fig9_summary(const struct study *s, FILE *out, double alert)
     int nd = distinct(s, P_DATA_SCALING, ds, 64);
     char xlabel[160];
     fig9_xlabel(s, xlabel, sizeof xlabel);
-    fprintf(out, "Fig. 9 (%ld nodes, R = %ld, SimGrid): simulation time as the data volume grows.\n",
+    fprintf(out,
+            "Fig. 9 (%ld nodes, R = %ld, SimGrid): simulation time as the data volume grows.\n",
             s->base.nodes, s->base.ratio);
     fprintf(out, "  x axis: %s\n", xlabel);
     if (c.found) {
@@ -672,8 +672,8 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
         }
         struct panel p;
         double y = CHART_SUBTITLE_BOTTOM;
-        chart_panel(&p, cr, panel * w / 2, y, w / 2, h - y, tmin / 1.5, tmax * 1.5, true,
-                    rmin / 3, rmax * 3, true);
+        chart_panel(&p, cr, panel * w / 2, y, w / 2, h - y, tmin / 1.5, tmax * 1.5, true, rmin / 3,
+                    rmax * 3, true);
         chart_axes(&p, "time-to-solution (s)",
                    panel ? "particle-iterations / s / core" : "particle-iterations / s",
                    panel ? "Rate per core" : "Rate", NULL, NULL, 0);

@@ -640,8 +640,7 @@ static void dump_legend(double x, double y, double w, double h)
     }
 }
 
-void chart_legend(struct panel *p, int corner, const int *styles, const char *const *labels,
-                  int n)
+void chart_legend(struct panel *p, int corner, const int *styles, const char *const *labels, int n)
 {
     cairo_t *cr = p->cr;
     double x, y, w, h, lh = LEGEND_LINE;
@@ -659,8 +658,8 @@ void chart_legend(struct panel *p, int corner, const int *styles, const char *co
     dump_legend(x, y, w, h);
 }
 
-void chart_legend_row(cairo_t *cr, double x, double y, const int *styles,
-                      const char *const *labels, int n)
+void chart_legend_row(cairo_t *cr, double x, double y, const int *styles, const char *const *labels,
+                      int n)
 {
     double x0 = x;
     for (int i = 0; i < n; i++) {
@@ -678,8 +677,8 @@ void chart_sequential_colour(double t, double *r, double *g, double *b)
     *b = 0.98 - 0.38 * t;
 }
 
-void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, double lo,
-                        double hi, bool reversed, const char *label)
+void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, double lo, double hi,
+                        bool reversed, const char *label)
 {
     int steps = (int)fmax(2, h / 2);
     for (int k = 0; k < steps; k++) {

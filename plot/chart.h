@@ -82,12 +82,11 @@ bool chart_point_label(struct panel *p, double x, double y, const char *text);
 /* A legend box in a corner of the panel (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right,
  * CHART_LEGEND_AUTO: chart_legend_corner's): n entries, each a series style (style >= 0) or a
  * bar swatch (style = -1 - shade*100, hatched if the label starts with '~'). Draw it last. */
-void chart_legend(struct panel *p, int corner, const int *styles, const char *const *labels,
-                  int n);
+void chart_legend(struct panel *p, int corner, const int *styles, const char *const *labels, int n);
 
 /* A legend in one row, its left end at (x, y) outside any panel (figures whose panels are full). */
-void chart_legend_row(cairo_t *cr, double x, double y, const int *styles,
-                      const char *const *labels, int n);
+void chart_legend_row(cairo_t *cr, double x, double y, const int *styles, const char *const *labels,
+                      int n);
 
 /* The corner (first of the cheapest, in the order above) whose legend box hides no label and
  * the fewest marks and bars drawn so far. */
@@ -100,8 +99,8 @@ void chart_sequential_colour(double t, double *r, double *g, double *b);
 /* A vertical colour scale in the rectangle (x, y, w, h), lo at the bottom and hi at the top, in
  * chart_sequential_colour from light (lo) to dark (hi), or dark to light when reversed (a
  * quantity where lower is better: dark stays better), with ticks and a label above it. */
-void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, double lo,
-                        double hi, bool reversed, const char *label);
+void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, double lo, double hi,
+                        bool reversed, const char *label);
 
 /* Text at pixel position (anchor 0 left, 1 centre, 2 right). */
 void chart_text(cairo_t *cr, double x, double y, const char *text, double size, int anchor);

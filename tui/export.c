@@ -132,8 +132,8 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
         lo = 1, hi = 10;
     struct panel p;
     chart_panel(&p, cr, 0, 40, w, h - 40, XO_MIN, XO_MAX, true, lo / 1.3, hi * 1.3, true);
-    chart_axes(&p, "data scaling (x bytes per particle)", "makespan (s)", "model and SimGrid", NULL,
-               NULL, 0);
+    chart_axes(&p, "data scaling (multiplier on the bytes each analysis receives)", "makespan (s)",
+               "model and SimGrid", NULL, NULL, 0);
     const char *labels[2 * XO_MAPPINGS] = {"in situ (model)",      "in transit (model)",
                                            "inline (model)",       "in situ (SimGrid)",
                                            "in transit (SimGrid)", "inline (SimGrid)"};

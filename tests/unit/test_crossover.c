@@ -121,7 +121,7 @@ Test(crossover, the_value_shown_has_two_significant_digits)
     const struct {
         double x;
         const char *shown;
-    } cases[] = {{16.97, "17"}, {16.2, "16"}, {9.96, "10"}, {1.234, "1.2"},
+    } cases[] = {{16.97, "17"},  {16.2, "16"},      {9.96, "10"},   {1.234, "1.2"},
                  {123.4, "120"}, {0.0456, "0.046"}, {999.6, "1000"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[32];
