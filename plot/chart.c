@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "../engine/base/outfile.h"
-
-#define FONT "DejaVu Sans"
+#include "chart_internal.h"
 
 /* Series styles: the Okabe-Ito colours (apart for the colour-blind: blue, vermillion, bluish
  * green, reddish purple, orange, black), with dashes and markers, so the figure reads in
@@ -28,7 +27,6 @@ static cairo_status_t to_outfile(void *closure, const unsigned char *data, unsig
 
 /* ---- SITU_CHART_DUMP: what a figure drew, for tests ---- */
 
-enum role { ROLE_TEXT, ROLE_TITLE, ROLE_TICK, ROLE_LEGEND, ROLE_LABEL };
 static const char *const role_name[] = {"text", "title", "tick", "legend", "label"};
 
 #define DUMP_TEXTS 512
@@ -38,7 +36,7 @@ static struct {
     int ntexts, naxes, nlegends;
     struct {
         char text[96];
-        enum role role;
+        enum chart_role role;
         double box[4];
     } texts[DUMP_TEXTS];
     int ticks[DUMP_AXES][2];
@@ -148,10 +146,10 @@ int chart_write(const char *path_base, int width, int height,
 }
 
 /* The box, in device pixels, that text would take at (x, y) in user space (rotations too). */
-static void text_box(cairo_t *cr, double x, double y, const char *text, double size, int anchor,
-                     double *box)
+void chart_text_box(cairo_t *cr, double x, double y, const char *text, double size, int anchor,
+                    double *box)
 {
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
     cairo_text_extents_t e;
     cairo_text_extents(cr, text, &e);
@@ -168,15 +166,15 @@ static void text_box(cairo_t *cr, double x, double y, const char *text, double s
     box[0] = lo[0], box[1] = lo[1], box[2] = hi[0] - lo[0], box[3] = hi[1] - lo[1];
 }
 
-static void text_as(cairo_t *cr, double x, double y, const char *text, double size, int anchor,
-                    enum role role)
+void chart_text_as(cairo_t *cr, double x, double y, const char *text, double size, int anchor,
+                   enum chart_role role)
 {
     if (dump.on && dump.ntexts < DUMP_TEXTS && *text) {
         snprintf(dump.texts[dump.ntexts].text, sizeof dump.texts[0].text, "%s", text);
         dump.texts[dump.ntexts].role = role;
-        text_box(cr, x, y, text, size, anchor, dump.texts[dump.ntexts++].box);
+        chart_text_box(cr, x, y, text, size, anchor, dump.texts[dump.ntexts++].box);
     }
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
     cairo_text_extents_t e;
     cairo_text_extents(cr, text, &e);
@@ -186,7 +184,7 @@ static void text_as(cairo_t *cr, double x, double y, const char *text, double si
 
 void chart_text(cairo_t *cr, double x, double y, const char *text, double size, int anchor)
 {
-    text_as(cr, x, y, text, size, anchor, ROLE_TEXT);
+    chart_text_as(cr, x, y, text, size, anchor, CHART_ROLE_TEXT);
 }
 
 void chart_background(cairo_t *cr, double width, double height, const char *title)
@@ -195,13 +193,13 @@ void chart_background(cairo_t *cr, double width, double height, const char *titl
     cairo_paint(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     (void)height;
-    text_as(cr, width / 2, 26, title, 17, 1, ROLE_TITLE);
+    chart_text_as(cr, width / 2, 26, title, 17, 1, CHART_ROLE_TITLE);
 }
 
 void chart_subtitle(cairo_t *cr, double width, const char *text)
 {
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-    text_as(cr, width / 2, 46, text, 12, 1, ROLE_TITLE);
+    chart_text_as(cr, width / 2, 46, text, 12, 1, CHART_ROLE_TITLE);
     cairo_set_source_rgb(cr, 0, 0, 0);
 }
 
@@ -239,7 +237,7 @@ double chart_y(const struct panel *p, double v)
     return p->top + p->height * (1 - frac(v, p->y0, p->y1, p->ylog));
 }
 
-static void format_tick(double v, char *buf, size_t len)
+void chart_format_tick(double v, char *buf, size_t len)
 {
     if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3))
         snprintf(buf, len, "%.3g", v);
@@ -249,7 +247,7 @@ static void format_tick(double v, char *buf, size_t len)
 
 /* Linear ticks: the widest step of 1, 2, 2.5 or 5 times a power of ten that still gives
  * CHART_MIN_TICKS ticks in [a, b]. */
-static int linear_ticks(double a, double b, double *out, int max)
+int chart_linear_ticks(double a, double b, double *out, int max)
 {
     static const double mult[] = {5, 2.5, 2, 1};
     double mag = pow(10, floor(log10((b - a) / CHART_MIN_TICKS)) + 1);
@@ -272,7 +270,7 @@ static int linear_ticks(double a, double b, double *out, int max)
 static int ticks(double a, double b, bool lg, double *out, int max)
 {
     if (!lg)
-        return linear_ticks(a, b, out, max);
+        return chart_linear_ticks(a, b, out, max);
     static const double sets[3][10] = {{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
     static const int nset[3] = {1, 3, 9};
     for (int k = 0; k < 3; k++) {
@@ -284,7 +282,7 @@ static int ticks(double a, double b, bool lg, double *out, int max)
         if (n >= CHART_MIN_TICKS)
             return n;
     }
-    return linear_ticks(a, b, out, max);
+    return chart_linear_ticks(a, b, out, max);
 }
 
 void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, const char *title,
@@ -304,12 +302,12 @@ void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, c
         cairo_line_to(cr, p->left + p->width, y);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        format_tick(t[i], label, sizeof label);
-        text_box(cr, p->left - 6, y + 4, label, 11, 2, box);
+        chart_format_tick(t[i], label, sizeof label);
+        chart_text_box(cr, p->left - 6, y + 4, label, 11, 2, box);
         if (box[1] + box[3] > above - 3)
             continue;
         above = box[1];
-        text_as(cr, p->left - 6, y + 4, label, 11, 2, ROLE_TICK);
+        chart_text_as(cr, p->left - 6, y + 4, label, 11, 2, CHART_ROLE_TICK);
         ny++;
     }
     /* x tick labels that would run into the previous one are left out (the tick and its grid
@@ -318,13 +316,13 @@ void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, c
     if (xticks) {
         for (int i = 0; i < nxticks; i++) {
             double box[4];
-            text_box(cr, chart_x(p, xticks[i]), p->top + p->height + 16, xtick_labels[i], 11, 1,
-                     box);
+            chart_text_box(cr, chart_x(p, xticks[i]), p->top + p->height + 16, xtick_labels[i], 11,
+                           1, box);
             if (box[0] < right + 4)
                 continue;
             right = box[0] + box[2];
-            text_as(cr, chart_x(p, xticks[i]), p->top + p->height + 16, xtick_labels[i], 11, 1,
-                    ROLE_TICK);
+            chart_text_as(cr, chart_x(p, xticks[i]), p->top + p->height + 16, xtick_labels[i], 11,
+                          1, CHART_ROLE_TICK);
             nx++;
         }
     } else {
@@ -336,12 +334,12 @@ void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, c
             cairo_line_to(cr, x, p->top + p->height);
             cairo_stroke(cr);
             cairo_set_source_rgb(cr, 0, 0, 0);
-            format_tick(t[i], label, sizeof label);
-            text_box(cr, x, p->top + p->height + 16, label, 11, 1, box);
+            chart_format_tick(t[i], label, sizeof label);
+            chart_text_box(cr, x, p->top + p->height + 16, label, 11, 1, box);
             if (box[0] < right + 4)
                 continue;
             right = box[0] + box[2];
-            text_as(cr, x, p->top + p->height + 16, label, 11, 1, ROLE_TICK);
+            chart_text_as(cr, x, p->top + p->height + 16, label, 11, 1, CHART_ROLE_TICK);
             nx++;
         }
     }
@@ -352,16 +350,17 @@ void chart_axes(const struct panel *p, const char *xlabel, const char *ylabel, c
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_rectangle(cr, p->left, p->top, p->width, p->height);
     cairo_stroke(cr);
-    text_as(cr, p->left + p->width / 2, p->top + p->height + 36, xlabel, 12, 1, ROLE_TITLE);
-    text_as(cr, p->left + p->width / 2, p->top - 10, title, 13, 1, ROLE_TITLE);
+    chart_text_as(cr, p->left + p->width / 2, p->top + p->height + 36, xlabel, 12, 1,
+                  CHART_ROLE_TITLE);
+    chart_text_as(cr, p->left + p->width / 2, p->top - 10, title, 13, 1, CHART_ROLE_TITLE);
     cairo_save(cr);
     cairo_translate(cr, p->left - 52, p->top + p->height / 2);
     cairo_rotate(cr, -M_PI / 2);
-    text_as(cr, 0, 0, ylabel, 12, 1, ROLE_TITLE);
+    chart_text_as(cr, 0, 0, ylabel, 12, 1, CHART_ROLE_TITLE);
     cairo_restore(cr);
 }
 
-static void marker(cairo_t *cr, int s, double x, double y)
+void chart_marker(cairo_t *cr, int s, double x, double y)
 {
     double r = 4;
     switch (s % 4) {
@@ -389,7 +388,7 @@ static void marker(cairo_t *cr, int s, double x, double y)
     }
 }
 
-static void set_style(cairo_t *cr, int s)
+void chart_set_style(cairo_t *cr, int s)
 {
     s %= CHART_SERIES_STYLES;
     cairo_set_source_rgb(cr, style_rgb[s][0], style_rgb[s][1], style_rgb[s][2]);
@@ -400,7 +399,7 @@ static void set_style(cairo_t *cr, int s)
         cairo_set_dash(cr, NULL, 0, 0);
 }
 
-static void add_mark(struct panel *p, double x, double y)
+void chart_add_mark(struct panel *p, double x, double y)
 {
     if (p->nmarks < CHART_MARKS_MAX) {
         p->mark[p->nmarks][0] = (float)x;
@@ -408,7 +407,7 @@ static void add_mark(struct panel *p, double x, double y)
     }
 }
 
-static void add_box(struct panel *p, const double *box, bool label)
+void chart_add_box(struct panel *p, const double *box, bool label)
 {
     if (p->nboxes < CHART_BOXES_MAX) {
         memcpy(p->box[p->nboxes], box, sizeof p->box[0]);
@@ -423,7 +422,7 @@ void chart_series(struct panel *p, int s, const double *x, const double *y, int 
     cairo_save(cr);
     cairo_rectangle(cr, p->left, p->top, p->width, p->height);
     cairo_clip(cr);
-    set_style(cr, s);
+    chart_set_style(cr, s);
     for (int i = 0; i < n; i++) {
         double px = chart_x(p, x[i]), py = chart_y(p, y[i]);
         if (i == 0) {
@@ -434,15 +433,15 @@ void chart_series(struct panel *p, int s, const double *x, const double *y, int 
             double qx = chart_x(p, x[i - 1]), qy = chart_y(p, y[i - 1]);
             int steps = (int)fmin(64, hypot(px - qx, py - qy) / 8);
             for (int k = 1; k < steps; k++)
-                add_mark(p, qx + (px - qx) * k / steps, qy + (py - qy) * k / steps);
+                chart_add_mark(p, qx + (px - qx) * k / steps, qy + (py - qy) * k / steps);
         }
-        add_mark(p, px, py);
+        chart_add_mark(p, px, py);
     }
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
     cairo_set_line_width(cr, 1.5);
     for (int i = 0; i < n; i++)
-        marker(cr, s, chart_x(p, x[i]), chart_y(p, y[i]));
+        chart_marker(cr, s, chart_x(p, x[i]), chart_y(p, y[i]));
     cairo_restore(cr);
 }
 
@@ -453,7 +452,7 @@ static void shade_rgb(double shade, double *r, double *g, double *b)
     *b = 0.35 + 0.60 * shade;
 }
 
-static void swatch(cairo_t *cr, double x, double y, double w, double h, double shade, bool hatched)
+void chart_swatch(cairo_t *cr, double x, double y, double w, double h, double shade, bool hatched)
 {
     double r, g, b;
     shade_rgb(shade, &r, &g, &b);
@@ -485,9 +484,9 @@ void chart_bar(struct panel *p, double x, double w, double base, double value, d
     double xa = p->xlog ? chart_x(p, x / sqrt(w)) : chart_x(p, x - w / 2);
     double xb = p->xlog ? chart_x(p, x * sqrt(w)) : chart_x(p, x + w / 2);
     double ya = chart_y(p, base + value), yb = chart_y(p, base);
-    swatch(p->cr, xa, ya, xb - xa, yb - ya, shade, hatched);
+    chart_swatch(p->cr, xa, ya, xb - xa, yb - ya, shade, hatched);
     double box[4] = {xa, ya, xb - xa, yb - ya};
-    add_box(p, box, false);
+    chart_add_box(p, box, false);
 }
 
 void chart_vline(struct panel *p, double x, const char *label)
@@ -506,222 +505,19 @@ void chart_vline(struct panel *p, double x, const char *label)
     /* Right of the line, or left of it near the right edge; a label is never covered. */
     bool left = px > p->left + p->width * 0.7;
     double lx = left ? px - 5 : px + 5, box[4];
-    text_box(cr, lx, p->top + 16, label, 12, left ? 2 : 0, box);
+    chart_text_box(cr, lx, p->top + 16, label, 12, left ? 2 : 0, box);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, box[0] - 2, box[1] - 2, box[2] + 4, box[3] + 4);
     cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text_as(cr, lx, p->top + 16, label, 12, left ? 2 : 0, ROLE_LABEL);
-    add_box(p, box, true);
+    chart_text_as(cr, lx, p->top + 16, label, 12, left ? 2 : 0, CHART_ROLE_LABEL);
+    chart_add_box(p, box, true);
 }
 
-static bool overlaps(const double *a, const double *b)
-{
-    return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
-}
-
-void chart_scatter(struct panel *p, const double *x, const double *y, int n)
-{
-    cairo_t *cr = p->cr;
-    cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-    for (int i = 0; i < n; i++) {
-        double px = chart_x(p, x[i]), py = chart_y(p, y[i]);
-        cairo_arc(cr, px, py, 2.5, 0, 2 * M_PI);
-        cairo_fill(cr);
-        add_mark(p, px, py);
-    }
-}
-
-bool chart_point_label(struct panel *p, double x, double y, const char *text)
-{
-    cairo_t *cr = p->cr;
-    double px = chart_x(p, x), py = chart_y(p, y);
-    /* right, left, above, below the point: the free side over the fewest marks */
-    const double dx[] = {8, -8, 0, 0}, dy[] = {4, 4, -9, 16};
-    const int anchor[] = {0, 2, 1, 1};
-    int best = -1, fewest = 0;
-    for (int side = 0; side < 4; side++) {
-        double box[4];
-        text_box(cr, px + dx[side], py + dy[side], text, 10, anchor[side], box);
-        bool free = box[0] >= p->left && box[0] + box[2] <= p->left + p->width &&
-                    box[1] >= p->top && box[1] + box[3] <= p->top + p->height;
-        for (int k = 0; k < p->nboxes && free; k++)
-            free = !(p->box_is_label[k] && overlaps(box, p->box[k]));
-        int marks = 0;
-        for (int i = 0; i < p->nmarks; i++)
-            marks += p->mark[i][0] > box[0] - 3 && p->mark[i][0] < box[0] + box[2] + 3 &&
-                     p->mark[i][1] > box[1] - 3 && p->mark[i][1] < box[1] + box[3] + 3;
-        if (free && (best < 0 || marks < fewest))
-            best = side, fewest = marks;
-    }
-    if (best < 0)
-        return false;
-    double box[4];
-    text_box(cr, px + dx[best], py + dy[best], text, 10, anchor[best], box);
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-    cairo_rectangle(cr, box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 2);
-    cairo_fill(cr);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    text_as(cr, px + dx[best], py + dy[best], text, 10, anchor[best], ROLE_LABEL);
-    add_box(p, box, true);
-    return true;
-}
-
-#define LEGEND_LINE 17.0
-
-static double legend_width(cairo_t *cr, const char *const *labels, int n)
-{
-    double w = 0;
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 11);
-    for (int i = 0; i < n; i++) {
-        cairo_text_extents_t e;
-        cairo_text_extents(cr, labels[i] + (labels[i][0] == '~'), &e);
-        w = fmax(w, e.x_advance);
-    }
-    return w + 48;
-}
-
-/* Where the legend box of these labels goes in a corner (0 top-left, 1 top-right, 2 bottom-left,
- * 3 bottom-right): its top-left pixel and size. */
-static void legend_box(const struct panel *p, int corner, const char *const *labels, int n,
-                       double *x, double *y, double *w, double *h)
-{
-    *w = legend_width(p->cr, labels, n);
-    *h = n * LEGEND_LINE + 8;
-    *x = corner % 2 ? p->left + p->width - *w - 8 : p->left + 8;
-    *y = corner >= 2 ? p->top + p->height - *h - 8 : p->top + 8;
-}
-
-int chart_legend_corner(const struct panel *p, const char *const *labels, int n)
-{
-    int best = 0;
-    double cheapest = INFINITY;
-    for (int corner = 0; corner < 4; corner++) {
-        double b[4];
-        legend_box(p, corner, labels, n, &b[0], &b[1], &b[2], &b[3]);
-        /* a marker's radius of margin */
-        double m[4] = {b[0] - 6, b[1] - 6, b[2] + 12, b[3] + 12}, cost = 0;
-        for (int i = 0; i < p->nmarks; i++)
-            cost += p->mark[i][0] > m[0] && p->mark[i][0] < m[0] + m[2] && p->mark[i][1] > m[1] &&
-                    p->mark[i][1] < m[1] + m[3];
-        for (int k = 0; k < p->nboxes; k++)
-            if (overlaps(m, p->box[k]))
-                cost += p->box_is_label[k] ? 1e6 : 50;
-        if (cost < cheapest)
-            best = corner, cheapest = cost;
-    }
-    return best;
-}
-
-static void legend_entry(cairo_t *cr, double x, double cy, int style, const char *label)
-{
-    bool hatched = label[0] == '~';
-    if (style >= 0) {
-        int s = style % CHART_SERIES_STYLES;
-        set_style(cr, s);
-        cairo_move_to(cr, x + 6, cy);
-        cairo_line_to(cr, x + 34, cy);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        marker(cr, s, x + 20, cy);
-    } else {
-        swatch(cr, x + 8, cy - 5, 24, 10, (-1 - style) / 100.0, hatched);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    text_as(cr, x + 40, cy + 4, label + hatched, 11, 0, ROLE_LEGEND);
-}
-
-static void dump_legend(double x, double y, double w, double h)
+void chart_dump_legend(double x, double y, double w, double h)
 {
     if (dump.on && dump.nlegends < DUMP_AXES) {
         double *b = dump.legends[dump.nlegends++];
         b[0] = x, b[1] = y, b[2] = w, b[3] = h;
     }
-}
-
-void chart_legend(struct panel *p, int corner, const int *styles, const char *const *labels, int n)
-{
-    cairo_t *cr = p->cr;
-    double x, y, w, h, lh = LEGEND_LINE;
-    if (corner == CHART_LEGEND_AUTO)
-        corner = chart_legend_corner(p, labels, n);
-    legend_box(p, corner, labels, n, &x, &y, &w, &h);
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-    cairo_rectangle(cr, x, y, w, h);
-    cairo_fill_preserve(cr);
-    cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-    cairo_set_line_width(cr, 0.8);
-    cairo_stroke(cr);
-    for (int i = 0; i < n; i++)
-        legend_entry(cr, x, y + 4 + lh * i + lh / 2, styles[i], labels[i]);
-    dump_legend(x, y, w, h);
-}
-
-void chart_legend_row(cairo_t *cr, double x, double y, const int *styles, const char *const *labels,
-                      int n)
-{
-    double x0 = x;
-    for (int i = 0; i < n; i++) {
-        legend_entry(cr, x, y, styles[i], labels[i]);
-        x += legend_width(cr, &labels[i], 1) + 12;
-    }
-    dump_legend(x0, y - LEGEND_LINE / 2, x - x0, LEGEND_LINE);
-}
-
-void chart_sequential_colour(double t, double *r, double *g, double *b)
-{
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    *r = 0.95 - 0.80 * t;
-    *g = 0.96 - 0.62 * t;
-    *b = 0.98 - 0.38 * t;
-}
-
-void chart_colour_scale(cairo_t *cr, double x, double y, double w, double h, double lo, double hi,
-                        bool reversed, const char *label)
-{
-    int steps = (int)fmax(2, h / 2);
-    for (int k = 0; k < steps; k++) {
-        double t = (k + 0.5) / steps, r, g, b; /* t from the bottom */
-        chart_sequential_colour(reversed ? 1 - t : t, &r, &g, &b);
-        cairo_set_source_rgb(cr, r, g, b);
-        cairo_rectangle(cr, x, y + h * (1 - (double)(k + 1) / steps), w, h / steps + 0.5);
-        cairo_fill(cr);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 0.8);
-    cairo_rectangle(cr, x, y, w, h);
-    cairo_stroke(cr);
-    if (!(hi > lo))
-        hi = lo + (lo ? fabs(lo) * 1e-3 : 1);
-    double t[64];
-    char text[32];
-    int n = linear_ticks(lo, hi, t, 64);
-    for (int i = 0; i < n; i++) {
-        double py = y + h * (1 - (t[i] - lo) / (hi - lo));
-        cairo_move_to(cr, x + w, py);
-        cairo_line_to(cr, x + w + 4, py);
-        cairo_stroke(cr);
-        format_tick(t[i], text, sizeof text);
-        text_as(cr, x + w + 7, py + 4, text, 10, 0, ROLE_TICK);
-    }
-    text_as(cr, x, y - 10, label, 11, 0, ROLE_TITLE);
-}
-
-void chart_utilisation_colour(double u, double *r, double *g, double *b)
-{
-    /* Okabe-Ito sky blue (idle) -> bluish green (about half, the sweet spot) -> orange ->
-     * vermillion (saturated); the figure prints each value and ALERT beside the colour. */
-    static const double stops[][4] = {{0.00, 0.337, 0.706, 0.914},
-                                      {0.50, 0.000, 0.620, 0.451},
-                                      {0.75, 0.902, 0.624, 0.000},
-                                      {1.00, 0.835, 0.369, 0.000}};
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    int k = 0;
-    while (k < 2 && u > stops[k + 1][0])
-        k++;
-    double t = (u - stops[k][0]) / (stops[k + 1][0] - stops[k][0]);
-    *r = stops[k][1] + t * (stops[k + 1][1] - stops[k][1]);
-    *g = stops[k][2] + t * (stops[k + 1][2] - stops[k][2]);
-    *b = stops[k][3] + t * (stops[k + 1][3] - stops[k][3]);
 }
