@@ -27,6 +27,20 @@ struct drawing {
     double alert;
 };
 
+/* What the figures share (reproduce_figures.c). A result's number (NAN if absent); the result
+ * of the configuration whose axis values ids[k] = values[k] (NULL if absent or failed); the
+ * distinct values of a parameter across the study, ascending; the subtitle saying what drew a
+ * figure and at which sizes, with `more` after it. */
+double figure_num(json_t *r, const char *key);
+json_t *figure_find(const struct study *s, const int *ids, const double *values, int n);
+int figure_distinct(const struct study *s, int id, double *out, int max);
+void figure_drawn_by(const struct study *s, const char *more, char *out, size_t len);
+
+/* Fig. 9 (reproduce_fig9.c). */
+void fig9_draw(cairo_t *cr, double w, double h, void *ud);
+void fig9_summary(const struct study *s, FILE *out, double alert);
+int fig9_refine(struct study *s, char *err, size_t errlen);
+
 extern const struct figure reproduce_figures[];
 extern const int reproduce_nfigures;
 
