@@ -27,7 +27,7 @@ struct drawing {
     double alert;
 };
 
-/* What the figures share (reproduce_figures.c). A result's number (NAN if absent); the result
+/* What the figures share (reproduce_common.c). A result's number (NAN if absent); the result
  * of the configuration whose axis values ids[k] = values[k] (NULL if absent or failed); the
  * distinct values of a parameter across the study, ascending; the subtitle saying what drew a
  * figure and at which sizes, with `more` after it. */
