@@ -72,7 +72,13 @@ static int append_runs(struct study *s, const double *xs, int n, char *err, size
         study_expand(&more, err, errlen) < 0)
         goto done;
     if (study_run(&more) < 0 || more.interrupted || more.failed) {
-        snprintf(err, errlen, "%s", more.interrupted ? "interrupted" : "a simulation failed");
+        const char *why = more.interrupted ? "interrupted" : "the simulations could not run";
+        for (int i = 0; i < more.n && !more.interrupted; i++)
+            if (more.errors[i]) {
+                why = more.errors[i];
+                break;
+            }
+        snprintf(err, errlen, "narrowing the crossover: %s", why);
         s->interrupted = more.interrupted;
         goto done;
     }
