@@ -304,7 +304,7 @@ def unusable_cache_directory_is_one_line():
                            + (["--cache", os.path.join(blocker, "situ")] if where == "cache" else []),
                            capture_output=True, text=True, env=env, timeout=300)
         assert p.returncode == 0, f"{where}: exit {p.returncode}: {p.stderr[-300:]}"
-        said = [x for x in p.stderr.splitlines() if not x.startswith("sweep:")]
+        said = [x for x in p.stderr.splitlines() if not x.startswith(("sweep:", "situ: wrote "))]
         assert len(said) == 1 and said[0].startswith(f"situ: cache directory {blocker}/situ unusable (") \
             and said[0].endswith("): nothing is cached"), f"{where}: stderr {p.stderr}"
         got = [json.loads(x)["makespan"] for x in open(out)]
@@ -603,8 +603,10 @@ def faulty_children_are_reported_and_the_rest_kept():
                          ("exit", "simulation failed")):
         p, r = fault(kind + ":ratio=3")
         assert p.returncode == 3, f"{kind}: exit {p.returncode}"
-        errors = [l for l in p.stderr.splitlines() if l.startswith("situ:")]
+        # the failure in one line, then the confirmation of the rows that were written
+        errors = [l for l in p.stderr.splitlines() if l.startswith("situ:") and not l.startswith("situ: wrote ")]
         assert len(errors) == 1 and "ratio=3" in errors[0] and needle in errors[0], f"{kind}: {errors}"
+        assert "(2 rows of 3 configurations" in p.stderr.splitlines()[-1], f"{kind}: {p.stderr[-300:]}"
         assert r is not None and sorted(x["ratio"] for x in r) == ["1", "7"], f"{kind}: rows {r and [x['ratio'] for x in r]}"
     leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
     assert not leftover.strip(), "children left behind"
