@@ -72,7 +72,7 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
         checked[row_at(a, d->chk[j].cand, d->v.y) * nx + row_at(a, d->chk[j].cand, d->v.x)] = true;
     long best = a->ranked[0];
     int bx = row_at(a, best, d->v.x), by = row_at(a, best, d->v.y);
-    double left = 150, top = 60, cw = (w - left - 40) / nx, ch = (h - top - 90) / ny;
+    double left = 150, top = 60, cw = (w - left - 130) / nx, ch = (h - top - 90) / ny;
     for (int y = 0; y < ny; y++)
         for (int x = 0; x < nx; x++) {
             double v = cell[y * nx + x], cx = left + x * cw, cy = top + (ny - 1 - y) * ch;
@@ -82,10 +82,10 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
                 snprintf(text, sizeof text, "none");
             } else {
                 /* Light is worse, dark is better: it reads in greyscale, and each cell has its
-                 * number anyway. */
-                double t = hi > lo ? (v - lo) / (hi - lo) : 1;
-                t = advise_maximise(o) ? t : 1 - t;
-                cairo_set_source_rgb(cr, 0.95 - 0.80 * t, 0.96 - 0.62 * t, 0.98 - 0.38 * t);
+                 * number anyway; the colour scale beside the map gives the values. */
+                double t = hi > lo ? (v - lo) / (hi - lo) : 1, r, g, b;
+                chart_sequential_colour(advise_maximise(o) ? t : 1 - t, &r, &g, &b);
+                cairo_set_source_rgb(cr, r, g, b);
                 snprintf(text, sizeof text,
                          o == ADVISE_EFFICIENCY || o == ADVISE_BALANCE ? "%.3f" : "%.4g", v);
             }
@@ -119,6 +119,10 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
         chart_text(cr, left - 8, top + (ny - 1 - y + 0.5) * ch + 4, l, 11, 2);
     }
     chart_text(cr, left + nx * cw / 2, top + ny * ch + 42, xn, 13, 1);
+    char scale[96];
+    snprintf(scale, sizeof scale, "%s", advise_objective_names[o]);
+    chart_colour_scale(cr, w - 105, top + 10, 18, ny * ch - 10, isfinite(lo) ? lo : 0,
+                       isfinite(hi) ? hi : 1, !advise_maximise(o), scale);
     chart_text(cr, 20, top - 12, yn, 13, 0);
     chart_text(cr, 20, h - 30,
                "Each cell: the best over the other axes among the candidates that meet the "
@@ -129,6 +133,31 @@ static void heatmap_draw(cairo_t *cr, double w, double h, void *ud)
 done:
     free(cell);
     free(checked);
+}
+
+/* A front point's label: its axis values ("ratio=15 nodes=8"), less those every point of the
+ * front shares, which would only lengthen each label. */
+static void front_label(const struct advise *a, long cand, char *out, size_t len)
+{
+    struct params q;
+    char perr[PARAMS_ERR_MAX], mine[256], other[256];
+    advise_params(a, cand, &q, perr);
+    grid_describe(&a->grid, &q, mine, sizeof mine);
+    out[0] = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(mine, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        bool shared = a->nfront > 1;
+        for (long k = 0; k < a->nfront && shared; k++) {
+            advise_params(a, a->front[k], &q, perr);
+            grid_describe(&a->grid, &q, other, sizeof other);
+            char padded[260], needle[260];
+            snprintf(padded, sizeof padded, " %s ", other);
+            snprintf(needle, sizeof needle, " %s ", tok);
+            shared = strstr(padded, needle) != NULL;
+        }
+        if (!shared)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " " : "", tok);
+    }
 }
 
 static void pareto_draw(cairo_t *cr, double w, double h, void *ud)
@@ -152,11 +181,10 @@ static void pareto_draw(cairo_t *cr, double w, double h, void *ud)
     chart_panel(&p, cr, 0, 30, w, h - 30, x0 / px - mx, x1 * px + mx, xlog, y0 / py - my,
                 y1 * py + my, ylog);
     chart_axes(&p, "makespan (s)", "core-hours", "", NULL, NULL, 0);
-    cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
     for (long k = 0; k < a->nranked; k++) {
         const struct advise_metrics *m = &a->cands[a->ranked[k]].model;
-        cairo_arc(cr, chart_x(&p, m->makespan), chart_y(&p, m->core_hours), 2.5, 0, 2 * M_PI);
-        cairo_fill(cr);
+        double x = m->makespan, y = m->core_hours;
+        chart_scatter(&p, &x, &y, 1);
     }
     double *fx = malloc(sizeof *fx * (size_t)(a->nfront + 1));
     double *fy = malloc(sizeof *fy * (size_t)(a->nfront + 1));
@@ -170,17 +198,26 @@ static void pareto_draw(cairo_t *cr, double w, double h, void *ud)
     free(fy);
     const struct advise_metrics *c = &a->cands[a->ranked[0]].model;
     double cx = chart_x(&p, c->makespan), cy = chart_y(&p, c->core_hours);
-    cairo_set_source_rgb(cr, 0.8, 0.33, 0);
+    cairo_set_source_rgb(cr, 0.835, 0.369, 0); /* Okabe-Ito vermillion, and its label */
     cairo_set_line_width(cr, 3);
     cairo_arc(cr, cx, cy, 9, 0, 2 * M_PI);
     cairo_stroke(cr);
-    char label[128];
-    snprintf(label, sizeof label, "chosen (best %s)", advise_objective_names[a->objective]);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    chart_text(cr, cx + 12, cy - 10, label, 12, 0);
+    char label[320], what[256];
+    front_label(a, a->ranked[0], what, sizeof what);
+    snprintf(label, sizeof label, "chosen (best %s)%s%s", advise_objective_names[a->objective],
+             what[0] ? ": " : "", what);
+    chart_point_label(&p, c->makespan, c->core_hours, label);
+    /* Each point of the front says which candidate it is, where a label fits. */
+    for (long k = 0; k < a->nfront; k++) {
+        if (a->front[k] == a->ranked[0])
+            continue;
+        const struct advise_metrics *m = &a->cands[a->front[k]].model;
+        front_label(a, a->front[k], what, sizeof what);
+        chart_point_label(&p, m->makespan, m->core_hours, what);
+    }
     const int styles[] = {0};
-    const char *const labels[] = {"Pareto front"};
-    chart_legend(&p, 1, styles, labels, 1);
+    const char *const labels[] = {"Pareto front (model)"};
+    chart_legend(&p, CHART_LEGEND_AUTO, styles, labels, 1);
 }
 
 static void csv_metrics(FILE *f, const struct advise_metrics *m, enum advise_objective o)

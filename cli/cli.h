@@ -41,6 +41,11 @@ void cli_help_buffer(void);
 /* Prints "situ: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Every command that writes a file says so once it is in place, in one line on stderr (stdout
+ * stays the command's data): "situ: wrote <msg>", msg naming the file or the set and what it
+ * holds. */
+void cli_wrote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Takes --time-limit SECONDS out of argv (main.c). -1 after an error message. */
 int cli_time_limit_flag(int *argc, char **argv);
 

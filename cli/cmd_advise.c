@@ -482,6 +482,9 @@ static int run(struct opts *o)
     v.retries = o->s.retries;
     v.time_limit = o->s.time_limit;
     snprintf(v.cache, sizeof v.cache, "%s", o->s.cache);
+    char label[64];
+    snprintf(label, sizeof label, "advise: SimGrid checks the best %d", k);
+    v.label = label;
     int rc = 0;
     fflush(stdout); /* the header before the simulations' progress */
     if (!chk || (k && verify(o, chk, k, &v) < 0)) {
@@ -514,6 +517,9 @@ static int run(struct opts *o)
         if (w < 0) {
             cli_error("advise: %s", err);
             rc = 1;
+        } else {
+            cli_wrote("%s/: advise.csv (%ld candidates), heatmap.png .svg, pareto.png .svg", o->out,
+                      a->n - a->invalid);
         }
     }
     if (rc == 0 && v.failed)

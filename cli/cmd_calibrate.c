@@ -151,7 +151,7 @@ static void groups_table(FILE *out, const struct calib_runs *runs, const struct 
 
 static void fit_table(FILE *out, const struct calib_runs *runs, const struct calib_runs *held,
                       const struct calib_fit *f, const struct calib_fit *c,
-                      const struct calib_options *o, bool cpu, const char *preset)
+                      const struct calib_options *o, bool cpu)
 {
     fprintf(out, "situ calibrate: %d runs in %d configurations of %s\n", runs->n, f->ngroups,
             runs->run[0].code);
@@ -184,8 +184,6 @@ static void fit_table(FILE *out, const struct calib_runs *runs, const struct cal
         fprintf(out, "\n  check: rms error %.1f%%, worst %.1f%% (%s)\n", 100 * c->rms,
                 100 * c->worst, held->run[c->group[c->worst_group].first].label);
     }
-    if (preset)
-        fprintf(out, "\npreset written: %s (situ --preset NAME, or p in the explorer)\n", preset);
 }
 
 struct calib_args {
@@ -319,6 +317,7 @@ int cmd_calibrate(int argc, char **argv)
                                                                                  : 1;
             goto done;
         }
+        cli_wrote("%s (preset %s: situ --preset %s, or p in the explorer)", path, a.out, a.out);
     }
     if (o.json) {
         json_t *j =
@@ -331,7 +330,7 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     } else {
-        fit_table(stdout, &runs, &held, &fit, &check, &a.o, a.cpu, a.out ? path : NULL);
+        fit_table(stdout, &runs, &held, &fit, &check, &a.o, a.cpu);
     }
     rc = 0;
 done:

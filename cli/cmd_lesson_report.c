@@ -312,7 +312,7 @@ static int write_csv(const struct class *c, const char *path)
         cli_error("%s", err);
         return -1;
     }
-    fprintf(stderr, "situ: wrote %s (%d rows, a student and goal each)\n", path, rows);
+    cli_wrote("%s (%d rows, a student and goal each)", path, rows);
     return 0;
 }
 

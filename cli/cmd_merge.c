@@ -174,6 +174,8 @@ int cmd_merge(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    if (out)
+        cli_wrote("%s (%d results from %d file%s)", out, s.n, files, files > 1 ? "s" : "");
     rc = 0;
 done:
     study_free(&s);

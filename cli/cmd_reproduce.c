@@ -37,8 +37,9 @@ static void usage(void)
         "--alert U flags links whose mean utilisation is above U (default " SIM_ALERT_DEFAULT_TEXT
         ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
-        "  situ reproduce fig7 --analytics overhead   (a fixed cost per analysis: the paper's\n"
-        "                                              spread between the four pairs)\n");
+        "  situ reproduce fig7 --analytics thermo   (no fixed cost per analysis: the four\n"
+        "                                            pairs tie; the preset's overhead parts "
+        "them)\n");
 }
 
 /* Parameter flags given to reproduce, re-applied over each study's preset. */
@@ -109,6 +110,9 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
     int rc = EXIT_BAD_INPUT;
     char err[OUTFILE_ERR_MAX], path[PATH_MAX];
     s.jobs = jobs;
+    char label[64];
+    snprintf(label, sizeof label, "reproduce %s: SimGrid", f->name);
+    s.label = label;
     if (cache)
         snprintf(s.cache, sizeof s.cache, "%s", cache);
     struct reading rd = {.s = &s};
@@ -136,6 +140,11 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         rc = EXIT_SIM_FAILED;
         goto done;
     }
+    if (f->refine && f->refine(&s, err, sizeof err) < 0) {
+        cli_error("reproduce %s: %s", f->name, err);
+        rc = s.interrupted ? 128 + s.interrupted : EXIT_SIM_FAILED;
+        goto done;
+    }
     /* A figure's files are one set (outset): all of them, or DIR as it was. Each figure is its
      * own set: `all` keeps the figures that finished should a later one fail. */
     rc = 1;
@@ -159,6 +168,8 @@ static int reproduce_one(const struct figure *f, const char *dir, int jobs, cons
         goto unwritten;
     if (outset_commit(&set, err, sizeof err) < 0)
         goto failed;
+    cli_wrote("%s/%s.csv .png .svg .txt (%d runs: %d simulated, %d from the cache)", dir, f->name,
+              s.n, s.ran, s.cached);
     f->summary(&s, stdout, alert);
     rc = 0;
     goto done;

@@ -190,7 +190,11 @@ int cmd_sweep(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))
+    if (out)
+        cli_wrote("%s (%d rows of %d configurations: %d %s, %d from the cache, %d failed)", out,
+                  s.n - s.failed, s.n, s.ran, s.model_only ? "modelled" : "simulated", s.cached,
+                  s.failed);
+    else if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))
         fprintf(stderr, "sweep: %d configurations, %d simulated, %d from the cache, %d failed\n",
                 s.n, s.ran, s.cached, s.failed);
     rc = s.failed ? EXIT_SIM_FAILED : 0;

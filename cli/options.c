@@ -30,6 +30,16 @@ void cli_error(const char *fmt, ...)
     fprintf(stderr, "situ: %s\n", msg);
 }
 
+void cli_wrote(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_error("wrote %s", msg);
+}
+
 int cli_parse(int argc, char **argv, int first, struct cli_opts *opts)
 {
     char err[PARAMS_ERR_MAX];

@@ -1,34 +1,14 @@
 /* The figures of `situ reproduce`: each study's chart (PNG and SVG, through plot/chart.c) and its
- * short text summary of the finding, drawn from the study's results. */
+ * short text summary of the finding, drawn from the study's results (Fig. 9 in
+ * reproduce_fig9.c). */
 #include "reproduce_figures.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/model/crossover.h"
 #include "../plot/chart.h"
 #include "reproduce_strategies.h"
-
-static double num(json_t *r, const char *key)
-{
-    json_t *v = json_object_get(r, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The result of the configuration whose axis values match; NULL if absent or failed. */
-static json_t *find(const struct study *s, const int *ids, const double *values, int n)
-{
-    for (int i = 0; i < s->n; i++) {
-        bool same = s->results[i] != NULL;
-        for (int k = 0; k < n && same; k++)
-            same = fabs(params_get_number(&s->configs[i], ids[k]) - values[k]) <=
-                   1e-9 * fmax(1, fabs(values[k]));
-        if (same)
-            return s->results[i];
-    }
-    return NULL;
-}
 
 /* The total cores of n nodes in the study (its base configuration's cores per node: the axes
  * sweep nodes, not the node's size). */
@@ -37,41 +17,35 @@ static double cores(const struct study *s, double nodes)
     return nodes * (double)s->base.cores_per_node;
 }
 
-/* Distinct values of a parameter across the study, ascending. */
-static int distinct(const struct study *s, int id, double *out, int max)
-{
-    int n = 0;
-    for (int i = 0; i < s->n; i++) {
-        double v = params_get_number(&s->configs[i], id);
-        bool seen = false;
-        for (int k = 0; k < n && !seen; k++)
-            seen = out[k] == v;
-        if (!seen && n < max)
-            out[n++] = v;
-    }
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && out[b - 1] > out[b]; b--) {
-            double t = out[b];
-            out[b] = out[b - 1];
-            out[b - 1] = t;
-        }
-    return n;
-}
-
 /* ---- Fig. 7: efficiency against total cores, per (stride, analytics cost), for R = 15 and 31 */
 
 static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
     chart_background(cr, w, h, "Efficiency of (stride, analytics cost) configurations (Fig. 7)");
+    char sub[512];
+    figure_drawn_by(s, "", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
     double strides[8], nodes[16];
-    int ns = distinct(s, P_STRIDE, strides, 8), nn = distinct(s, P_NODES, nodes, 16);
+    int ns = figure_distinct(s, P_STRIDE, strides, 8), nn = figure_distinct(s, P_NODES, nodes, 16);
     const long ratios[] = {15, 31};
+    /* Both panels on one efficiency scale, spanning what they show: on 0..1 the pairs' spread
+     * is a few pixels. */
+    double lo = 1, hi = 0;
+    for (int i = 0; i < s->n; i++) {
+        long r = s->configs[i].ratio;
+        if (s->results[i] && (r == ratios[0] || r == ratios[1])) {
+            lo = fmin(lo, figure_num(s->results[i], "efficiency"));
+            hi = fmax(hi, figure_num(s->results[i], "efficiency"));
+        }
+    }
+    double pad = hi > lo ? 0.08 * (hi - lo) : 0.05;
     for (int panel = 0; panel < 2; panel++) {
         struct panel p;
         double cmin = cores(s, nodes[0]), cmax = cores(s, nodes[nn - 1]);
-        chart_panel(&p, cr, panel * w / 2, 40, w / 2, h - 40, cmin / 1.2, cmax * 1.2, true, 0, 1.05,
-                    false);
+        double top = CHART_SUBTITLE_BOTTOM;
+        chart_panel(&p, cr, panel * w / 2, top, w / 2, h - top, cmin / 1.2, cmax * 1.2, true,
+                    fmax(0, lo - pad), fmin(1, hi + pad), false);
         char title[64];
         snprintf(title, sizeof title, "R = %ld", ratios[panel]);
         double xt[16];
@@ -88,23 +62,19 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
         int styles[8];
         char labels[8][48];
         const char *lp[8];
-        double all_x[8 * 16], all_y[8 * 16];
-        int nall = 0;
         for (int k = 0; k < ns; k++) {
             double x[16], y[16];
             int n = 0;
             for (int j = 0; j < nn; j++) {
                 int ids[] = {P_STRIDE, P_RATIO, P_NODES};
                 double vals[] = {strides[k], (double)ratios[panel], nodes[j]};
-                json_t *r = find(s, ids, vals, 3);
+                json_t *r = figure_find(s, ids, vals, 3);
                 if (!r)
                     continue;
-                x[n] = num(json_object_get(r, "config"), "cores_per_node") * nodes[j];
-                y[n++] = num(r, "efficiency");
+                x[n] = figure_num(json_object_get(r, "config"), "cores_per_node") * nodes[j];
+                y[n++] = figure_num(r, "efficiency");
             }
             chart_series(&p, k, x, y, n);
-            for (int i = 0; i < n; i++, nall++)
-                all_x[nall] = x[i], all_y[nall] = y[i];
             double cs = NAN;
             for (int i = 0; i < s->n; i++)
                 if (params_get_number(&s->configs[i], P_STRIDE) == strides[k])
@@ -113,7 +83,7 @@ static void fig7_draw(cairo_t *cr, double w, double h, void *ud)
             styles[k] = k;
             lp[k] = labels[k];
         }
-        chart_legend(&p, chart_legend_corner(&p, lp, ns, all_x, all_y, nall), styles, lp, ns);
+        chart_legend(&p, CHART_LEGEND_AUTO, styles, lp, ns);
     }
 }
 
@@ -121,8 +91,8 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
 {
     (void)alert;
     double strides[8], nodes[16], ratios[16];
-    int ns = distinct(s, P_STRIDE, strides, 8), nn = distinct(s, P_NODES, nodes, 16);
-    int nr = distinct(s, P_RATIO, ratios, 16);
+    int ns = figure_distinct(s, P_STRIDE, strides, 8), nn = figure_distinct(s, P_NODES, nodes, 16);
+    int nr = figure_distinct(s, P_RATIO, ratios, 16);
     fprintf(out, "Fig. 7: the (stride, analytics cost) with the best efficiency per core count.\n");
     bool grows = false;
     double spread = 0;
@@ -134,8 +104,8 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
             for (int k = 0; k < ns; k++) {
                 int ids[] = {P_STRIDE, P_RATIO, P_NODES};
                 double vals[] = {strides[k], ratios[r], nodes[j]};
-                json_t *res = find(s, ids, vals, 3);
-                double eta = res ? num(res, "efficiency") : NAN;
+                json_t *res = figure_find(s, ids, vals, 3);
+                double eta = res ? figure_num(res, "efficiency") : NAN;
                 if (!res)
                     continue;
                 worst = fmin(worst, eta);
@@ -165,8 +135,8 @@ static void fig7_summary(const struct study *s, FILE *out, double alert)
             "differ by at most %.3f in efficiency: each pair keeps the same ratio of simulation "
             "to analysis work, so only halo and latency terms tell them apart. The paper's spread "
             "comes from per-analysis overheads of the real code that this analytics does not "
-            "model; 'situ reproduce fig7 --analytics overhead' adds a fixed cost per analysed "
-            "state and shows it.\n",
+            "model; the preset's analytics, overhead, adds a fixed cost per analysed state and "
+            "shows it ('situ reproduce fig7').\n",
             spread);
 }
 
@@ -177,22 +147,26 @@ static json_t *at_ratio_nodes(const struct study *s, double ratio, double nodes)
 {
     int ids[] = {P_RATIO, P_NODES};
     double vals[] = {ratio, nodes};
-    return find(s, ids, vals, 2);
+    return figure_find(s, ids, vals, 2);
 }
 
 static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
-    chart_background(
-        cr, w, h, "Active and idle time per component, stride 1000, analytics cost x50 (Fig. 8)");
+    char title[128], sub[512];
+    snprintf(title, sizeof title,
+             "Active and idle time per component, stride %ld, analytics cost x%g (Fig. 8)",
+             s->base.stride, s->base.compute_scaling);
+    chart_background(cr, w, h, title);
+    figure_drawn_by(s, "each panel its own time axis", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
+    const int styles[] = {-1, -76, -46, -86};
+    const char *labels[] = {"simulation active", "~simulation idle", "analytics active",
+                            "~analytics idle"};
+    /* Above the panels: every panel's bars reach its top. */
+    chart_legend_row(cr, 80, CHART_SUBTITLE_BOTTOM + 8, styles, labels, 4);
     double ratios[16], nodes[16];
-    int nr = distinct(s, P_RATIO, ratios, 16), nn = distinct(s, P_NODES, nodes, 16);
-    double top = 0;
-    for (int i = 0; i < s->n; i++)
-        if (s->results[i])
-            top = fmax(top, fmax(num(s->results[i], "sim_active") + num(s->results[i], "sim_idle"),
-                                 num(s->results[i], "analytics_active") +
-                                     num(s->results[i], "analytics_idle")));
+    int nr = figure_distinct(s, P_RATIO, ratios, 16), nn = figure_distinct(s, P_NODES, nodes, 16);
     double xt[16];
     char xl[16][16];
     const char *xlp[16];
@@ -202,29 +176,33 @@ static void fig8_draw(cairo_t *cr, double w, double h, void *ud)
         xlp[k] = xl[k];
     }
     for (int j = 0; j < nn; j++) {
+        /* Each node count on its own scale: on a shared one the 4- and 8-node panels are a
+         * strip at the bottom (the run gets shorter as nodes are added). */
+        double top = 0;
+        for (int k = 0; k < nr; k++) {
+            json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
+            if (r)
+                top = fmax(
+                    top, fmax(figure_num(r, "sim_active") + figure_num(r, "sim_idle"),
+                              figure_num(r, "analytics_active") + figure_num(r, "analytics_idle")));
+        }
         struct panel p;
-        chart_panel(&p, cr, j * w / nn, 40, w / nn, h - 40, -0.6, nr - 0.4, false, 0, top * 1.08,
-                    false);
-        char title[64];
+        double y = CHART_SUBTITLE_BOTTOM + 22;
+        chart_panel(&p, cr, j * w / nn, y, w / nn, h - y, -0.6, nr - 0.4, false, 0,
+                    top > 0 ? top * 1.05 : 1, false);
         snprintf(title, sizeof title, "%.0f node%s (%.0f cores)", nodes[j], nodes[j] > 1 ? "s" : "",
                  cores(s, nodes[j]));
-        chart_axes(&p, "ratio R", j == 0 ? "time over the run (s)" : "", title, xt, xlp, nr);
+        chart_axes(&p, "ratio R", "time over the run (s)", title, xt, xlp, nr);
         for (int k = 0; k < nr; k++) {
             json_t *r = at_ratio_nodes(s, ratios[k], nodes[j]);
             if (!r)
                 continue;
-            double sa = num(r, "sim_active"), si = num(r, "sim_idle");
-            double aa = num(r, "analytics_active"), ai = num(r, "analytics_idle");
+            double sa = figure_num(r, "sim_active"), si = figure_num(r, "sim_idle");
+            double aa = figure_num(r, "analytics_active"), ai = figure_num(r, "analytics_idle");
             chart_bar(&p, k - 0.19, 0.36, 0, sa, 0.0, false);
             chart_bar(&p, k - 0.19, 0.36, sa, si, 0.75, true);
             chart_bar(&p, k + 0.19, 0.36, 0, aa, 0.45, false);
             chart_bar(&p, k + 0.19, 0.36, aa, ai, 0.85, true);
-        }
-        if (j == nn - 1) {
-            const int styles[] = {-1, -76, -46, -86};
-            const char *labels[] = {"simulation active", "~simulation idle", "analytics active",
-                                    "~analytics idle"};
-            chart_legend(&p, 1, styles, labels, 4);
         }
     }
 }
@@ -233,7 +211,7 @@ static void fig8_summary(const struct study *s, FILE *out, double alert)
 {
     (void)alert;
     double ratios[16], nodes[16];
-    int nr = distinct(s, P_RATIO, ratios, 16), nn = distinct(s, P_NODES, nodes, 16);
+    int nr = figure_distinct(s, P_RATIO, ratios, 16), nn = figure_distinct(s, P_NODES, nodes, 16);
     fprintf(out, "Fig. 8 (stride 1000, analytics cost x50): who waits, per ratio.\n");
     for (int j = 0; j < nn; j++) {
         fprintf(out, "  %3.0f cores:", cores(s, nodes[j]));
@@ -243,10 +221,12 @@ static void fig8_summary(const struct study *s, FILE *out, double alert)
             if (!r)
                 continue;
             const char *sc = json_string_value(json_object_get(r, "scenario"));
-            fprintf(out, "  R=%-2.0f %s eta %.2f", ratios[k], sc ? sc : "?", num(r, "efficiency"));
+            fprintf(out, "  R=%-2.0f %s eta %.2f", ratios[k], sc ? sc : "?",
+                    figure_num(r, "efficiency"));
             if (sc && !strcmp(sc, "IS") && isnan(tip))
                 tip = ratios[k];
-            double d = fabs(num(r, "sim_active") - num(r, "analytics_active")) / num(r, "makespan");
+            double d = fabs(figure_num(r, "sim_active") - figure_num(r, "analytics_active")) /
+                       figure_num(r, "makespan");
             if (d < gap) {
                 gap = d;
                 balanced = ratios[k];
@@ -263,204 +243,34 @@ static void fig8_summary(const struct study *s, FILE *out, double alert)
     }
 }
 
-/* ---- Fig. 9: simulation time against data scaling, in situ and in transit, and link load */
-
-struct crossing {
-    bool found;
-    double at;
-    bool insitu_faster_below;
-};
-
-static int curve(const struct study *s, int mapping, double *x, double *y, int max)
-{
-    double ds[64];
-    int nd = distinct(s, P_DATA_SCALING, ds, 64), n = 0;
-    for (int k = 0; k < nd && n < max; k++) {
-        int ids[] = {P_MAPPING, P_DATA_SCALING};
-        double vals[] = {mapping, ds[k]};
-        json_t *r = find(s, ids, vals, 2);
-        if (!r)
-            continue;
-        x[n] = ds[k];
-        y[n++] = num(r, "makespan");
-    }
-    return n;
-}
-
-static struct crossing crossover(const struct study *s)
-{
-    double xa[64], ya[64], xb[64], yb[64];
-    int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
-    int n = na < nb ? na : nb, from, first_sign;
-    int at = crossover_first_change(ya, yb, n, &from, NULL, &first_sign);
-    struct crossing c = {at >= 0, NAN, first_sign < 0};
-    if (c.found)
-        c.at = crossover_interpolate(xa[from], ya[from] - yb[from], xa[at], ya[at] - yb[at]);
-    return c;
-}
-
-/* The in-transit run at the largest data scaling: the one whose links work hardest. */
-static json_t *busiest_run(const struct study *s)
-{
-    double ds[64];
-    int nd = distinct(s, P_DATA_SCALING, ds, 64);
-    int ids[] = {P_MAPPING, P_DATA_SCALING};
-    double vals[] = {MAPPING_INTRANSIT, nd ? ds[nd - 1] : 1};
-    return find(s, ids, vals, 2);
-}
-
-static void links_panel(cairo_t *cr, double x, double y, double w, double h, json_t *run,
-                        double alert)
-{
-    json_t *links = json_object_get(run, "links");
-    size_t n = json_array_size(links);
-    size_t order[64];
-    size_t m = 0;
-    for (size_t i = 0; i < n && m < 64; i++)
-        order[m++] = i;
-    for (size_t a = 1; a < m; a++) /* busiest first */
-        for (size_t b = a; b > 0; b--) {
-            double ub = num(json_array_get(links, order[b]), "utilisation");
-            double ua = num(json_array_get(links, order[b - 1]), "utilisation");
-            if (ua >= ub)
-                break;
-            size_t t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
-        }
-    if (m > 14)
-        m = 14;
-    struct panel p;
-    chart_panel(&p, cr, x, y, w, h, 0, 1, false, 0, 1, false);
-    p.left = x + 150;
-    p.width = w - 175;
-    chart_text(cr, p.left + p.width / 2, p.top - 10, "Link utilisation, in transit, largest data",
-               13, 1);
-    double row = p.height / (m ? m : 1);
-    for (size_t k = 0; k < m; k++) {
-        json_t *l = json_array_get(links, order[k]);
-        double u = num(l, "utilisation"), r, g, b;
-        chart_utilisation_colour(u, &r, &g, &b);
-        double top = p.top + k * row + 2;
-        cairo_set_source_rgb(cr, r, g, b);
-        cairo_rectangle(cr, p.left, top, p.width * fmin(u, 1), row - 4);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-        cairo_set_line_width(cr, 0.6);
-        cairo_stroke(cr);
-        char label[96];
-        snprintf(label, sizeof label, "%s", json_string_value(json_object_get(l, "name")));
-        chart_text(cr, p.left - 6, top + row / 2 + 2, label, 10, 2);
-        snprintf(label, sizeof label, "%.0f%%%s", 100 * u, u > alert ? "  ALERT" : "");
-        /* A long bar takes its label inside, so it stays on the figure. */
-        double end = p.left + p.width * fmin(u, 1);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        chart_text(cr, u > 0.6 ? end - 4 : end + 4, top + row / 2 + 2, label, 10, u > 0.6 ? 2 : 0);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_rectangle(cr, p.left, p.top, p.width, p.height);
-    cairo_stroke(cr);
-    double ax = p.left + p.width * alert;
-    double dash[] = {5, 3};
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_move_to(cr, ax, p.top);
-    cairo_line_to(cr, ax, p.top + p.height);
-    cairo_stroke(cr);
-    cairo_set_dash(cr, NULL, 0, 0);
-    char label[48];
-    snprintf(label, sizeof label, "alert %.0f%%", 100 * alert);
-    chart_text(cr, ax, p.top + p.height + 16, label, 11, 1);
-    chart_text(cr, p.left + p.width / 2, p.top + p.height + 36,
-               "mean utilisation (about 50% is best, near 100% a bottleneck)", 12, 1);
-}
-
-static void fig9_draw(cairo_t *cr, double w, double h, void *ud)
-{
-    const struct drawing *d = ud;
-    const struct study *s = d->s;
-    chart_background(cr, w, h, "In situ vs in transit as the data grows (Fig. 9)");
-    double xa[64], ya[64], xb[64], yb[64], top = 0, bottom = INFINITY;
-    int na = curve(s, MAPPING_INSITU, xa, ya, 64), nb = curve(s, MAPPING_INTRANSIT, xb, yb, 64);
-    for (int k = 0; k < na; k++)
-        top = fmax(top, ya[k]), bottom = fmin(bottom, ya[k]);
-    for (int k = 0; k < nb; k++)
-        top = fmax(top, yb[k]), bottom = fmin(bottom, yb[k]);
-    struct panel p;
-    double x0 = na ? xa[0] : 1, x1 = na ? xa[na - 1] : 1000;
-    chart_panel(&p, cr, 0, 40, w * 0.55, h - 40, x0, x1, true, bottom > 0 ? bottom / 1.3 : 1,
-                top * 1.3, true);
-    chart_axes(&p, "data scaling (x bytes per particle)", "simulation time (s)",
-               "Time of the simulation component", NULL, NULL, 0);
-    chart_series(&p, 0, xa, ya, na);
-    chart_series(&p, 1, xb, yb, nb);
-    struct crossing c = crossover(s);
-    if (c.found) {
-        char label[64];
-        snprintf(label, sizeof label, "crossover ~%.3g", c.at);
-        chart_vline(&p, c.at, label);
-    }
-    const int styles[] = {0, 1};
-    const char *labels[] = {"in situ (analytics on every node)", "in transit (dedicated node)"};
-    chart_legend(&p, 0, styles, labels, 2);
-    json_t *run = busiest_run(s);
-    if (run)
-        links_panel(cr, w * 0.55, 40, w * 0.45, h - 40, run, d->alert);
-}
-
-static void fig9_summary(const struct study *s, FILE *out, double alert)
-{
-    struct crossing c = crossover(s);
-    const char *below = c.insitu_faster_below ? "in-situ" : "in-transit";
-    const char *above = c.insitu_faster_below ? "in-transit" : "in-situ";
-    double ds[64];
-    int nd = distinct(s, P_DATA_SCALING, ds, 64);
-    fprintf(out, "Fig. 9 (16 nodes, R = 15): simulation time as the data volume grows.\n");
-    if (c.found)
-        fprintf(out, "  crossover at data scaling ~ %.3g: %s faster below, %s above\n", c.at, below,
-                above);
-    else
-        fprintf(out, "  no crossover in data scaling %g..%g: %s faster throughout\n",
-                nd ? ds[0] : 0, nd ? ds[nd - 1] : 0, below);
-    json_t *run = busiest_run(s);
-    json_t *links = json_object_get(run, "links");
-    int over = 0;
-    for (size_t i = 0; i < json_array_size(links); i++) {
-        json_t *l = json_array_get(links, i);
-        if (num(l, "utilisation") > alert) {
-            fprintf(out, "  ALERT %s at %.0f%% mean utilisation (in transit, data scaling %g)\n",
-                    json_string_value(json_object_get(l, "name")), 100 * num(l, "utilisation"),
-                    nd ? ds[nd - 1] : 0);
-            over++;
-        }
-    }
-    if (!over)
-        fprintf(out, "  no link above the %.0f%% alert threshold\n", 100 * alert);
-}
-
 /* ---- Static scaling (performance spectrum): time-to-solution against rate, per node count */
 
 static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
 {
     const struct study *s = ((struct drawing *)ud)->s;
     chart_background(cr, w, h, "Static scaling: time-to-solution against rate (flat lines scale)");
+    char sub[512];
+    figure_drawn_by(s, "the region varies along each line", sub, sizeof sub);
+    chart_subtitle(cr, w, sub);
     double nodes[16];
-    int nn = distinct(s, P_NODES, nodes, 16);
+    int nn = figure_distinct(s, P_NODES, nodes, 16);
     for (int panel = 0; panel < 2; panel++) {
         double tmin = INFINITY, tmax = 0, rmin = INFINITY, rmax = 0;
         for (int i = 0; i < s->n; i++) {
             json_t *r = s->results[i];
             if (!r)
                 continue;
-            double t = num(r, "makespan");
-            double rate = num(r, "particles") * s->configs[i].iterations / t;
+            double t = figure_num(r, "makespan");
+            double rate = figure_num(r, "particles") * s->configs[i].iterations / t;
             if (panel)
-                rate /= num(r, "sim_cores") + num(r, "analytics_cores");
+                rate /= figure_num(r, "sim_cores") + figure_num(r, "analytics_cores");
             tmin = fmin(tmin, t), tmax = fmax(tmax, t);
             rmin = fmin(rmin, rate), rmax = fmax(rmax, rate);
         }
         struct panel p;
-        chart_panel(&p, cr, panel * w / 2, 40, w / 2, h - 40, tmin / 1.5, tmax * 1.5, true,
-                    rmin / 3, rmax * 3, true);
+        double y = CHART_SUBTITLE_BOTTOM;
+        chart_panel(&p, cr, panel * w / 2, y, w / 2, h - y, tmin / 1.5, tmax * 1.5, true, rmin / 3,
+                    rmax * 3, true);
         chart_axes(&p, "time-to-solution (s)",
                    panel ? "particle-iterations / s / core" : "particle-iterations / s",
                    panel ? "Rate per core" : "Rate", NULL, NULL, 0);
@@ -474,10 +284,10 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
                 json_t *r = s->results[i];
                 if (!r || s->configs[i].nodes != (long)nodes[j])
                     continue;
-                x[n] = num(r, "makespan");
-                y[n] = num(r, "particles") * s->configs[i].iterations / x[n];
+                x[n] = figure_num(r, "makespan");
+                y[n] = figure_num(r, "particles") * s->configs[i].iterations / x[n];
                 if (panel)
-                    y[n] /= num(r, "sim_cores") + num(r, "analytics_cores");
+                    y[n] /= figure_num(r, "sim_cores") + figure_num(r, "analytics_cores");
                 n++;
             }
             chart_series(&p, j, x, y, n);
@@ -485,7 +295,7 @@ static void scaling_draw(cairo_t *cr, double w, double h, void *ud)
             snprintf(labels[j], sizeof labels[j], "%.0f node%s", nodes[j], nodes[j] > 1 ? "s" : "");
             lp[j] = labels[j];
         }
-        chart_legend(&p, 1, styles, lp, nn);
+        chart_legend(&p, CHART_LEGEND_AUTO, styles, lp, nn);
     }
 }
 
@@ -493,7 +303,7 @@ static void scaling_summary(const struct study *s, FILE *out, double alert)
 {
     (void)alert;
     double nodes[16];
-    int nn = distinct(s, P_NODES, nodes, 16);
+    int nn = figure_distinct(s, P_NODES, nodes, 16);
     fprintf(out,
             "Static scaling (region varied at fixed node count): rate spread per node count.\n");
     for (int j = 0; j < nn; j++) {
@@ -502,7 +312,8 @@ static void scaling_summary(const struct study *s, FILE *out, double alert)
             json_t *r = s->results[i];
             if (!r || s->configs[i].nodes != (long)nodes[j])
                 continue;
-            double rate = num(r, "particles") * s->configs[i].iterations / num(r, "makespan");
+            double rate =
+                figure_num(r, "particles") * s->configs[i].iterations / figure_num(r, "makespan");
             lo = fmin(lo, rate), hi = fmax(hi, rate);
         }
         fprintf(out, "  %2.0f node(s): %.3g to %.3g particle-iterations/s (%s, max/min %.2f)\n",
@@ -518,11 +329,11 @@ static void posthoc_draw(cairo_t *cr, double w, double h, void *ud)
 }
 
 const struct figure reproduce_figures[] = {
-    {"fig7", "paper-fig7", "Fig. 7", 1200, 520, fig7_draw, fig7_summary},
-    {"fig8", "paper-fig8", "Fig. 8", 1400, 520, fig8_draw, fig8_summary},
-    {"fig9", "paper-fig9", "Fig. 9", 1300, 560, fig9_draw, fig9_summary},
-    {"scaling", "static-scaling", "static scaling", 1200, 520, scaling_draw, scaling_summary},
+    {"fig7", "paper-fig7", "Fig. 7", 1200, 520, fig7_draw, fig7_summary, NULL},
+    {"fig8", "paper-fig8", "Fig. 8", 1400, 520, fig8_draw, fig8_summary, NULL},
+    {"fig9", "paper-fig9", "Fig. 9", 1300, 560, fig9_draw, fig9_summary, fig9_refine},
+    {"scaling", "static-scaling", "static scaling", 1200, 520, scaling_draw, scaling_summary, NULL},
     {"posthoc", "posthoc", "post hoc vs in situ vs in transit", 1300, 560, posthoc_draw,
-     reproduce_strategies_summary},
+     reproduce_strategies_summary, NULL},
 };
 const int reproduce_nfigures = (int)(sizeof reproduce_figures / sizeof reproduce_figures[0]);

@@ -13,6 +13,7 @@
 
 #include "../engine/lua/evaluate.h"
 #include "../engine/model/model.h"
+#include "../engine/model/crossover.h"
 #include "../plot/chart.h"
 
 /* What the last pick kept and skipped: one study runs at a time in this process, and its summary
@@ -184,8 +185,9 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
     double xs[POINTS_MAX];
     fastest(s, &r, xs);
     for (int j = 0; j + 1 < r.n; j++) {
-        char label[64];
-        snprintf(label, sizeof label, "%s ~%.3g", picked.st[r.who[j + 1]].name, r.to[j]);
+        char label[64], at[32];
+        crossover_format(r.to[j], at, sizeof at);
+        snprintf(label, sizeof label, "%s ~%s", picked.st[r.who[j + 1]].name, at);
         chart_vline(&p, r.to[j], label);
     }
     chart_legend(&p, 0, styles, labels, picked.n);
@@ -194,9 +196,10 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
     cairo_set_source_rgb(cr, 0, 0, 0);
     chart_text(cr, tx, ty, "Fastest", 14, 0);
     for (int j = 0; j < r.n; j++) {
-        char line[128];
-        snprintf(line, sizeof line, "x%.4g to x%.4g: %s", r.from[j], r.to[j],
-                 picked.st[r.who[j]].name);
+        char line[128], lo[32], hi[32];
+        crossover_format(r.from[j], lo, sizeof lo);
+        crossover_format(r.to[j], hi, sizeof hi);
+        snprintf(line, sizeof line, "x%s to x%s: %s", lo, hi, picked.st[r.who[j]].name);
         chart_text(cr, tx, ty += 20, line, 12, 0);
     }
     if (picked.nskip) {
@@ -234,9 +237,13 @@ void reproduce_strategies_summary(const struct study *s, FILE *out, double alert
     if (r.n == 1)
         fprintf(out, "  %s is fastest throughout, data scaling %g..%g\n", picked.st[r.who[0]].name,
                 xs[0], xs[n - 1]);
-    for (int j = 0; r.n > 1 && j < r.n; j++)
-        fprintf(out, "  %s fastest from data scaling %.4g to %.4g%s\n", picked.st[r.who[j]].name,
-                r.from[j], r.to[j], j + 1 < r.n ? "," : "");
+    for (int j = 0; r.n > 1 && j < r.n; j++) {
+        char lo[32], hi[32];
+        crossover_format(r.from[j], lo, sizeof lo);
+        crossover_format(r.to[j], hi, sizeof hi);
+        fprintf(out, "  %s fastest from data scaling %s to %s%s\n", picked.st[r.who[j]].name, lo,
+                hi, j + 1 < r.n ? "," : "");
+    }
     /* What compression changes: each compressed strategy against its uncompressed twin. */
     for (int k = 0; k < picked.n; k++) {
         const struct strategy *c = &picked.st[k];

@@ -178,12 +178,13 @@ static void progress(void *ud, struct sim_job *job, int done, int total)
         for (int i = 0; i < width; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[width] = 0;
-        fprintf(stderr, "\rsweep [%s] %d/%d  %.1f runs/s  ETA %.0f s ", bar, all, pr->total, rate,
-                eta);
+        fprintf(stderr, "\r%s [%s] %d/%d  %.1f runs/s  ETA %.0f s ",
+                pr->s->label ? pr->s->label : "sweep", bar, all, pr->total, rate, eta);
         if (done == total)
             fputc('\n', stderr);
     } else if (done == total || (total >= 10 && done % (total / 10) == 0)) {
-        fprintf(stderr, "sweep: %d/%d done, %.1f runs/s, ETA %.0f s\n", all, pr->total, rate, eta);
+        fprintf(stderr, "%s: %d/%d done, %.1f runs/s, ETA %.0f s\n",
+                pr->s->label ? pr->s->label : "sweep", all, pr->total, rate, eta);
     }
 }
 

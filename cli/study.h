@@ -20,6 +20,7 @@ struct study {
     int jobs;
     bool model_only;
     bool quiet;                  /* no progress on stderr */
+    const char *label;           /* what the progress says is running; NULL: "sweep" */
     int retries;                 /* failed runs run again up to this many times */
     double time_limit;           /* seconds per simulation before it is killed; 0: none */
     char cache[PARAMS_PATH_MAX]; /* "" = no cache */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/model/crossover.h"
 #include "../engine/base/outfile.h"
 #include "../engine/model/report.h"
 #include "../plot/chart.h"
@@ -136,8 +137,8 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
         lo = 1, hi = 10;
     struct panel p;
     chart_panel(&p, cr, 0, 40, w, h - 40, XO_MIN, XO_MAX, true, lo / 1.3, hi * 1.3, true);
-    chart_axes(&p, "data scaling (x bytes per particle)", "makespan (s)", "model and SimGrid", NULL,
-               NULL, 0);
+    chart_axes(&p, "data scaling (multiplier on the bytes each analysis receives)", "makespan (s)",
+               "model and SimGrid", NULL, NULL, 0);
     char labels[2 * XO_STRATEGIES][STRATEGY_NAME_MAX + 16];
     int nl = 0;
     const char *lp[2 * XO_STRATEGIES];
@@ -163,11 +164,12 @@ static void xover_draw(cairo_t *cr, double w, double h, void *ud)
         }
     }
     for (int j = 0; j + 1 < xo->c.fastest.n; j++) {
-        char label[48];
-        snprintf(label, sizeof label, "crossover ~%.3g", xo->c.fastest.to[j]);
+        char label[48], at[32];
+        crossover_format(xo->c.fastest.to[j], at, sizeof at);
+        snprintf(label, sizeof label, "crossover ~%s", at);
         chart_vline(&p, xo->c.fastest.to[j], label);
     }
-    chart_legend(&p, 0, ls, lp, nl);
+    chart_legend(&p, CHART_LEGEND_AUTO, ls, lp, nl);
 }
 
 /* The step's bars: each stage of one step, model and SimGrid side by side. */
@@ -195,7 +197,7 @@ static void bars_draw(cairo_t *cr, double w, double h, void *ud)
     chart_axes(&p, "stage", "seconds per step", "", xt, xl, ST_PERIOD + 1);
     const int styles[2] = {-1 - 10, -1 - 60};
     const char *labels[2] = {"model", "~SimGrid"};
-    chart_legend(&p, 1, styles, labels, s->has_sim ? 2 : 1);
+    chart_legend(&p, CHART_LEGEND_AUTO, styles, labels, s->has_sim ? 2 : 1);
 }
 
 /* ---- the key -----------------------------------------------------------------------------------

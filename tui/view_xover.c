@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/model/crossover.h"
 #include "draw.h"
 #include "plot.h"
 #include "view.h"
@@ -211,8 +212,10 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
             draw_fmt(s, y + r++, x, w, COL_TEXT, "%s %s throughout", words[f->who[0]],
                      c->n > 2 ? "fastest" : "faster");
     } else if (f->n > 1 && r < h) {
-        draw_fmt(s, y + r++, x, w, COL_CROSS, "crossover %s %s%.3g%s", g->approx, g->times,
-                 f->to[0], f->n > 2 ? ", fastest:" : "");
+        char first[32];
+        crossover_format(f->to[0], first, sizeof first);
+        draw_fmt(s, y + r++, x, w, COL_CROSS, "crossover %s %s%s%s", g->approx, g->times, first,
+                 f->n > 2 ? ", fastest:" : "");
         /* Who is fastest in each range, as far as the rows go (the legend keeps its own). */
         int room = h - r - legend < 2 ? 2 : h - r - legend;
         for (int j = 0; j < f->n && r < h; j++) {
@@ -220,9 +223,9 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
                 draw_fmt(s, y + r++, x, w, COL_MUTED, "(and %d more ranges)", f->n - j);
                 break;
             }
-            char lo[16], hi[16];
-            snprintf(lo, sizeof lo, f->from[j] < 100 ? "%.3g" : "%.0f", f->from[j]);
-            snprintf(hi, sizeof hi, f->to[j] < 100 ? "%.3g" : "%.0f", f->to[j]);
+            char lo[32], hi[32];
+            crossover_format(f->from[j], lo, sizeof lo);
+            crossover_format(f->to[j], hi, sizeof hi);
             draw_text(s, y + r, x, 1, curve_colour[f->who[j]], point_of(s, f->who[j]));
             draw_fmt(s, y + r++, x + 2, w - 2, COL_TEXT, "%s%s-%s%s %s", g->times, lo, g->times, hi,
                      words[f->who[j]]);

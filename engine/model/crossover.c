@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 int crossover_sign(double a, double b)
 {
@@ -40,6 +41,19 @@ double crossover_interpolate(double x0, double d0, double x1, double d1)
 {
     double t = d0 != d1 ? d0 / (d0 - d1) : 0.5;
     return x0 * pow(x1 / x0, t);
+}
+
+void crossover_format(double x, char *out, size_t len)
+{
+    if (!(x > 0) || !isfinite(x)) {
+        snprintf(out, len, "%g", x);
+        return;
+    }
+    int mag = (int)floor(log10(x)), decimals = CROSSOVER_DIGITS - 1 - mag;
+    double unit = pow(10, -decimals), r = round(x / unit) * unit;
+    if (r >= pow(10, mag + 1)) /* 9.96 rounds up to 10: one decimal fewer */
+        decimals--;
+    snprintf(out, len, "%.*f", decimals > 0 ? decimals : 0, r);
 }
 
 static int clamp_points(int n)

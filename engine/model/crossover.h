@@ -10,6 +10,7 @@
 #define SITU_CROSSOVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CROSSOVER_POINTS_MAX 64
 
@@ -64,5 +65,12 @@ int crossover_first_change(const double *a, const double *b, int n, int *from, i
 
 /* Where a - b, d0 at x0 and d1 at x1 (opposite signs), reaches zero, linearly in log x. */
 double crossover_interpolate(double x0, double d0, double x1, double d1);
+
+/* How every front end shows a crossover's data scaling (the explorer, its export, `situ
+ * reproduce`): rounded to CROSSOVER_DIGITS significant digits, as "17" or "1.2" or "120". Two
+ * digits: a simulated crossover is bracketed to a few percent, and the model's and SimGrid's
+ * agree to about that. */
+#define CROSSOVER_DIGITS 2
+void crossover_format(double x, char *out, size_t len);
 
 #endif

@@ -371,6 +371,43 @@ README=$root/README.md MAN=$root/docs/situ.1 sh "$root/tools/docs.sh" "$situ" --
     miss "README.md's parameter table or docs/situ.1's options or keys differ from 'situ __params-markdown' and 'situ __man-roff' (run make docs)"
 finish "README parameter table and man page options and keys are current"
 
+# Every command that writes a file says so (issue 30): one line on stderr, "situ: wrote PATH
+# (what)", once the file is in place; stdout stays the command's data.
+wrote_once() { # PATH: stderr is that one line, and PATH exists
+    [ "$(wc -l <"$err")" -eq 1 ] || miss "$(wc -l <"$err") lines on stderr, expected 1"
+    grep -q "^situ: wrote $1" "$err" || miss "no 'situ: wrote $1' line"
+    [ -e "$1" ] || miss "$1 was not written"
+}
+run sweep --model --no-cache --ratio 1,3 --out "$tmp/wrote.csv"
+[ $rc -eq 0 ] || miss "exit $rc"
+wrote_once "$tmp/wrote.csv"
+grep -q "(2 rows of 2 configurations" "$err" || miss "the rows are not counted"
+[ -s "$out" ] && miss "stdout is not empty"
+finish "sweep --out says what it wrote"
+run run --json --iterations 400
+cp "$out" "$tmp/one.jsonl"
+run merge "$tmp/one.jsonl" --out "$tmp/merged.csv"
+[ $rc -eq 0 ] || miss "exit $rc"
+wrote_once "$tmp/merged.csv"
+finish "merge --out says what it wrote"
+rm -rf "$tmp/advised"
+run advise --verify 0 --ratio 1,3 --out "$tmp/advised"
+[ $rc -eq 0 ] || miss "exit $rc"
+wrote_once "$tmp/advised/"
+grep -q "heatmap.png" "$err" || miss "the set's files are not named"
+finish "advise --out says what it wrote"
+
+# make install puts the completion where bash and zsh look for it (for the tree's own situ only:
+# another build, ASan's, would have make build this one first).
+if [ -f "$root/Makefile" ] && [ "$situ" -ef "$root/situ" ]; then
+    make -s -C "$root" install DESTDIR="$tmp/inst" PREFIX=/usr/local >"$out" 2>"$err" ||
+        miss "make install failed"
+    grep -q "^_situ()" "$tmp/inst/usr/local/share/bash-completion/completions/situ" 2>/dev/null ||
+        miss "no bash completion installed"
+    [ -s "$tmp/inst/usr/local/share/zsh/site-functions/_situ" ] || miss "no zsh completion installed"
+    finish "make install installs the bash and zsh completion"
+fi
+
 # Shell completion (issue 30), generated from the parameter table: bash completes a command, a
 # flag, a choice and a lesson as the table and the lessons say.
 "$situ" __completion bash >"$tmp/situ.bash" 2>"$err" || miss "__completion bash failed"

@@ -497,6 +497,32 @@ PY
     finish "E writes the results (JSON, CSV) and the plot (SVG, PNG), named on screen"
     quit
 
+    # The crossover's export (issue 30): its label is not under the legend, 4 ticks an axis, and
+    # its value is the one on screen (read from what the figure says it drew, SITU_CHART_DUMP).
+    # Fig. 9's configuration: the two mappings cross near data scaling 17.
+    rm -f "$tmp/drawn.jsonl"
+    start $size "SITU_CHART_DUMP=$tmp/drawn.jsonl" --nodes 16 --analytics scatter
+    wait_for "crossover ≈ ×[0-9]" 60 || miss "no crossover on screen"
+    keys E
+    wait_for "exported situ-defaults-[0-9]*.json" 20 || miss "E did not export the crossover"
+    capture
+    shown=$(grep -o "crossover ≈ ×[0-9.]*" "$screen" | head -n 1 | sed 's/.*×//')
+    python3 - "$tmp/drawn.jsonl" "$shown" >"$tmp/drawn.err" 2>&1 <<'PY' ||
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])][-1]
+def overlaps(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+assert all(a["xticks"] >= 4 and a["yticks"] >= 4 for a in d["axes"]), d["axes"]
+for box in d["legends"]:
+    hidden = [t["text"] for t in d["texts"] if t["role"] != "legend" and overlaps(box, t["box"])]
+    assert not hidden, hidden
+xover = [t["text"] for t in d["texts"] if t["text"].startswith("crossover ~")]
+assert xover == ["crossover ~" + sys.argv[2]], (xover, sys.argv[2])
+PY
+        miss "the exported crossover: $(tail -n 1 "$tmp/drawn.err")"
+    finish "E on the crossover: the label beside the legend, the screen's value"
+    quit
+
     # ---- issue 30, item 3: the state on screen ---------------------------------------------------
     # The defaults: 1 node, so the crossover is drawn at 2 and says why; the header names the
     # mapping, DTL and analytics; the core split and who waits are visible; Δ is never "-0.0%".

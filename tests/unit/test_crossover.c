@@ -113,3 +113,19 @@ Test(crossover, a_tie_inside_the_bracket_is_the_crossing)
     cr_assert_lt(rounds, 100);
     cr_assert_float_eq(crossover_at(&c), 10, 1e-9);
 }
+
+/* One rounding for every front end (the explorer, its export, situ reproduce): two significant
+ * digits, without trailing zeros that would claim a third. */
+Test(crossover, the_value_shown_has_two_significant_digits)
+{
+    const struct {
+        double x;
+        const char *shown;
+    } cases[] = {{16.97, "17"},  {16.2, "16"},      {9.96, "10"},   {1.234, "1.2"},
+                 {123.4, "120"}, {0.0456, "0.046"}, {999.6, "1000"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[32];
+        crossover_format(cases[i].x, out, sizeof out);
+        cr_assert_str_eq(out, cases[i].shown, "%g shown as %s", cases[i].x, out);
+    }
+}
