@@ -76,6 +76,13 @@ struct runner_opts {
      * successful child. */
     const char *disk_cache;
     size_t output_max; /* bytes of stdout accepted; beyond that the child fails; 0: 64 MiB */
+    /* Keep a child ready (argv NULL, the default `situ __simulate`, only): one child is started
+     * ahead, loads the binary and SimGrid, and waits on its stdin for a configuration; the
+     * next urgent job (priority > 0) is handed to it, which takes the process start (tens of
+     * ms) off that job's path, and the next ready child starts at once. It still runs exactly
+     * one simulation; it dies with this process (PR_SET_PDEATHSIG, and its stdin's EOF) and
+     * with runner_shutdown. Background jobs start cold, as without it. */
+    bool ready;
     /* Called (if set) whenever the running or queued counts change, so a UI can redraw. */
     void (*on_change)(void *ud);
     void *on_change_ud;
