@@ -129,9 +129,10 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
                  strerror(errno));
         goto fail;
     }
-    r->ready_on = o && o->ready && argv == self_argv && !other;
     while (argv[r->nprefix])
         r->nprefix++;
+    /* The ready child is `PREFIX --ready`: a `situ __simulate` prefix and nothing more. */
+    r->ready_on = o && o->ready && r->nprefix == 2 && !strcmp(argv[1], "__simulate");
     if (r->nprefix == 0) {
         snprintf(err, errlen, "runner: empty command");
         goto fail;

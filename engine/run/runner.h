@@ -76,7 +76,7 @@ struct runner_opts {
      * successful child. */
     const char *disk_cache;
     size_t output_max; /* bytes of stdout accepted; beyond that the child fails; 0: 64 MiB */
-    /* Keep a child ready (argv NULL, the default `situ __simulate`, only): one child is started
+    /* Keep a child ready (argv `situ __simulate` only, as by default): one child is started
      * ahead, loads the binary and SimGrid, and waits on its stdin for a configuration; the
      * next urgent job (priority > 0) is handed to it, which takes the process start (tens of
      * ms) off that job's path, and the next ready child starts at once. It still runs exactly
