@@ -10,12 +10,14 @@
  * loses to a number), inlined: libm's calls were an eighth of an advisor's search. */
 static inline double max2(double a, double b)
 {
-    return a > b || isnan(b) ? a : b;
+    double m = a > b ? a : b; /* maxsd, no branch */
+    return b != b ? a : m;
 }
 
 static inline double min2(double a, double b)
 {
-    return a < b || isnan(b) ? a : b;
+    double m = a < b ? a : b;
+    return b != b ? a : m;
 }
 
 const char *model_scenario_name(enum scenario s)
@@ -126,7 +128,8 @@ double model_net_busiest(const struct model_net *net)
 {
     double t = 0;
     for (int k = 0; net->load && k < net->pf->nlinks; k++) /* the network's, not the loopback */
-        if (net->pf->link[k].shared && strcmp(net->pf->link[k].place, "loopback"))
+        if (net->load[k] > 0 && net->pf->link[k].shared &&
+            strcmp(net->pf->link[k].place, "loopback"))
             t = fmax(t, net->load[k] / (net->pf->link[k].bw * NET_BANDWIDTH_FACTOR));
     return t;
 }
@@ -155,7 +158,7 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
         int from, to;
         double bytes, largest;
     } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
-    long nflows = 0, plane = (long)l->px * l->py, first = 0;
+    long nflows = 0, plane = (long)l->px * l->py, first = 0, last = 0;
     int x = 0, y = 0, z = 0;
     /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
      * states, and [2 hosts, 4 hosts) of the ranks on host h. */
@@ -183,9 +186,10 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 continue;
             int to = l->rank_host[nbs[k]];
             sent_off += to != h ? face[k / 2] : 0;
-            long f = first;
+            long f = last >= first && last < nflows && flow[last].to == to ? last : first;
             while (f < nflows && flow[f].to != to)
                 f++;
+            last = f; /* (the next neighbour is most often on the same host again) */
             if (f == nflows)
                 flow[nflows++] = (struct halo_flow){h, to, 0, 0};
             flow[f].bytes += face[k / 2];
@@ -216,6 +220,118 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
     *busy = model_net_busiest(&net);
     model_net_free(&net);
     free(flow);
+    return worst;
+}
+
+/* ---- the memo of the halo exchange (model.h) ---- */
+
+struct model_memo {
+    bool valid;
+    /* the inputs: the platform, the halo's bytes, the layout's ranks */
+    const struct platform *pf;
+    double face[3];
+    long sim_cores;
+    int hosts, px, py, pz;
+    bool bounded;
+    int *rank_host, *dtl_host; /* [sim_cores] */
+    long cap;
+    int collector_host;
+    int *ana_per_host; /* [hosts] */
+    /* the outputs */
+    double worst, busy;
+    bool ranks, states_ok;
+    bool *states; /* [hosts] */
+    int states_cap;
+    double end; /* run_end's over the network (the mailbox DTL), if end_ok */
+    bool end_ok;
+};
+
+struct model_memo *model_memo_new(void)
+{
+    return calloc(1, sizeof(struct model_memo));
+}
+
+void model_memo_forget(struct model_memo *memo)
+{
+    if (memo)
+        memo->valid = false;
+}
+
+void model_memo_free(struct model_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->rank_host);
+    free(memo->dtl_host);
+    free(memo->states);
+    free(memo->ana_per_host);
+    free(memo);
+}
+
+static bool memo_holds(const struct model_memo *c, const struct sim_profile *sim,
+                       const struct platform *pf, const struct layout *l, bool want_states)
+{
+    size_t ranks = sizeof(int) * (size_t)l->sim_cores;
+    return c->valid && c->pf == pf && !memcmp(c->face, sim->face, sizeof c->face) &&
+           c->sim_cores == l->sim_cores && c->hosts == l->hosts && c->px == l->px &&
+           c->py == l->py && c->pz == l->pz && c->bounded == l->bounded &&
+           c->collector_host == l->collector_host && (c->states_ok || !want_states) &&
+           !memcmp(c->rank_host, l->rank_host, ranks) && !memcmp(c->dtl_host, l->dtl_host, ranks) &&
+           !memcmp(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
+}
+
+/* halo_exchange_time through the memo, if any. */
+static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
+                        const struct platform *pf, const struct layout *l, double *busy,
+                        struct halo_cut *cut)
+{
+    if (c && memo_holds(c, sim, pf, l, cut->states != NULL)) {
+        if (cut->states)
+            memcpy(cut->states, c->states, sizeof *cut->states * (size_t)l->hosts);
+        cut->ranks = c->ranks;
+        *busy = c->busy;
+        return c->worst;
+    }
+    double worst = halo_exchange_time(sim, pf, l, busy, cut);
+    if (!c)
+        return worst;
+    c->valid = false;
+    if (l->sim_cores > c->cap) {
+        free(c->rank_host);
+        free(c->dtl_host);
+        c->cap = l->sim_cores;
+        c->rank_host = malloc(sizeof(int) * (size_t)c->cap);
+        c->dtl_host = malloc(sizeof(int) * (size_t)c->cap);
+    }
+    if (l->hosts > c->states_cap) {
+        free(c->states);
+        free(c->ana_per_host);
+        c->states_cap = l->hosts;
+        c->states = malloc(sizeof(bool) * (size_t)c->states_cap);
+        c->ana_per_host = malloc(sizeof(int) * (size_t)c->states_cap);
+    }
+    if (!c->rank_host || !c->dtl_host || !c->states || !c->ana_per_host) { /* no memo */
+        c->cap = c->states_cap = 0;
+        return worst;
+    }
+    memcpy(c->rank_host, l->rank_host, sizeof(int) * (size_t)l->sim_cores);
+    memcpy(c->dtl_host, l->dtl_host, sizeof(int) * (size_t)l->sim_cores);
+    memcpy(c->face, sim->face, sizeof c->face);
+    memcpy(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
+    c->collector_host = l->collector_host;
+    c->end_ok = false;
+    c->states_ok = cut->states != NULL;
+    if (c->states_ok)
+        memcpy(c->states, cut->states, sizeof(bool) * (size_t)l->hosts);
+    c->pf = pf;
+    c->sim_cores = l->sim_cores;
+    c->hosts = l->hosts;
+    c->px = l->px, c->py = l->py, c->pz = l->pz;
+    c->bounded = l->bounded;
+    c->worst = worst;
+    c->busy = *busy;
+    c->ranks = cut->ranks;
+    c->valid = true;
     return worst;
 }
 
@@ -503,6 +619,13 @@ static void model_inline(const struct platform *pf, const struct layout *l,
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
+    model_eval_memo(p, pf, l, prof, m, NULL);
+}
+
+void model_eval_memo(const struct params *p, const struct platform *pf, const struct layout *l,
+                     const struct analytics_profile *prof, struct model_result *m,
+                     struct model_memo *memo)
+{
     /* The slowest simulation host sets the pace of every iteration (the halos synchronise). */
     double speed = INFINITY;
     for (int h = 0; h < l->hosts; h++)
@@ -533,7 +656,7 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
     double halo_link = 0; /* seconds one exchange keeps the busiest network link busy */
     bool *apart = calloc((size_t)l->hosts, sizeof *apart);
     struct halo_cut cut = {apart, false}; /* apart may be NULL: then no drift range */
-    double one_halo = halo_exchange_time(sim, pf, l, &halo_link, &cut);
+    double one_halo = halo_memo(memo, sim, pf, l, &halo_link, &cut);
     for (int h = 0; apart && h < l->hosts; h++) /* no exchange, nothing to set them apart */
         apart[h] = apart[h] && p->iterations >= H;
     m->halo = exchanges * one_halo;
@@ -610,7 +733,15 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
     double drain = m->steps ? fmax(0, fmin(sim_side, last_ana) - tail) : 0;
-    m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
+    double end;
+    if (memo && memo->valid && p->dtl != DTL_QUEUE) { /* the memo holds l (halo_memo) */
+        if (!memo->end_ok)
+            memo->end = run_end(p, pf, l), memo->end_ok = true;
+        end = memo->end;
+    } else {
+        end = run_end(p, pf, l);
+    }
+    m->makespan = m->makespan_eq5 + drain + end;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
 }
