@@ -138,7 +138,8 @@ static int models_platform(struct advise_models *c, struct params *p, struct pla
         c->pf[k].rc =
             platform_load(c->pf[k].resolved, &c->pf[k].pf, c->pf[k].err, sizeof c->pf[k].err);
     }
-    snprintf(p->platform, sizeof p->platform, "%s", c->pf[k].resolved);
+    if (strcmp(p->platform, c->pf[k].resolved)) /* (a printf per candidate showed) */
+        snprintf(p->platform, sizeof p->platform, "%s", c->pf[k].resolved);
     if (c->pf[k].rc < 0) {
         snprintf(err, errlen, "%s", c->pf[k].err);
         return -1;
