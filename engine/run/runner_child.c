@@ -481,5 +481,8 @@ started:
     uv_read_start((uv_stream_t *)&j->err, on_alloc, on_stderr);
     /* It may have ended before the SIGCHLD handler could see it as ours. */
     runner_child_reap(r);
+    /* An urgent job that found no ready child (the last one died waiting): one for the next. */
+    if (j->priority > 0)
+        runner_child_ready_start(r);
     return 0;
 }
