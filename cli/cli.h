@@ -52,6 +52,7 @@ int cli_time_limit_flag(int *argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simulation child */
+int cmd_simulate_ready(int *argc, char ***argv); /* __simulate --ready: its arguments on stdin */
 int cmd_sweep(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -427,14 +427,14 @@ static int print_json(const struct advise *a, const struct advise_check *chk, in
 }
 
 /* Messages for the parts of the answer that are not the ranking: what was left out. */
-static void print_header(const struct opts *o, double seconds)
+static void print_header(const struct opts *o, double seconds, double cpu)
 {
     const struct advise *a = &o->a;
     FILE *f = o->json ? stderr : stdout;
-    if (!o->json)
-        printf("advise: %ld candidates by the model in %.4g ms; %ld meet the constraints; "
-               "objective %s (%s is better)\n",
-               a->n, seconds * 1e3, a->nranked, advise_objective_names[a->objective],
+    if (!o->json) /* the CPU time too: on a shared machine the wall time counts the others */
+        printf("advise: %ld candidates by the model in %.4g ms (%.4g ms of CPU); %ld meet the "
+               "constraints; objective %s (%s is better)\n",
+               a->n, seconds * 1e3, cpu * 1e3, a->nranked, advise_objective_names[a->objective],
                advise_maximise(a->objective) ? "higher" : "lower");
     if (a->invalid)
         fprintf(f, "advise: %ld candidates the model cannot evaluate are left out, e.g. %s\n",
@@ -462,14 +462,17 @@ static int run(struct opts *o)
         cli_error("advise: --out %s", err);
         return EXIT_BAD_INPUT;
     }
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0); /* the search runs on this thread */
     if (advise_run(a, analytics_profile, err, sizeof err) < 0) {
         cli_error("advise: %s", err);
         return EXIT_BAD_INPUT;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    print_header(o, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    print_header(o, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+                 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9);
     if (!a->nranked) {
         cli_error("advise: none of the %ld candidates meets the constraints", a->n - a->invalid);
         return EXIT_NO_ADVICE;

@@ -1,9 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/base/flag.h"
 #include "../engine/model/model.h"
@@ -229,6 +231,48 @@ int cmd_run(int argc, char **argv)
         cli_error("run: %s", err);
         return 1;
     }
+    return 0;
+}
+
+/* `situ __simulate --ready`: the runner's ready child (engine/run/runner.h), started ahead. Its
+ * arguments come on stdin, each NUL-terminated, then EOF: *argv becomes `situ __simulate ARGS`,
+ * and the child runs as one started with them (stdin /dev/null again). Nothing on stdin (its
+ * runner shut down): exits 0. -1 if what came is not arguments (it says why). */
+int cmd_simulate_ready(int *argc, char ***argv)
+{
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len == cap) /* 64 KiB is what the runner writes at most */
+            buf = cap < ((size_t)1 << 20) ? realloc(buf, cap *= 2) : NULL;
+        ssize_t n = buf ? read(STDIN_FILENO, buf + len, cap - len) : -1;
+        if (n == 0)
+            break;
+        if (n < 0 && errno != EINTR)
+            buf = NULL; /* said below; the process exits */
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (buf && len == 0)
+        exit(0);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (!buf || buf[len - 1] != 0 || devnull < 0 || dup2(devnull, STDIN_FILENO) < 0) {
+        cli_error("__simulate --ready: no arguments on stdin");
+        return -1;
+    }
+    close(devnull);
+    int n = 2;
+    for (size_t i = 0; i < len; i++)
+        n += buf[i] == 0;
+    char **args = calloc((size_t)n + 1, sizeof *args);
+    if (!args)
+        return -1;
+    args[0] = (*argv)[0];
+    args[1] = (*argv)[1];
+    n = 2;
+    for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+        args[n++] = buf + i;
+    *argc = n;
+    *argv = args; /* the process's until it exits */
     return 0;
 }
 

@@ -218,6 +218,11 @@ int main(int argc, char **argv)
     /* A file past the user's size limit (ulimit -f) is a failed write like a full disk: EFBIG,
      * one line and status 1, not a death by SIGXFSZ that leaves a temporary behind. */
     signal(SIGXFSZ, SIG_IGN);
+    /* The runner's ready child: loaded, it waits here for its arguments, then runs as if
+     * started with them (before anything reads argv: a --simulation among them counts). */
+    if (argc == 3 && !strcmp(argv[1], "__simulate") && !strcmp(argv[2], "--ready") &&
+        cmd_simulate_ready(&argc, &argv) < 0)
+        return EXIT_BAD_INPUT;
     int rc = dispatch(argc, argv);
     if (rc == 0) /* a bad input's one line stays the only one */
         cache_dir_say();

@@ -183,6 +183,9 @@ int jobs_open(struct tui *t, char *err, size_t errlen)
         .on_change = on_runner_change,
         .on_change_ud = t,
         .disk_cache = disk ? cache_dir : NULL,
+        /* A key's simulation skips the process start; SITU_READY_CHILD=0 starts every child
+         * cold (make bench measures one against the other). */
+        .ready = !(getenv("SITU_READY_CHILD") && !strcmp(getenv("SITU_READY_CHILD"), "0")),
     };
     t->max_jobs = (int)uv_available_parallelism();
     o.max_jobs = t->max_jobs;

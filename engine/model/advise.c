@@ -91,14 +91,17 @@ struct advise_models {
         int rc; /* 0 loaded, -1: err */
         char err[256];
     } pf[MODELS_PLATFORMS];
-    int next; /* the slot a new platform replaces when all are taken */
+    int next;                /* the slot a new platform replaces when all are taken */
+    struct model_memo *memo; /* the last layout's halo exchange (model.h); NULL: none */
 };
 
 struct advise_models *advise_models_new(profile_source src)
 {
     struct advise_models *c = calloc(1, sizeof *c);
-    if (c)
+    if (c) {
         c->src = src;
+        c->memo = model_memo_new(); /* none: every layout computed anew, the same results */
+    }
     return c;
 }
 
@@ -109,8 +112,12 @@ void advise_models_free(struct advise_models *c)
     for (int k = 0; k < c->n; k++)
         if (c->pf[k].rc == 0)
             platform_free(&c->pf[k].pf);
+    model_memo_free(c->memo);
     free(c);
 }
+
+static int model_on(const struct platform *pf, profile_source src, const struct params *p,
+                    struct model_result *m, struct model_memo *memo, char *err, size_t errlen);
 
 /* The platform a configuration names: loaded the first time, from memory after. */
 static int models_platform(struct advise_models *c, struct params *p, struct platform **pf,
@@ -124,13 +131,15 @@ static int models_platform(struct advise_models *c, struct params *p, struct pla
             k = c->n++;
         else if (k = c->next, c->next = (c->next + 1) % MODELS_PLATFORMS, c->pf[k].rc == 0)
             platform_free(&c->pf[k].pf);
+        model_memo_forget(c->memo); /* a platform may take a freed one's address */
         snprintf(c->pf[k].given, sizeof c->pf[k].given, "%s", p->platform);
         if (datadir_resolve(p->platform, c->pf[k].resolved, sizeof c->pf[k].resolved) < 0)
             snprintf(c->pf[k].resolved, sizeof c->pf[k].resolved, "%s", p->platform);
         c->pf[k].rc =
             platform_load(c->pf[k].resolved, &c->pf[k].pf, c->pf[k].err, sizeof c->pf[k].err);
     }
-    snprintf(p->platform, sizeof p->platform, "%s", c->pf[k].resolved);
+    if (strcmp(p->platform, c->pf[k].resolved)) /* (a printf per candidate showed) */
+        snprintf(p->platform, sizeof p->platform, "%s", c->pf[k].resolved);
     if (c->pf[k].rc < 0) {
         snprintf(err, errlen, "%s", c->pf[k].err);
         return -1;
@@ -145,11 +154,17 @@ int advise_model(struct advise_models *c, struct params *p, struct model_result 
     struct platform *pf;
     if (models_platform(c, p, &pf, err, errlen) < 0)
         return -1;
-    return advise_model_on(pf, c->src, p, m, err, errlen);
+    return model_on(pf, c->src, p, m, c->memo, err, errlen);
 }
 
 int advise_model_on(const struct platform *pf, profile_source src, const struct params *p,
                     struct model_result *m, char *err, size_t errlen)
+{
+    return model_on(pf, src, p, m, NULL, err, errlen);
+}
+
+static int model_on(const struct platform *pf, profile_source src, const struct params *p,
+                    struct model_result *m, struct model_memo *memo, char *err, size_t errlen)
 {
     char perr[PARAMS_ERR_MAX];
     if (params_validate(p, perr) < 0) {
@@ -162,7 +177,7 @@ int advise_model_on(const struct platform *pf, profile_source src, const struct 
     struct analytics_profile prof;
     int rc = src(p, &l, &prof, err, errlen);
     if (rc == 0) {
-        model_eval(p, pf, &l, &prof, m);
+        model_eval_memo(p, pf, &l, &prof, m, memo);
         profile_free(&prof);
         /* Finite inputs can still overflow (a cost of 1e308): no result to rank. */
         if (!isfinite(m->makespan) || !isfinite(m->efficiency) || !(m->makespan > 0)) {

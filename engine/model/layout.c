@@ -385,13 +385,20 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         l->dtl_host[r] = l->rank_host[r]; /* a rank's state stays with it */
     if (l->inline_ranks)
         l->collector_host = l->rank_host[0];
+    /* The analytics hosts in host order: a remote rank (in transit, a hostfile) looks at
+     * these only, not at every host of the platform. */
+    int *anas = (int *)calloc((size_t)pf->hosts + 1, sizeof(int)), nanas = 0;
+    if (!anas)
+        goto oom;
+    for (int h = 0; h < pf->hosts; h++)
+        if (l->ana_per_host[h])
+            anas[nanas++] = h;
     for (r = 0; r < l->sim_cores && !l->inline_ranks; r++) {
         int h = l->rank_host[r];
         bool local = l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE;
         int best = local ? h : -1;
-        for (int a = 0; !local && a < pf->hosts; a++) {
-            if (!l->ana_per_host[a])
-                continue;
+        for (int i = 0; !local && i < nanas; i++) {
+            int a = anas[i];
             if (best < 0 || (double)(l->dtl_load[a] + 1) / l->ana_per_host[a] <
                                 (double)(l->dtl_load[best] + 1) / l->ana_per_host[best])
                 best = a;
@@ -399,6 +406,7 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
         l->dtl_host[r] = best;
         l->dtl_load[best]++;
     }
+    free(anas);
     layout_decompose_shape(l->sim_cores, &l->px, &l->py, &l->pz);
     l->bounded = !shape.periodic;
     free(role);

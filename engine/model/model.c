@@ -8,6 +8,20 @@
 
 #include "model_reduce.h"
 
+/* fmax and fmin as glibc computes them on x86-64 (maxsd/minsd: on a tie, the second; a NaN
+ * loses to a number), inlined: libm's calls were an eighth of an advisor's search. */
+static inline double max2(double a, double b)
+{
+    double m = a > b ? a : b; /* maxsd, no branch */
+    return b != b ? a : m;
+}
+
+static inline double min2(double a, double b)
+{
+    double m = a < b ? a : b;
+    return b != b ? a : m;
+}
+
 const char *model_scenario_name(enum scenario s)
 {
     return s == SCENARIO_IS       ? "IS"
@@ -67,7 +81,7 @@ double model_transfer_time(const struct platform *pf, int a, int b, double bytes
     for (int k = 0; k < n; k++) {
         const struct platform_link *L = &pf->link[route[k]];
         lat += L->lat;
-        t = fmax(t, bytes * (L->shared ? sharers : 1) / (L->bw * NET_BANDWIDTH_FACTOR));
+        t = max2(t, bytes * (L->shared ? sharers : 1) / (L->bw * NET_BANDWIDTH_FACTOR));
     }
     return lat * NET_LATENCY_FACTOR + t;
 }
@@ -106,7 +120,7 @@ double model_net_time(const struct model_net *net, int a, int b, double bytes)
     for (int k = 0; k < n; k++) {
         const struct platform_link *L = &net->pf->link[route[k]];
         lat += L->lat;
-        t = fmax(t, (L->shared ? fmax(bytes, net->load[route[k]]) : bytes) /
+        t = max2(t, (L->shared ? max2(bytes, net->load[route[k]]) : bytes) /
                         (L->bw * NET_BANDWIDTH_FACTOR));
     }
     return lat * NET_LATENCY_FACTOR + t;
@@ -116,7 +130,8 @@ double model_net_busiest(const struct model_net *net)
 {
     double t = 0;
     for (int k = 0; net->load && k < net->pf->nlinks; k++) /* the network's, not the loopback */
-        if (net->pf->link[k].shared && strcmp(net->pf->link[k].place, "loopback"))
+        if (net->load[k] > 0 && net->pf->link[k].shared &&
+            strcmp(net->pf->link[k].place, "loopback"))
             t = fmax(t, net->load[k] / (net->pf->link[k].bw * NET_BANDWIDTH_FACTOR));
     return t;
 }
@@ -145,7 +160,7 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
         int from, to;
         double bytes, largest;
     } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
-    long nflows = 0, plane = (long)l->px * l->py, first = 0;
+    long nflows = 0, plane = (long)l->px * l->py, first = 0, last = 0;
     int x = 0, y = 0, z = 0;
     /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
      * states, and [2 hosts, 4 hosts) of the ranks on host h. */
@@ -173,19 +188,20 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 continue;
             int to = l->rank_host[nbs[k]];
             sent_off += to != h ? face[k / 2] : 0;
-            long f = first;
+            long f = last >= first && last < nflows && flow[last].to == to ? last : first;
             while (f < nflows && flow[f].to != to)
                 f++;
+            last = f; /* (the next neighbour is most often on the same host again) */
             if (f == nflows)
                 flow[nflows++] = (struct halo_flow){h, to, 0, 0};
             flow[f].bytes += face[k / 2];
-            flow[f].largest = fmax(flow[f].largest, face[k / 2]);
+            flow[f].largest = max2(flow[f].largest, face[k / 2]);
         }
         int at[2] = {l->dtl_host[r] != h ? l->dtl_host[r] : -1, H + h};
         for (int k = 0; off && k < 2; k++)
             if (at[k] >= 0) {
-                off[2 * at[k]] = fmin(off[2 * at[k]], sent_off);
-                off[2 * at[k] + 1] = fmax(off[2 * at[k] + 1], sent_off);
+                off[2 * at[k]] = min2(off[2 * at[k]], sent_off);
+                off[2 * at[k] + 1] = max2(off[2 * at[k] + 1], sent_off);
             }
     }
     cut->ranks = false;
@@ -202,10 +218,122 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
     for (long f = 0; flow && f < nflows; f++)
         model_net_flow(&net, flow[f].from, flow[f].to, flow[f].bytes);
     for (long f = 0; flow && f < nflows; f++) /* a shared link's load, a FATPIPE's largest */
-        worst = fmax(worst, model_net_time(&net, flow[f].from, flow[f].to, flow[f].largest));
+        worst = max2(worst, model_net_time(&net, flow[f].from, flow[f].to, flow[f].largest));
     *busy = model_net_busiest(&net);
     model_net_free(&net);
     free(flow);
+    return worst;
+}
+
+/* ---- the memo of the halo exchange (model.h) ---- */
+
+struct model_memo {
+    bool valid;
+    /* the inputs: the platform, the halo's bytes, the layout's ranks */
+    const struct platform *pf;
+    double face[3];
+    long sim_cores;
+    int hosts, px, py, pz;
+    bool bounded;
+    int *rank_host, *dtl_host; /* [sim_cores] */
+    long cap;
+    int collector_host;
+    int *ana_per_host; /* [hosts] */
+    /* the outputs */
+    double worst, busy;
+    bool ranks, states_ok;
+    bool *states; /* [hosts] */
+    int states_cap;
+    double end; /* run_end's over the network (the mailbox DTL), if end_ok */
+    bool end_ok;
+};
+
+struct model_memo *model_memo_new(void)
+{
+    return calloc(1, sizeof(struct model_memo));
+}
+
+void model_memo_forget(struct model_memo *memo)
+{
+    if (memo)
+        memo->valid = false;
+}
+
+void model_memo_free(struct model_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->rank_host);
+    free(memo->dtl_host);
+    free(memo->states);
+    free(memo->ana_per_host);
+    free(memo);
+}
+
+static bool memo_holds(const struct model_memo *c, const struct sim_profile *sim,
+                       const struct platform *pf, const struct layout *l, bool want_states)
+{
+    size_t ranks = sizeof(int) * (size_t)l->sim_cores;
+    return c->valid && c->pf == pf && !memcmp(c->face, sim->face, sizeof c->face) &&
+           c->sim_cores == l->sim_cores && c->hosts == l->hosts && c->px == l->px &&
+           c->py == l->py && c->pz == l->pz && c->bounded == l->bounded &&
+           c->collector_host == l->collector_host && (c->states_ok || !want_states) &&
+           !memcmp(c->rank_host, l->rank_host, ranks) && !memcmp(c->dtl_host, l->dtl_host, ranks) &&
+           !memcmp(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
+}
+
+/* halo_exchange_time through the memo, if any. */
+static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
+                        const struct platform *pf, const struct layout *l, double *busy,
+                        struct halo_cut *cut)
+{
+    if (c && memo_holds(c, sim, pf, l, cut->states != NULL)) {
+        if (cut->states)
+            memcpy(cut->states, c->states, sizeof *cut->states * (size_t)l->hosts);
+        cut->ranks = c->ranks;
+        *busy = c->busy;
+        return c->worst;
+    }
+    double worst = halo_exchange_time(sim, pf, l, busy, cut);
+    if (!c)
+        return worst;
+    c->valid = false;
+    if (l->sim_cores > c->cap) {
+        free(c->rank_host);
+        free(c->dtl_host);
+        c->cap = l->sim_cores;
+        c->rank_host = malloc(sizeof(int) * (size_t)c->cap);
+        c->dtl_host = malloc(sizeof(int) * (size_t)c->cap);
+    }
+    if (l->hosts > c->states_cap) {
+        free(c->states);
+        free(c->ana_per_host);
+        c->states_cap = l->hosts;
+        c->states = malloc(sizeof(bool) * (size_t)c->states_cap);
+        c->ana_per_host = malloc(sizeof(int) * (size_t)c->states_cap);
+    }
+    if (!c->rank_host || !c->dtl_host || !c->states || !c->ana_per_host) { /* no memo */
+        c->cap = c->states_cap = 0;
+        return worst;
+    }
+    memcpy(c->rank_host, l->rank_host, sizeof(int) * (size_t)l->sim_cores);
+    memcpy(c->dtl_host, l->dtl_host, sizeof(int) * (size_t)l->sim_cores);
+    memcpy(c->face, sim->face, sizeof c->face);
+    memcpy(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
+    c->collector_host = l->collector_host;
+    c->end_ok = false;
+    c->states_ok = cut->states != NULL;
+    if (c->states_ok)
+        memcpy(c->states, cut->states, sizeof(bool) * (size_t)l->hosts);
+    c->pf = pf;
+    c->sim_cores = l->sim_cores;
+    c->hosts = l->hosts;
+    c->px = l->px, c->py = l->py, c->pz = l->pz;
+    c->bounded = l->bounded;
+    c->worst = worst;
+    c->busy = *busy;
+    c->ranks = cut->ranks;
+    c->valid = true;
     return worst;
 }
 
@@ -248,21 +376,24 @@ double model_exchange_time(const struct platform *pf, const struct layout *l,
 /* The most distinct last links of the routes that bring one analytics host its remote states. */
 static int inbound_links(const struct platform *pf, const struct layout *l)
 {
-    int most = 0;
-    for (int h = 0; h < l->hosts; h++) {
-        int seen[8], n = 0, len;
-        for (long r = 0; l->ana_per_host[h] && r < l->sim_cores && n < 8; r++) {
-            if (l->dtl_host[r] != h || l->rank_host[r] == h)
-                continue;
-            const int *route = platform_route(pf, l->rank_host[r], h, &len);
-            int last = route && len ? route[len - 1] : -1, k = 0;
-            while (k < n && seen[k] != last)
-                k++;
-            if (k == n)
-                seen[n++] = last;
-        }
-        most = n > most ? n : most;
+    /* One pass over the ranks (not one per host): each host's links, in the ranks' order. */
+    int(*seen)[9] = calloc((size_t)l->hosts, sizeof *seen); /* [8]: how many */
+    int most = 0, len, prev_from = -1, prev_h = -1;
+    for (long r = 0; seen && r < l->sim_cores; r++) {
+        int h = l->dtl_host[r], from = l->rank_host[r];
+        if (h < 0 || from == h || !l->ana_per_host[h] || seen[h][8] == 8 ||
+            (from == prev_from && h == prev_h))
+            continue; /* (a rank after one of the same hosts brings the same last link) */
+        prev_from = from, prev_h = h;
+        const int *route = platform_route(pf, from, h, &len);
+        int last = route && len ? route[len - 1] : -1, k = 0, *n = &seen[h][8];
+        while (k < *n && seen[h][k] != last)
+            k++;
+        if (k == *n)
+            seen[h][(*n)++] = last;
+        most = *n > most ? *n : most;
     }
+    free(seen);
     return most;
 }
 
@@ -313,13 +444,18 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
     int *from = remote ? feed + l->hosts : NULL; /* one remote sender of each host, +1 */
     /* An actor's chunks come from near and far senders alike: each costs the mean latency. */
-    double *lat = remote ? calloc((size_t)l->hosts, sizeof *lat) : NULL;
-    for (long r = 0; remote && lat && r < l->sim_cores; r++)
+    double *lat = remote ? calloc((size_t)l->hosts, sizeof *lat) : NULL, route_lat = 0;
+    for (long r = 0, prev = -1; remote && lat && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
             sent[l->rank_host[r]]++;
             from[l->dtl_host[r]] = l->rank_host[r] + 1;
-            lat[l->dtl_host[r]] += route_latency(pf, l->rank_host[r], l->dtl_host[r]);
+            /* (the ranks of one host to one host, in a row, have one route) */
+            if (prev < 0 || l->rank_host[r] != l->rank_host[prev] ||
+                l->dtl_host[r] != l->dtl_host[prev])
+                route_lat = route_latency(pf, l->rank_host[r], l->dtl_host[r]);
+            prev = r;
+            lat[l->dtl_host[r]] += route_lat;
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
@@ -420,20 +556,27 @@ static double run_end(const struct params *p, const struct platform *pf, const s
         return 0;
     double end = 0, local = 0;
     bool remote = false;
-    for (int h = 0; h < l->hosts; h++) {
+    /* heard[h]: when host h's last actor hears its last rank. One pass over the ranks; a rank
+     * from the same host to the same host as the one before takes the same time. */
+    double *heard = calloc((size_t)l->hosts, sizeof *heard), t = 0;
+    for (long r = 0; heard && r < l->sim_cores; r++) {
+        int h = l->dtl_host[r];
+        if (h < 0 || !l->ana_per_host[h] || !l->dtl_load[h])
+            continue;
+        if (p->dtl == DTL_FILE) /* the poisoned values come at once (the notices' queue) */
+            t = 0;
+        else if (r == 0 || h != l->dtl_host[r - 1] || l->rank_host[r] != l->rank_host[r - 1])
+            t = model_transfer_time(pf, l->rank_host[r], h, 0, 1);
+        heard[h] = max2(heard[h], t);
+        remote = remote || l->rank_host[r] != h;
+    }
+    for (int h = 0; heard && h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
-        double heard = 0;
-        for (long r = 0; r < l->sim_cores; r++)
-            if (l->dtl_host[r] == h) {
-                /* dtl=file: the poisoned values come at once (the notices' queue) */
-                if (p->dtl != DTL_FILE)
-                    heard = fmax(heard, model_transfer_time(pf, l->rank_host[r], h, 0, 1));
-                remote = remote || l->rank_host[r] != h;
-            }
-        local = fmax(local, heard);
-        end = fmax(end, heard + model_transfer_time(pf, h, l->collector_host, 0, 1));
+        local = max2(local, heard[h]);
+        end = max2(end, heard[h] + model_transfer_time(pf, h, l->collector_host, 0, 1));
     }
+    free(heard);
     /* Across the network the last actor to stop is a remote one: two hops. In situ every actor
      * hears over its loopback at once, and which one stops last (so whether its message to the
      * collector crosses the network) depends on the order SimGrid wakes them: counted local,
@@ -492,7 +635,7 @@ struct sim_side {
     bool ranks;        /* the cut is uneven (halo_cut) */
 };
 
-struct halo_memo {
+struct face_memo {
     double face[3], one, link;
     bool ranks, *apart;
 };
@@ -500,8 +643,8 @@ struct halo_memo {
 /* Each class's S into side[] (prof->nclasses); -1 if out of memory. memo[nclasses] is the
  * caller's to free. */
 static int sim_sides(const struct params *p, const struct platform *pf, const struct layout *l,
-                     const struct analytics_profile *prof, double f, struct halo_memo *memo,
-                     struct sim_side *side)
+                     const struct analytics_profile *prof, double f, struct model_memo *memo,
+                     struct face_memo *faces, struct sim_side *side)
 {
     long steps = p->iterations / p->stride, T = p->stride;
     int nm = 0;
@@ -520,21 +663,21 @@ static int sim_sides(const struct params *p, const struct platform *pf, const st
             sd->exchanges = n ? (double)count / n : 0;
         }
         int m = nm - 1;
-        while (m >= 0 && memcmp(memo[m].face, sim->face, sizeof memo[m].face))
+        while (m >= 0 && memcmp(faces[m].face, sim->face, sizeof faces[m].face))
             m--;
         if (m < 0) {
             m = nm++;
-            memcpy(memo[m].face, sim->face, sizeof memo[m].face);
-            if (!(memo[m].apart = calloc((size_t)l->hosts, sizeof *memo[m].apart)))
+            memcpy(faces[m].face, sim->face, sizeof faces[m].face);
+            if (!(faces[m].apart = calloc((size_t)l->hosts, sizeof *faces[m].apart)))
                 return -1;
-            struct halo_cut cut = {memo[m].apart, false};
-            memo[m].one = halo_exchange_time(sim, pf, l, &memo[m].link, &cut);
-            memo[m].ranks = cut.ranks;
+            struct halo_cut cut = {faces[m].apart, false};
+            faces[m].one = halo_memo(memo, sim, pf, l, &faces[m].link, &cut);
+            faces[m].ranks = cut.ranks;
         }
-        sd->one_halo = memo[m].one;
-        sd->halo_link = memo[m].link;
-        sd->ranks = memo[m].ranks;
-        sd->apart = p->iterations >= H ? memo[m].apart : NULL; /* no exchange, nothing apart */
+        sd->one_halo = faces[m].one;
+        sd->halo_link = faces[m].link;
+        sd->ranks = faces[m].ranks;
+        sd->apart = p->iterations >= H ? faces[m].apart : NULL; /* no exchange, nothing apart */
         sd->halo = sd->exchanges * sd->one_halo;
         sd->S = T * (sim->cost * f) + sd->halo;
     }
@@ -543,6 +686,13 @@ static int sim_sides(const struct params *p, const struct platform *pf, const st
 
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
+{
+    model_eval_memo(p, pf, l, prof, m, NULL);
+}
+
+void model_eval_memo(const struct params *p, const struct platform *pf, const struct layout *l,
+                     const struct analytics_profile *prof, struct model_result *m,
+                     struct model_memo *memo)
 {
     /* The slowest simulation host sets the pace of every iteration (the halos synchronise). */
     double speed = INFINITY;
@@ -568,12 +718,12 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * means over the steps, the sums exact. */
     int nc = prof->nclasses;
     struct sim_side *side = calloc((size_t)nc + 1, sizeof *side);
-    struct halo_memo *memo = calloc((size_t)nc + 1, sizeof *memo);
-    if (!side || !memo || sim_sides(p, pf, l, prof, f, memo, side) < 0) {
-        for (int k = 0; memo && k < nc; k++)
-            free(memo[k].apart);
+    struct face_memo *faces = calloc((size_t)nc + 1, sizeof *faces);
+    if (!side || !faces || sim_sides(p, pf, l, prof, f, memo, faces, side) < 0) {
+        for (int k = 0; faces && k < nc; k++)
+            free(faces[k].apart);
         free(side);
-        free(memo);
+        free(faces);
         m->makespan = m->makespan_eq5 = NAN; /* out of memory: no figure rather than a wrong one */
         return;
     }
@@ -691,15 +841,23 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
     double drain = m->steps ? fmax(0, fmin(last_sim, last_ana) - tail) : 0;
-    m->makespan = m->makespan_eq5 + drain + run_end(p, pf, l);
+    double end;
+    if (memo && memo->valid && p->dtl == DTL_MAILBOX) { /* the memo holds l (halo_memo) */
+        if (!memo->end_ok)
+            memo->end = run_end(p, pf, l), memo->end_ok = true;
+        end = memo->end;
+    } else {
+        end = run_end(p, pf, l);
+    }
+    m->makespan = m->makespan_eq5 + drain + end;
     m->efficiency = model_efficiency(sim_side, ana_side);
     m->scenario = model_scenario(sim_side, ana_side);
     m->files_spread = p->dtl == DTL_FILE && (m->chunks > 1 || shared);
 done:
     for (int k = 0; k < nc; k++)
-        free(memo[k].apart);
+        free(faces[k].apart);
     free(side);
-    free(memo);
+    free(faces);
 }
 
 static int pair_cmp(const void *x, const void *y)

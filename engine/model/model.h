@@ -156,6 +156,19 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m);
 
+/* The same, remembering in `memo` (its caller's, one thread's; NULL: none) what depends on the
+ * layout, the platform and the halo's bytes only (the halo exchange, half of the time): a search
+ * that moves the stride or the costs over one layout computes it once. The results are
+ * model_eval's, bit for bit. A memo trusts the platform's address: after freeing or reloading a
+ * platform, model_memo_forget. */
+struct model_memo;
+struct model_memo *model_memo_new(void);
+void model_memo_forget(struct model_memo *memo);
+void model_memo_free(struct model_memo *memo);
+void model_eval_memo(const struct params *p, const struct platform *pf, const struct layout *l,
+                     const struct analytics_profile *prof, struct model_result *m,
+                     struct model_memo *memo);
+
 /* The exchange's time per step, as the model counts it in the A stage. Among the n analytics
  * hosts that receive states (k_h actors on host h; the actors of a host combine their parts in
  * shared memory first, for free), with T(b) = model_transfer_time of b bytes between two nodes:

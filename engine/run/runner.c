@@ -131,6 +131,8 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     }
     while (argv[r->nprefix])
         r->nprefix++;
+    /* The ready child is `PREFIX --ready`: a `situ __simulate` prefix and nothing more. */
+    r->ready_on = o && o->ready && r->nprefix == 2 && !strcmp(argv[1], "__simulate");
     if (r->nprefix == 0) {
         snprintf(err, errlen, "runner: empty command");
         goto fail;
@@ -151,6 +153,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->sigchld_open = true;
     uv_signal_start(&r->sigchld, on_sigchld, SIGCHLD);
     uv_unref((uv_handle_t *)&r->sigchld);
+    runner_child_ready_start(r);
     return r;
 fail:
     if (err && !err[0])
@@ -179,6 +182,7 @@ void runner_free(struct runner *r)
         list_unlink(&r->queued, j);
         job_free(j);
     }
+    runner_child_ready_stop(r);
     /* Running jobs own libuv handles; runner_shutdown and a drained loop have closed them. */
     rcache_free(r->cache);
     free(r->disk);
@@ -208,6 +212,8 @@ void runner_shutdown(struct runner *r)
         j->waiters = NULL;
         runner_child_kill(j);
     }
+    r->ready_on = false;
+    runner_child_ready_stop(r);
     maybe_close_sigchld(r);
     notify(r);
 }

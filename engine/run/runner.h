@@ -7,10 +7,11 @@
  * (in_process, while the caller has one thread: a command line, which saves the binary's
  * start-up) or in this binary exec'd as `situ __simulate` (the explorer, and a command with a
  * thread by then, whose threads make a fork without exec unsafe: engine/base/child.h). Nothing
- * forks again below it. The wrapper alone applies the time limit, turns the child's end into a
- * one-line reason, and parses its JSON line, once, against the result schema. Every child runs in
- * its own process group, dies with its parent (PR_SET_PDEATHSIG) and is SIGKILLed with its group
- * when nobody waits for it any more.
+ * forks again below it. The explorer keeps one exec'd child ready ahead (runner_opts.ready),
+ * which takes the next urgent configuration on its stdin and runs it as any other. The wrapper
+ * alone applies the time limit, turns the child's end into a one-line reason, and parses its JSON
+ * line, once, against the result schema. Every child runs in its own process group, dies with its
+ * parent (PR_SET_PDEATHSIG) and is SIGKILLed with its group when nobody waits for it any more.
  *
  * A submission names a configuration, a priority (higher runs first, and may preempt a running
  * lower-priority child when every slot is taken) and a tag (what the caller cancels by). Identical
@@ -76,6 +77,13 @@ struct runner_opts {
      * successful child. */
     const char *disk_cache;
     size_t output_max; /* bytes of stdout accepted; beyond that the child fails; 0: 64 MiB */
+    /* Keep a child ready (argv `situ __simulate` only, as by default): one child is started
+     * ahead, loads the binary and SimGrid, and waits on its stdin for a configuration; the
+     * next urgent job (priority > 0) is handed to it, which takes the process start (tens of
+     * ms) off that job's path, and the next ready child starts at once. It still runs exactly
+     * one simulation; it dies with this process (PR_SET_PDEATHSIG, and its stdin's EOF) and
+     * with runner_shutdown. Background jobs start cold, as without it. */
+    bool ready;
     /* Called (if set) whenever the running or queued counts change, so a UI can redraw. */
     void (*on_change)(void *ud);
     void *on_change_ud;

@@ -33,16 +33,20 @@ void runner_child_kill(struct job *j)
         kill(-j->pid, SIGKILL);
 }
 
-static void pid_register(struct job *j)
+static int pid_take_slot(pid_t pid)
 {
-    j->pid_slot = -1;
     for (int i = 0; i < PID_SLOTS; i++) {
         if (live_pids[i] == 0) {
-            live_pids[i] = j->pid;
-            j->pid_slot = i;
-            return;
+            live_pids[i] = pid;
+            return i;
         }
     }
+    return -1;
+}
+
+static void pid_register(struct job *j)
+{
+    j->pid_slot = pid_take_slot(j->pid);
 }
 
 static void pid_unregister(struct job *j)
@@ -169,8 +173,35 @@ static void maybe_finish(struct job *j)
         finish(j);
 }
 
+/* The ready child is gone (reaped): its descriptors and its slot go with it. */
+static void ready_forget(struct runner *r)
+{
+    close(r->ready_in);
+    close(r->ready_out);
+    close(r->ready_err);
+    if (r->ready_slot >= 0)
+        live_pids[r->ready_slot] = 0;
+    r->ready_pid = 0;
+}
+
+void runner_child_ready_stop(struct runner *r)
+{
+    if (r->ready_pid <= 0)
+        return;
+    kill(-r->ready_pid, SIGKILL);
+    while (waitpid(r->ready_pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    ready_forget(r);
+}
+
 void runner_child_reap(struct runner *r)
 {
+    /* A ready child that died waiting (it could not start, or was killed): the next urgent
+     * job starts cold, and a new ready child follows it. */
+    if (r->ready_pid > 0 && waitpid(r->ready_pid, NULL, WNOHANG) == r->ready_pid) {
+        kill(-r->ready_pid, SIGKILL);
+        ready_forget(r);
+    }
     for (struct job *j = r->running, *next; j; j = next) {
         next = j->next; /* finish may unlink j */
         int status;
@@ -266,6 +297,85 @@ static void pipes_close(int fds[2][2])
                 close(fds[i][k]);
 }
 
+/* ---- the ready child ---------------------------------------------------------------------- */
+
+void runner_child_ready_start(struct runner *r)
+{
+    if (!r->ready_on || r->ready_pid > 0)
+        return;
+    /* stdin (the child reads, we write), stdout and stderr (we read): [pipe][read, write]. */
+    int fds[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+    char ready_flag[] = "--ready";
+    char *args[] = {r->prefix[0], r->prefix[1], ready_flag, NULL};
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; i++)
+        ok = pipe2(fds[i], O_CLOEXEC) == 0;
+    /* The child's ends above 2 (see child_fd_above_std); ours never become its 0, 1 or 2. */
+    ok = ok && (fds[0][0] = child_fd_above_std(fds[0][0])) >= 0 &&
+         (fds[1][1] = child_fd_above_std(fds[1][1])) >= 0 &&
+         (fds[2][1] = child_fd_above_std(fds[2][1])) >= 0 &&
+         fcntl(fds[0][1], F_SETFL, O_NONBLOCK) == 0;
+    pid_t parent = getpid(), pid = ok ? fork() : -1;
+    if (pid == 0) {
+        child_setup(parent, fds[0][0], fds[1][1], fds[2][1]);
+        execv(args[0], args);
+        _exit(127); /* reaped as a ready child that died: the next job starts cold */
+    }
+    int child_ends[] = {fds[0][0], fds[1][1], fds[2][1]};
+    for (int i = 0; i < 3; i++)
+        if (child_ends[i] >= 0)
+            close(child_ends[i]);
+    if (pid < 0) { /* no ready child: jobs start cold, as without one */
+        for (int i = 0; i < 3; i++)
+            if (fds[i][i == 0] >= 0)
+                close(fds[i][i == 0]);
+        return;
+    }
+    setpgid(pid, pid);
+    r->ready_pid = pid;
+    r->ready_in = fds[0][1];
+    r->ready_out = fds[1][0];
+    r->ready_err = fds[2][0];
+    r->ready_slot = pid_take_slot(pid);
+}
+
+/* Hands the parameter arguments args[0..n) to the ready child, each NUL-terminated on its stdin,
+ * then EOF. On success its pid and its stdout and stderr read ends go to *pid and out; the
+ * caller starts the next one. On failure (none, it died, the pipe is full) the caller starts a
+ * cold child; a ready child that failed is killed and reaped here. */
+static bool ready_take(struct runner *r, char *const *args, int n, pid_t *pid, int out[2])
+{
+    if (r->ready_pid <= 0)
+        return false;
+    char buf[65536]; /* a pipe's capacity: what a non-blocking write can hand over at once */
+    size_t len = 0;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        size_t k = strlen(args[i]) + 1;
+        ok = len + k <= sizeof buf;
+        if (ok)
+            memcpy(buf + len, args[i], k);
+        len += k;
+    }
+    /* Non-blocking: a child whose pipe would not take it all at once is not waited for. */
+    ok = ok && waitpid(r->ready_pid, NULL, WNOHANG) == 0 &&
+         write(r->ready_in, buf, len) == (ssize_t)len;
+    if (!ok) {
+        runner_child_ready_stop(r);
+        return false;
+    }
+    close(r->ready_in);
+    *pid = r->ready_pid;
+    out[0] = r->ready_out;
+    out[1] = r->ready_err;
+    if (r->ready_slot >= 0)
+        live_pids[r->ready_slot] = 0; /* the job registers it anew */
+    r->ready_pid = 0;
+    return true;
+}
+
+/* ---- a job's child ------------------------------------------------------------------------- */
+
 int runner_child_start(struct job *j, char *error, size_t errlen)
 {
     struct runner *r = j->r;
@@ -300,7 +410,17 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
     bool copy = r->in_process && child_threads() == 1;
     const char *what = copy ? "a simulation" : args[0];
 
-    int fds[2][2] = {{-1, -1}, {-1, -1}};     /* stdout, stderr: read end, write end */
+    int fds[2][2] = {{-1, -1}, {-1, -1}}; /* stdout, stderr: read end, write end */
+    /* What someone waits for goes to the ready child, if there is one: no process start. */
+    int handed[2];
+    pid_t pid = -1;
+    if (!copy && j->priority > 0 &&
+        ready_take(r, args + r->nprefix, n - r->nprefix, &pid, handed)) {
+        fds[0][0] = handed[0];
+        fds[1][0] = handed[1];
+        runner_child_ready_start(r); /* the next one, for the next key */
+        goto started;
+    }
     if (!copy && access(args[0], X_OK) < 0) { /* said here: the child could only exit */
         snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
         close_handles(j);
@@ -319,7 +439,7 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         fflush(stderr);
     }
     pid_t parent = getpid();
-    pid_t pid = fork();
+    pid = fork();
     if (pid == 0) {
         child_setup(parent, -1, fds[0][1], fds[1][1]);
         if (copy) { /* fork without exec: the parent had one thread, this one (above) */
@@ -338,13 +458,16 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         close_handles(j);
         return -1;
     }
+started:
     j->pid = pid;
     if (r->unreaped++ == 0) /* its SIGCHLD must be seen, even once its pipes have closed */
         uv_ref((uv_handle_t *)&r->sigchld);
     setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
     pid_register(j);
-    close(fds[0][1]);
-    close(fds[1][1]);
+    if (fds[0][1] >= 0) /* a ready child's ends were closed when it started */
+        close(fds[0][1]);
+    if (fds[1][1] >= 0)
+        close(fds[1][1]);
     uv_pipe_open(&j->out, fds[0][0]);
     uv_pipe_open(&j->err, fds[1][0]);
     /* Background work (priority <= 0) runs below the caller, the whole group: an interactive
@@ -358,5 +481,8 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
     uv_read_start((uv_stream_t *)&j->err, on_alloc, on_stderr);
     /* It may have ended before the SIGCHLD handler could see it as ours. */
     runner_child_reap(r);
+    /* An urgent job that found no ready child (the last one died waiting): one for the next. */
+    if (j->priority > 0)
+        runner_child_ready_start(r);
     return 0;
 }

@@ -94,6 +94,13 @@ struct runner {
     bool remember;        /* cache_max >= 0: results are kept (if their inputs held) */
     char *disk;           /* the results directory shared with `situ sweep`, or NULL */
 
+    /* The ready child (runner_child.c): `situ __simulate --ready`, started ahead and waiting on
+     * its stdin (ready_in, ours to write) for the next urgent job's parameters. ready_pid 0:
+     * none (the descriptors are then unused). */
+    bool ready_on;
+    pid_t ready_pid;
+    int ready_in, ready_out, ready_err, ready_slot;
+
     char readbuf[65536];
 };
 
@@ -106,7 +113,13 @@ int runner_child_start(struct job *j, char *error, size_t errlen);
 /* SIGKILLs j's child and everything in its process group; its exit is reaped as usual. */
 void runner_child_kill(struct job *j);
 
-/* A SIGCHLD arrived: reaps whichever of r's children have exited. */
+/* A SIGCHLD arrived: reaps whichever of r's children have exited (the ready one too). */
 void runner_child_reap(struct runner *r);
+
+/* Starts the ready child if r keeps one (ready_on) and has none. */
+void runner_child_ready_start(struct runner *r);
+
+/* SIGKILLs the ready child, if any, and reaps it now (it runs nothing: it dies at once). */
+void runner_child_ready_stop(struct runner *r);
 
 #endif

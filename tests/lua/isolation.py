@@ -190,6 +190,15 @@ def argv1(pid):
     return args[1] if len(args) > 1 else None
 
 
+def waiting(pid):
+    """Whether a `situ __simulate` child is the ready one, waiting for a configuration on its
+    stdin (a pipe; /dev/null once it runs one)."""
+    try:
+        return os.readlink(f"/proc/{pid}/fd/0").startswith("pipe:")
+    except OSError:
+        return False
+
+
 def children_of(pid):
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
@@ -210,9 +219,9 @@ def explorer_hang(kind, how):
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
             kids = children_of(t.pid)
-            # a simulation child is "situ __simulate ..." (argv[1]); the helpers are __evaluate,
-            # __scenario
-            runs = [k for k in kids if argv1(k) == b"__simulate"]
+            # a simulation child is "situ __simulate ..." (argv[1]), but for the ready one that
+            # waits; the helpers are __evaluate, __scenario
+            runs = [k for k in kids if argv1(k) == b"__simulate" and not waiting(k)]
             assert not runs, "a simulation started for a failing analytics"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")

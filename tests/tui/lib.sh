@@ -88,12 +88,31 @@ tui_children() {
 
 # tui_simulations PID: the pids of PID's simulation children, one a line: the explorer starts
 # them as "situ __simulate ..." ("situ run --json ..." before issue 15: a bench's older build);
-# its helpers (situ __evaluate, situ __scenario) are not counted.
+# its helpers (situ __evaluate, situ __scenario) are not counted, nor its ready child while it
+# waits for a configuration ("situ __simulate --ready" whose stdin is still the runner's pipe:
+# tui_ready_children).
 tui_simulations() {
     for _tui_k in $(tui_children "$1"); do
         # Braces: a child gone since the scan is no error message of the shell's.
         case $({ tr '\0' '\n' <"/proc/$_tui_k/cmdline"; } 2>/dev/null | sed -n 2p) in
-        __simulate | run) echo "$_tui_k" ;;
+        __simulate | run) tui_waiting "$_tui_k" || echo "$_tui_k" ;;
+        esac
+    done
+    return 0
+}
+
+# tui_waiting PID: whether PID is a ready child still waiting (its stdin a pipe; a simulation
+# running has /dev/null there).
+tui_waiting() {
+    case $(readlink "/proc/$1/fd/0" 2>/dev/null) in pipe:*) return 0 ;; esac
+    return 1
+}
+
+# tui_ready_children PID: the pids of PID's ready children that wait, one a line.
+tui_ready_children() {
+    for _tui_k in $(tui_children "$1"); do
+        case $({ tr '\0' '\n' <"/proc/$_tui_k/cmdline"; } 2>/dev/null | sed -n 2p) in
+        __simulate) tui_waiting "$_tui_k" && echo "$_tui_k" ;;
         esac
     done
     return 0

@@ -5,8 +5,9 @@
 #                   and forks nothing below it (a `situ run` that forks again would show here);
 #   one time limit: a child is killed and reaped at 2 s, neither earlier nor much later, and the
 #                   screen says so in the wrapper's words;
-#   no orphans:     SIGKILL to the explorer (no handler runs) still ends its children
-#                   (PR_SET_PDEATHSIG, set by the wrapper before exec).
+#   ready child:    the key's simulation runs in the child started ahead, and a new one waits;
+#   no orphans:     SIGKILL to the explorer (no handler runs) still ends its children, the
+#                   ready one too (PR_SET_PDEATHSIG, set by the wrapper before exec).
 # Usage: sh tests/tui/supervisor.sh ./situ        Last line: "supervisor: N passed, M failed".
 set -u
 situ=$1
@@ -85,14 +86,40 @@ else
 fi
 if [ -z "$why" ]; then ok "the 2 s limit killed child $first after $took s"; else fail "$why"; fi
 
-# ---- no orphans -----------------------------------------------------------------------------
+# ---- the ready child: it runs the key's simulation ----------------------------------------
+# One child waits, started ahead (`situ __simulate --ready`); the key's simulation is handed to
+# it, and another starts to wait for the next key.
+n=0
+until [ "$(tui_ready_children "$pid" | wc -l)" -eq 1 ] || [ $n -ge 200 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+ready=$(tui_ready_children "$pid")
 tui_tmux send-keys -t sv r # a re-run: a child that hangs again
+n=0
+until tui_simulations "$pid" | grep -qx "$ready" || [ $n -ge 200 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+why=""
+[ "$(echo "$ready" | wc -w)" -eq 1 ] || why="not one ready child waits: '$(echo $ready)'"
+tui_simulations "$pid" | grep -qx "$ready" || why="${why:-the key's simulation is not the ready child $ready}"
+n=0
+until [ -n "$(tui_ready_children "$pid")" ] || [ $n -ge 200 ]; do
+    n=$((n + 1))
+    sleep 0.05
+done
+next=$(tui_ready_children "$pid")
+[ -n "$next" ] && [ "$next" != "$ready" ] || why="${why:-no new ready child after the hand-out}"
+if [ -z "$why" ]; then ok "the ready child $ready runs the key's simulation; $next waits next"; else fail "$why"; fi
+
+# ---- no orphans -----------------------------------------------------------------------------
 n=0
 until [ -n "$(tui_simulations "$pid")" ] || [ $n -ge 200 ]; do
     n=$((n + 1))
     sleep 0.05
 done
-sims=$(tui_simulations "$pid")
+sims="$(tui_simulations "$pid") $(tui_ready_children "$pid")"
 kill -KILL "$pid"
 n=0
 left=$sims
@@ -104,7 +131,7 @@ while [ -n "$left" ] && [ $n -lt 100 ]; do
     sleep 0.05
 done
 if [ -n "$sims" ] && [ -z "$left" ]; then
-    ok "a SIGKILLed explorer takes its simulations ($(echo $sims))"
+    ok "a SIGKILLed explorer takes its simulations and its ready child ($(echo $sims))"
 else
     for k in $left; do kill -KILL "$k" 2>/dev/null; done
     if [ -n "$sims" ]; then fail "children outlived the explorer:$left"; else fail "no simulation ran to kill"; fi

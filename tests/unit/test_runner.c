@@ -483,6 +483,111 @@ Test(runner, missing_program_fails_cleanly, .timeout = 10)
     drain(&loop, r);
 }
 
+/* ---- the ready child ----------------------------------------------------------------------- */
+
+/* This process's ready child that waits (`__simulate --ready`, its stdin still a pipe), or 0;
+ * -1 if there are several. */
+static pid_t ready_waiting(void)
+{
+    pid_t found = 0;
+    char cmd[64], buf[256], link[64];
+    snprintf(cmd, sizeof cmd, "ps -o pid= --ppid %ld", (long)getpid());
+    FILE *ps = popen(cmd, "r");
+    cr_assert_not_null(ps);
+    long pid;
+    while (fscanf(ps, "%ld", &pid) == 1) {
+        snprintf(buf, sizeof buf, "/proc/%ld/cmdline", pid);
+        FILE *f = fopen(buf, "r");
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[n] = 0;
+        const char *arg1 = buf + strlen(buf) + 1, *arg2 = arg1 + strlen(arg1) + 1;
+        if (n == 0 || arg1 >= buf + n || strcmp(arg1, "__simulate") || arg2 >= buf + n ||
+            strcmp(arg2, "--ready"))
+            continue;
+        snprintf(cmd, sizeof cmd, "/proc/%ld/fd/0", pid);
+        ssize_t k = readlink(cmd, link, sizeof link - 1);
+        if (k > 5 && !strncmp(link, "pipe:", 5))
+            found = found ? -1 : (pid_t)pid;
+    }
+    pclose(ps);
+    return found;
+}
+
+struct seen_json {
+    int n;
+    json_t *json;
+    char error[RUNNER_ERR_MAX];
+};
+
+static void on_done_json(void *ud, const struct runner_done *d)
+{
+    struct seen_json *s = ud;
+    s->n++;
+    s->json = d->json ? json_incref(d->json) : NULL;
+    snprintf(s->error, sizeof s->error, "%s", d->error ? d->error : "");
+}
+
+/* The JSON line of one simulation of p by `./situ __simulate`, a ready child kept or not, without
+ * its wall time (the one key that may differ between two runs). Checks which child ran it: an
+ * urgent job (priority > 0) the ready child that waited (it has exited and another waits), a
+ * background one a cold child (the same one still waits); runner_shutdown reaps the ready one. */
+static json_t *run_once(bool ready, const struct params *p, int priority)
+{
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    const char *argv[] = {"./situ", "__simulate", NULL};
+    struct runner_opts o = {.argv = argv, .ready = ready, .cache_max = -1};
+    char err[256];
+    struct runner *r = runner_new(&loop, &o, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    pid_t before = ready_waiting();
+    cr_assert(ready ? before > 0 : before == 0, "ready child before the job: %ld", (long)before);
+    struct seen_json s = {0};
+    cr_assert_gt(runner_submit(r, p, priority, 1, RUNNER_FORCE, on_done_json, &s), 0);
+    uint64_t end = uv_hrtime() + (uint64_t)30e9;
+    while (!s.n && uv_hrtime() < end)
+        uv_run(&loop, UV_RUN_ONCE);
+    cr_assert_not_null(s.json, "no result: %s", s.error);
+    json_object_del(s.json, "wall_seconds");
+    pid_t after = ready_waiting();
+    if (ready && priority > 0) {
+        cr_assert(gone(before), "the ready child %ld did not run the urgent job", (long)before);
+        cr_assert(after > 0 && after != before, "no new ready child after the hand-out");
+    } else if (ready) {
+        cr_assert_eq(after, before, "a background job took the ready child");
+    }
+    drain(&loop, r);
+    if (ready)
+        cr_assert(gone(after), "the ready child %ld outlived runner_shutdown", (long)after);
+    return s.json;
+}
+
+/* The ready child gives what a cold child gives, runs only what someone waits for, and goes with
+ * its runner. A real simulation (SimGrid), one node, a few steps. */
+Test(runner, ready_child_runs_urgent_jobs_as_a_cold_child_would, .timeout = 60)
+{
+    cr_assert_eq(access("./situ", X_OK), 0, "run from the repository root after make situ");
+    struct params p;
+    params_defaults(&p);
+    p.nodes = 1;
+    p.iterations = 400;
+    json_t *cold = run_once(false, &p, 1);
+    json_t *warm = run_once(true, &p, 1);
+    json_t *background = run_once(true, &p, 0);
+    char *a = json_dumps(cold, JSON_SORT_KEYS | JSON_COMPACT);
+    char *b = json_dumps(warm, JSON_SORT_KEYS | JSON_COMPACT);
+    cr_assert(json_equal(cold, warm), "cold:  %s\nready: %s", a, b);
+    cr_assert(json_equal(cold, background));
+    cr_assert_not_null(json_object_get(cold, "makespan"));
+    free(a);
+    free(b);
+    json_decref(cold);
+    json_decref(warm);
+    json_decref(background);
+}
+
 /* ---- result_parse ------------------------------------------------------------------------- */
 
 #define MODEL_KEYS                                                                                 \
