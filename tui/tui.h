@@ -25,6 +25,7 @@ struct tui_opts {
     double alert;           /* link utilisation alert threshold; <= 0: the default */
     const char *script;     /* a scenario to open at start-up, "FILE [ARG ...]", or NULL */
     bool unsafe;            /* scenarios get the whole standard library (situ script --unsafe) */
+    bool no_refine;         /* --no-refine: no full-fidelity refinement until f (slow machines) */
 };
 
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */

@@ -64,6 +64,7 @@ int xover_rebase(struct xover *xo, const struct params *p)
     int changed = strcmp(key, xo->base_key) != 0;
     if (changed) {
         memset(xo->pstate, 0, sizeof xo->pstate);
+        memset(xo->pfid, 0, sizeof xo->pfid);
         snprintf(xo->base_key, sizeof xo->base_key, "%s", key);
     }
     xo->base = base;

@@ -43,6 +43,7 @@ struct xover {
     double px[XO_POINTS];
     double sim[XO_MAPPINGS][XO_POINTS]; /* simulated makespan when pstate is DONE */
     unsigned char pstate[XO_MAPPINGS][XO_POINTS];
+    unsigned char pfid[XO_MAPPINGS][XO_POINTS]; /* the fidelity of sim (refined like the column) */
     struct xover_curves c; /* may lag behind base_key until the next computation lands */
 };
 
