@@ -67,6 +67,12 @@ Test(bite, result_parser_reads_sampling_and_names_the_engine)
     cr_assert_gt(r.m.steps, 2, "the fixture must have more steps than it simulated");
     result_free(&r);
 
+    const char *every = "{" DISTINCT_KEYS ",\"fidelity\":\"full\","
+                        "\"sampling\":{\"steps_simulated\":3,\"error\":0}}";
+    cr_assert_eq(result_parse(every, strlen(every), &r, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(result_engine(&r), "full", "every step simulated is not sampled");
+    result_free(&r);
+
     const char *plain = "{" DISTINCT_KEYS ",\"fidelity\":\"fast\"}";
     cr_assert_eq(result_parse(plain, strlen(plain), &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.steps_simulated, -1);
