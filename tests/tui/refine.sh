@@ -53,7 +53,8 @@ full_runs() {
     for p in $(pgrep -f -- "$platform"); do
         c=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)
         case $c in *"--fidelity full "*) ;; *) continue ;; esac
-        case $c in *"--nodes ${1:-} "*) echo "$p" ;; esac
+        [ -z "${1:-}" ] && echo "$p" && continue
+        case $c in *"--nodes $1 "*) echo "$p" ;; esac
     done
 }
 sessions=0
@@ -98,9 +99,9 @@ sed -n 's/^situ: key-to-faithful/refine: 16 nodes in transit, key-to-faithful/p'
 finish "the column ends at sampled full fidelity, its engine named"
 
 # ---- a key during the full run supersedes it --------------------------------------------------
-# Unsampled full at 16 nodes runs long enough to be seen; the node count typed while it runs is a
+# Unsampled full at 16 nodes runs long enough to be seen (15 s of CPU, never finished here); the node count typed while it runs is a
 # new configuration: the 16-node full child goes, and what ends on screen is the 2-node one's.
-start --nodes 16 --mapping intransit --sampling off --iterations 4000 --region 40
+start --nodes 16 --mapping intransit --sampling off
 wait_for "✓ fast, full [0-9]+ s" 60 || miss "no full run under way after fast's numbers"
 [ -n "$(full_runs 16)" ] || miss "no 16-node full-fidelity child while the column says one runs"
 keys g Enter 2 Enter # the first slider (nodes), typed
@@ -117,7 +118,7 @@ quit
 finish "a key during the full run supersedes it"
 
 # ---- f turns refinement off (its run goes) and on again ---------------------------------------
-start --nodes 16 --mapping intransit --sampling off --iterations 4000 --region 40 --stride 40
+start --nodes 16 --mapping intransit --sampling off
 wait_for "✓ fast, full [0-9]+ s" 60 || miss "no full run under way after fast's numbers"
 keys f
 wait_for "refinement off" 10 || miss "f did not say refinement is off"
