@@ -309,6 +309,8 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
         draw_time(a->sim_seconds, t, sizeof t);
         n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s (%s)", t,
                       result_engine(&a->sim));
+    } else if (a->has_sim && a->sim_phase != SIM_FAILED && l->cols >= 90) {
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", cached (%s)", result_engine(&a->sim));
     }
     n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);

@@ -75,8 +75,10 @@ static void sim_header(const struct screen *s, const struct app_state *a, int w,
     const char *eng = result_engine(&a->sim), *brief = eng;
     if (!strcmp(eng, "full sampled"))
         brief = "sampled"; /* only full fidelity samples */
-    /* Each try shorter: {cached shown, engine: 2 long / 1 brief / 0 none, "SimGrid "}. */
-    static const int tries[][3] = {{1, 2, 1}, {0, 2, 1}, {0, 1, 1}, {0, 1, 0}, {0, 0, 0}};
+    /* Each try shorter: {cached shown, engine: 2 long / 1 brief / 0 none, "SimGrid "}. A cached
+     * result keeps the word (the status bar names its engine then). */
+    static const int tries[][3] = {{1, 2, 1}, {1, 1, 1}, {1, 0, 1}, {0, 2, 1},
+                                   {0, 1, 1}, {0, 1, 0}, {0, 0, 0}};
     for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
         const char *e = tries[k][1] == 2 ? eng : tries[k][1] == 1 ? brief : "";
         snprintf(buf, len, "%s%s%s%s%s%s%s", tries[k][2] ? "SimGrid " : "", g->ok,
