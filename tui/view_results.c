@@ -80,6 +80,8 @@ static void sim_header(const struct screen *s, const struct app_state *a, int w,
     static const int tries[][3] = {{1, 2, 1}, {1, 1, 1}, {1, 0, 1}, {0, 2, 1},
                                    {0, 1, 1}, {0, 1, 0}, {0, 0, 0}};
     for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+        if (tries[k][0] && !a->sim_cached)
+            continue;
         const char *e = tries[k][1] == 2 ? eng : tries[k][1] == 1 ? brief : "";
         snprintf(buf, len, "%s%s%s%s%s%s%s", tries[k][2] ? "SimGrid " : "", g->ok,
                  tries[k][0] && a->sim_cached ? " cached" : "", e[0] ? " " : "", e,

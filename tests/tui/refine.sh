@@ -64,7 +64,7 @@ start() {
     sock=$tmp/tmux-$sessions
     cat >"$tmp/wrap.sh" <<EOF
 cd "$tmp" || exit 1
-XDG_CACHE_HOME="$tmp/cache" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
+XDG_CACHE_HOME="$tmp/cache-$sessions" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
 printf '\nEXIT=%s\n' "\$?"
 read -r _ || exec tail -f /dev/null
 EOF
@@ -90,7 +90,7 @@ shown=$(eta_sim)
 quit
 # The same configuration at fidelity full, from the explorer's own results directory: the column
 # showed the full run's efficiency, not fast's (a different configuration in that directory).
-want=$(XDG_CACHE_HOME="$tmp/cache" "$situ" sweep --platform "$platform" --nodes 16 \
+want=$(XDG_CACHE_HOME="$tmp/cache-1" "$situ" sweep --platform "$platform" --nodes 16 \
     --mapping intransit --fidelity full 2>/dev/null |
     python3 -c 'import csv, sys; print("%.3f" % float(next(csv.DictReader(sys.stdin))["efficiency"]))')
 [ -n "$shown" ] && [ "$shown" = "$want" ] || miss "the column shows η '$shown', full fidelity's is '$want'"
