@@ -76,12 +76,14 @@ static void sim_header(const struct screen *s, const struct app_state *a, int w,
     if (!strcmp(eng, "full sampled"))
         brief = "sampled"; /* only full fidelity samples */
     /* Each try shorter: {cached shown, engine: 2 long / 1 brief / 0 none, "SimGrid "}. A cached
-     * result keeps the word (the status bar names its engine then). */
+     * result keeps the word (the status bar names its engine then); at 80 columns a settled
+     * result keeps "SimGrid" rather than its engine's name. */
     static const int tries[][3] = {{1, 2, 1}, {1, 1, 1}, {1, 0, 1}, {0, 2, 1},
-                                   {0, 1, 1}, {0, 1, 0}, {0, 0, 0}};
+                                   {0, 1, 1}, {0, 0, 1}, {0, 1, 0}, {0, 0, 0}};
     for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
-        if (tries[k][0] && !a->sim_cached)
-            continue;
+        if ((tries[k][0] && !a->sim_cached) ||
+            (!tries[k][1] && tries[k][2] && !tries[k][0] && run[0]))
+            continue; /* "cached" only for a cached result; a run under way before "SimGrid" */
         const char *e = tries[k][1] == 2 ? eng : tries[k][1] == 1 ? brief : "";
         snprintf(buf, len, "%s%s%s%s%s%s%s", tries[k][2] ? "SimGrid " : "", g->ok,
                  tries[k][0] && a->sim_cached ? " cached" : "", e[0] ? " " : "", e,
