@@ -145,7 +145,7 @@ cli-test: all
 # `make test-NAME` (it expects the build `make test` or `make all` made).
 TEST_SUITES = mutants-apply tsan fuzz-replay valgrind-lua unit \
               tools cli tui tui-stress tui-signals tui-supervisor \
-              tui-as-user tui-terminals tui-bite tui-advise cli-table tui-workshop \
+              tui-as-user tui-terminals tui-bite tui-advise tui-refine cli-table tui-workshop \
               engine engine-platforms lua lua-isolation study study-output \
               advise calibrate
 # ASan+UBSan over the unit, CLI and bad-input suites (`make test-asan`, about 5 minutes with its
@@ -189,6 +189,8 @@ test-tui-bite:
 	python3 tests/tui/bite.py ./situ
 test-tui-advise:
 	python3 tests/tui/advise.py ./situ
+test-tui-refine:
+	sh tests/tui/refine.sh ./situ
 test-cli-table:
 	python3 tests/cli/table.py ./situ
 test-tui-workshop:

@@ -31,7 +31,8 @@ static void usage(void)
         "Searches every combination of the listed values (the axes of 'situ sweep': lists, ranges\n"
         "A..B, A..B+S, A..BxF, linked axes --stride:compute-scaling 20:1,200:10) with the model,\n"
         "ranks the candidates that meet the constraints by the objective, and re-runs the best\n"
-        "--verify K (default 5; 0: none) with SimGrid, --jobs at a time, cached like a sweep.\n"
+        "--verify K (default 5; 0: none) with SimGrid at full fidelity, step-sampled (--fidelity\n"
+        "fast: the quick engine), --jobs at a time, cached like a sweep.\n"
         "It prints the ranking with the model's and SimGrid's numbers side by side, says when\n"
         "SimGrid changes the order, and prints the Pareto front of makespan against core-hours.\n\n"
         "objectives:\n"
@@ -184,6 +185,23 @@ static int heatmap_axes(const struct opts *o, struct advise_view *v, char *err, 
 
 /* ---- the SimGrid check ---- */
 
+/* The fidelity the check runs at: full (step-sampled, --sampling auto) unless --fidelity chose
+ * one; -1 then (each candidate's own). The model ranked the candidates: the check is worth most
+ * from the faithful engine, which step sampling makes quick enough to be the default. */
+static bool axis_given(const struct advise *a, int id)
+{
+    for (int k = 0; k < a->grid.naxes; k++)
+        for (int j = 0; j < a->grid.axes[k].nids; j++)
+            if (a->grid.axes[k].ids[j] == id)
+                return true;
+    return false;
+}
+
+static int verify_fidelity(const struct advise *a)
+{
+    return axis_given(a, P_FIDELITY) ? -1 : FIDELITY_FULL;
+}
+
 static int verify(struct opts *o, struct advise_check *chk, int k, struct study *v)
 {
     const struct advise *a = &o->a;
@@ -194,8 +212,12 @@ static int verify(struct opts *o, struct advise_check *chk, int k, struct study 
     if (!v->configs || !v->results || !v->errors)
         return -1;
     char err[PARAMS_ERR_MAX];
-    for (int i = 0; i < k; i++)
+    int fid = verify_fidelity(a);
+    for (int i = 0; i < k; i++) {
         advise_params(a, a->ranked[i], &v->configs[i], err); /* ran in the search: valid */
+        if (fid >= 0)
+            v->configs[i].fidelity = fid;
+    }
     if (study_run(v) < 0)
         return -1;
     long idx[k > 0 ? k : 1];
@@ -266,6 +288,14 @@ static void print_table(const struct opts *o, const struct advise_check *chk, in
     /* The second number: makespan, or eta when the makespan is the objective. */
     bool second_eta = ob == ADVISE_MAKESPAN;
     int w[PARAM_COUNT];
+    int fid = verify_fidelity(a);
+    if (nchk > 0) /* the engine behind the SimGrid columns */
+        printf("SimGrid checks the best %d at fidelity %s%s.\n", nchk,
+               fid >= 0 ? param_table[P_FIDELITY].choices[fid] : "as given",
+               fid == FIDELITY_FULL && a->base.sampling == SAMPLING_AUTO &&
+                       !axis_given(a, P_SAMPLING)
+                   ? ", step-sampled"
+                   : "");
     printf("%4s", "#");
     for (int k = 0; k < g->naxes; k++) {
         char name[256], value[256];
@@ -409,6 +439,11 @@ static int print_json(const struct advise *a, const struct advise_check *chk, in
         json_t *sim = json_null(), *sim_rank = json_null();
         if (j < nchk && chk[j].result) {
             sim = metrics_json(&chk[j].sim, a->objective);
+            /* Which engine checked it (full by default), and how many steps it simulated. */
+            json_object_set(sim, "fidelity", json_object_get(chk[j].result, "fidelity"));
+            json_t *smp = json_object_get(chk[j].result, "sampling");
+            if (smp)
+                json_object_set(sim, "sampling", smp);
             sim_rank = json_integer(chk[j].sim_rank + 1);
         } else if (j < nchk) {
             sim = json_pack("{s:s}", "error", chk[j].error ? chk[j].error : "failed");

@@ -27,7 +27,7 @@ static void usage(FILE *out)
         out,
         "usage: situ [--PARAM VALUE ...] [--lesson NAME [--student ID] [--log FILE]]   the "
         "explorer\n"
-        "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe]\n"
+        "            [--alert U] [--script 'F.lua [ARG ...]'] [--unsafe] [--no-refine]\n"
         "            [--theme dark|contrast|light]   (or SITU_THEME; T switches, P: contrast)\n"
         "            [--strategies S,S,...]   the crossover's: MAPPING[:DTL][+cRATIO] (default:\n"
         "                                     every mapping that applies but hostfile)\n"
@@ -61,8 +61,9 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
-        if (!strcmp(argv[i], "--unsafe")) {
-            t->unsafe = true;
+        if (!strcmp(argv[i], "--unsafe") || !strcmp(argv[i], "--no-refine")) {
+            t->unsafe = t->unsafe || argv[i][2] == 'u';
+            t->no_refine = t->no_refine || argv[i][2] == 'n';
             continue;
         }
         static const char *const names[] = {"lesson",  "script", "alert",     "log",

@@ -106,6 +106,8 @@ void advise_map_build(struct advise_map *m, const struct params *p, const struct
                 if (m->seen_key[i] == c->key) {
                     c->simulated = true;
                     c->sim = m->seen[i];
+                    c->sim_fid = m->seen_fid[i];
+                    c->engine = m->seen_engine[i];
                 }
             double v = advise_value(&c->model, m->objective);
             if (m->bx < 0 ||
@@ -128,9 +130,11 @@ void advise_map_seen(struct advise_map *m, const struct params *p, const struct 
     struct advise_metrics a;
     advise_metrics_from_model(p, &r->m, &a);
     uint64_t k = key_of(p);
-    int i = 0;
+    int i = 0, fid = result_fidelity(r);
     while (i < m->nseen && m->seen_key[i] != k)
         i++;
+    if (i < m->nseen && m->seen_fid[i] > fid)
+        return;
     if (i == m->nseen) {
         if (m->nseen < ADVISE_MAP_SEEN)
             m->nseen++;
@@ -139,11 +143,15 @@ void advise_map_seen(struct advise_map *m, const struct params *p, const struct 
     }
     m->seen_key[i] = k;
     m->seen[i] = a;
+    m->seen_fid[i] = fid;
+    m->seen_engine[i] = result_engine(r);
     for (int y = 0; y < m->ny; y++)
         for (int x = 0; x < m->nx; x++)
             if (m->cell[y][x].valid && m->cell[y][x].key == k) {
                 m->cell[y][x].simulated = true;
                 m->cell[y][x].sim = a;
+                m->cell[y][x].sim_fid = fid;
+                m->cell[y][x].engine = m->seen_engine[i];
             }
 }
 

@@ -23,6 +23,8 @@ struct advise_cell {
     struct advise_metrics model;
     bool simulated; /* SimGrid's result is in */
     struct advise_metrics sim;
+    int sim_fid;        /* its fidelity: a more faithful result replaces a less faithful one */
+    const char *engine; /* result_engine's name of it ("full sampled") */
 };
 
 struct advise_map {
@@ -40,6 +42,8 @@ struct advise_map {
     double build_ms;
     uint64_t seen_key[ADVISE_MAP_SEEN];
     struct advise_metrics seen[ADVISE_MAP_SEEN];
+    int seen_fid[ADVISE_MAP_SEEN];
+    const char *seen_engine[ADVISE_MAP_SEEN];
     int nseen, seen_next;
 };
 
@@ -49,7 +53,8 @@ void advise_map_init(struct advise_map *m);
  * evaluator process, never here). */
 void advise_map_build(struct advise_map *m, const struct params *p, const struct platform *pf);
 
-/* A simulation of p finished: remembered, and its cell marked if it is on the map. */
+/* A simulation of p finished: remembered, and its cell marked if it is on the map, unless a more
+ * faithful result of p is (p names the configuration as the map does: the engine is r's). */
 void advise_map_seen(struct advise_map *m, const struct params *p, const struct sim_result *r);
 
 /* The next slider after (dir > 0) or before id that is not `other`. */

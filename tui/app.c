@@ -360,21 +360,58 @@ static void describe_point(const struct params *p, char *buf, size_t len)
              p->data_scaling);
 }
 
+int app_sim_target(const struct app_state *s)
+{
+    if (!s->refine)
+        return s->p.fidelity;
+    return s->p.fidelity == FIDELITY_SMPI ? FIDELITY_SMPI : FIDELITY_FULL;
+}
+
+int app_sim_first(const struct app_state *s)
+{
+    return s->refine ? FIDELITY_FAST : s->p.fidelity;
+}
+
+void app_at_fidelity(const struct params *p, int f, struct params *out)
+{
+    *out = *p;
+    out->fidelity = f;
+}
+
+/* How faithful a result of p is: what it says, else what was asked for. */
+static int fidelity_of(const struct params *p, const struct sim_result *r)
+{
+    int f = r ? result_fidelity(r) : -1;
+    return f >= 0 ? f : p->fidelity;
+}
+
 unsigned app_on_result(struct app_state *s, const struct params *p, const struct sim_result *r,
                        const char *error, bool cached, double seconds)
 {
     unsigned flags = 0;
+    /* A configuration is one whatever the engine: p as the screen names it (its fidelity and
+     * sampling those of the screen) is this configuration, or an earlier one (stale: ignored). */
+    struct params q = *p;
+    q.fidelity = s->p.fidelity;
+    q.sampling = s->p.sampling;
     char key[RUNNER_KEY_MAX];
-    params_canonical(p, key, sizeof key);
+    params_canonical(&q, key, sizeof key);
+    int fid = fidelity_of(p, r);
     bool current = !strcmp(key, s->key);
+    /* A less faithful result (a fast run that ends after full, its cached copy) never hides a
+     * more faithful one: the more faithful stays. */
+    if (current && s->has_sim && fid < s->sim_fid)
+        current = false;
     if (current) {
         result_free(&s->sim);
         s->has_sim = false;
         s->sim_cached = cached;
         s->sim_seconds = seconds;
+        bool last = fid >= app_sim_target(s); /* else refinement goes on */
         if (r && result_copy(&s->sim, r) == 0) {
             s->has_sim = true;
-            s->sim_phase = SIM_DONE;
+            s->sim_fid = fid;
+            s->sim_phase = last ? SIM_DONE : SIM_WAITING;
             s->sim_err[0] = 0;
             s->last_error[0] = 0; /* the current configuration simulates: old errors are moot */
         } else {
@@ -384,10 +421,12 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
         app_goal_recheck(s); /* a goal may read the simulation */
         flags |= APP_DIRTY;
     }
-    advise_map_seen(&s->adv, p, r);
+    advise_map_seen(&s->adv, &q, r);
     if (s->adv.open)
         flags |= APP_DIRTY;
-    if (xover_take(&s->xo, p, r != NULL, r ? r->m.makespan : 0))
+    q.fidelity = s->xo.base.fidelity; /* a point's refinements answer for the base's point */
+    q.sampling = s->xo.base.sampling;
+    if (xover_take(&s->xo, &q, r != NULL, r ? r->m.makespan : 0, fid))
         flags |= APP_DIRTY;
     if (error) {
         char what[96];
@@ -402,6 +441,19 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
     return flags;
 }
 
+unsigned app_refine_toggle(struct app_state *s)
+{
+    s->refine = !s->refine;
+    if (s->has_sim && s->sim_fid >= app_sim_target(s))
+        s->sim_phase = SIM_DONE; /* what refinement still ran goes (the loop drops it) */
+    else if (s->sim_phase != SIM_QUEUED && s->sim_phase != SIM_RUNNING)
+        s->sim_phase = SIM_WAITING;
+    app_notice(s, false, "%s",
+               s->refine ? "refinement on: fast, then full fidelity once the setting stays"
+                         : "refinement off: the fidelity parameter's run alone (f: on again)");
+    return APP_DIRTY | APP_REFINE;
+}
+
 unsigned app_set_running_for(struct app_state *s, double seconds)
 {
     bool shown = (long)s->sim_running_for != (long)seconds; /* the screen shows whole seconds */
@@ -409,7 +461,8 @@ unsigned app_set_running_for(struct app_state *s, double seconds)
     return shown ? APP_DIRTY : 0;
 }
 
-unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current)
+unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current,
+                      int next)
 {
     unsigned flags = 0;
     if (s->running != running || s->queued != queued) {
@@ -419,8 +472,9 @@ unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_pha
     }
     bool pending =
         s->sim_phase == SIM_WAITING || s->sim_phase == SIM_QUEUED || s->sim_phase == SIM_RUNNING;
-    if (pending && current != SIM_NONE && current != s->sim_phase) {
+    if (pending && current != SIM_NONE && (current != s->sim_phase || next != s->sim_next)) {
         s->sim_phase = current;
+        s->sim_next = next;
         flags |= APP_DIRTY;
     }
     return flags;

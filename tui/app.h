@@ -49,6 +49,7 @@ enum app_flags {
     APP_SCRIPT_CANCEL = 32, /* the scenario closed: drop the runs it was waiting for */
     APP_EVALUATED = 64,     /* a Lua analytics' model landed: simulations may start */
     APP_CANCEL = 128,       /* drop the simulation of the configuration on screen (C) */
+    APP_REFINE = 256,       /* refinement turned on or off (f): start it, or drop its runs */
 };
 
 /* APP_SCRIPT_PATH: typing the path of a scenario to run (x). */
@@ -209,6 +210,12 @@ struct app_state {
     double sim_seconds;
     double sim_running_for; /* seconds the current simulation has run (the loop's clock) */
     char sim_err[RUNNER_ERR_MAX];
+    /* Refinement (f; --no-refine starts without it): after a change the column shows the model at
+     * once, then the fast engine's numbers, then sampled full fidelity's once the setting has
+     * stayed a moment (loop_jobs.c). A result supersedes a less faithful one, never the reverse. */
+    bool refine;
+    int sim_fid;  /* fidelity of the numbers shown (has_sim): enum fidelity */
+    int sim_next; /* fidelity of the run under way for the column (QUEUED, RUNNING); -1 none */
 
     struct xover xo;
 
@@ -323,8 +330,20 @@ unsigned app_on_result(struct app_state *s, const struct params *p, const struct
 void app_xover_sync(struct app_state *s);
 unsigned app_on_curves(struct app_state *s, const struct xover_curves *c);
 
-/* The runner's counts and the current simulation's phase, whenever they change (loop_jobs.c). */
-unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current);
+/* The runner's counts and the phase of the column's run under way at fidelity `next` (-1: none),
+ * whenever they change (loop_jobs.c). */
+unsigned app_set_jobs(struct app_state *s, int running, int queued, enum sim_phase current,
+                      int next);
+
+/* The fidelity the SimGrid column ends at: with refinement, full (smpi when the fidelity
+ * parameter says smpi); without, the fidelity parameter's own. */
+int app_sim_target(const struct app_state *s);
+/* The fidelity of the first run after a change: fast with refinement, else the target. */
+int app_sim_first(const struct app_state *s);
+/* p at fidelity f: the column's runs and the crossover's points differ from p in that alone. */
+void app_at_fidelity(const struct params *p, int f, struct params *out);
+/* f: refinement on or off. */
+unsigned app_refine_toggle(struct app_state *s);
 
 /* How long the current configuration's simulation has run (0: it is not running). */
 unsigned app_set_running_for(struct app_state *s, double seconds);

@@ -406,6 +406,8 @@ static const struct app_keydef main_keys[] = {
     {0, K('r'), "r", "simulate the current configuration again", "r", "rerun", 2, DO(k_rerun, 0)},
     {0, K('C'), "C", "cancel the simulations in progress (r runs them again)", NULL, NULL, 0,
      DO(k_cancel, 0)},
+    {0, K('f'), "f", "refine on/off: fast, then full fidelity once the setting stays", "f",
+     "refine", 2, ACT(app_refine_toggle)},
     {L, K('c'), "c", "crossover plot (again: back to the lesson)", "c", "plot", 2,
      DO(k_pane, APP_PANE_XOVER)},
     {0, K('c'), NULL, NULL, NULL, NULL, 0, DO(k_pane, APP_PANE_XOVER)},

@@ -14,6 +14,8 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
     memset(s, 0, sizeof *s);
     advise_map_init(&s->adv);
     s->alert = SIM_ALERT_DEFAULT;
+    s->refine = true; /* the faithful answer comes on its own (tui_opts.no_refine: not) */
+    s->sim_next = -1;
     for (int id = 0; id < PARAM_COUNT; id++) {
         if (!param_table[id].slider || !simulation_uses(id)) /* not the profile's parameter */
             continue;

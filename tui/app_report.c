@@ -84,12 +84,16 @@ int app_command_line(const struct app_state *s, char *buf, size_t len)
     char def_pf[PARAMS_PATH_MAX];
     if (datadir_resolve(d.platform, def_pf, sizeof def_pf) == 0)
         snprintf(d.platform, sizeof d.platform, "%s", def_pf);
+    /* At the engine of the numbers on screen: refinement may have shown full fidelity's. */
+    struct params p = s->p;
+    if (s->has_sim)
+        p.fidelity = s->sim_fid;
     size_t used = (size_t)snprintf(buf, len, "situ run");
     if (used >= len)
         return -1;
     for (int id = 0; id < PARAM_COUNT; id++) {
         char a[PATH_MAX], b[PARAMS_PATH_MAX], abs[PATH_MAX];
-        params_format(&s->p, id, a, sizeof a);
+        params_format(&p, id, a, sizeof a);
         params_format(&d, id, b, sizeof b);
         if (param_table[id].type == PARAM_PATH && a[0] && realpath(a, abs)) {
             snprintf(a, sizeof a, "%s", abs);

@@ -91,6 +91,8 @@ static void act(struct tui *t, unsigned flags)
         jobs_rerun(t);
     if (flags & APP_CANCEL)
         jobs_cancel(t);
+    if (flags & APP_REFINE)
+        jobs_refine_changed(t);
     if (flags & APP_EVALUATED)
         jobs_evaluated(t);
     helpers_sync(t);
@@ -205,6 +207,10 @@ static void measure_frame(struct tui *t)
     if (t->result_key_at) {
         stats_add(&t->key_result_latency, (double)(now - t->result_key_at) / 1e6);
         t->result_key_at = 0;
+    }
+    if (t->faithful_key_at) {
+        stats_add(&t->faithful_latency, (double)(now - t->faithful_key_at) / 1e6);
+        t->faithful_key_at = 0;
     }
     if (t->model_landed && !t->app.model_pending) {
         for (int i = 0; i < t->nmodel_keys; i++)
@@ -327,6 +333,13 @@ static void report_latency(const struct tui *t)
                 "screen) over %zu keys: p50 %.0f ms, p99 %.0f ms\n",
                 t->key_result_latency.n, stats_percentile(&t->key_result_latency, 50),
                 stats_percentile(&t->key_result_latency, 99));
+    /* The faithful answer: the refinement's result (sampled full) on screen, from the last key. */
+    if (t->faithful_latency.n)
+        fprintf(stderr,
+                "situ: key-to-faithful-result latency (the last key to the refined SimGrid "
+                "result on screen) over %zu keys: p50 %.0f ms, max %.0f ms\n",
+                t->faithful_latency.n, stats_percentile(&t->faithful_latency, 50),
+                stats_percentile(&t->faithful_latency, 100));
 }
 
 int tui_run(const struct tui_opts *o)
@@ -360,6 +373,7 @@ int tui_run(const struct tui_opts *o)
     app_xover_sync(&t->app);
     loop_platform_init(t); /* from now on, new platforms are read off this thread */
     t->app.script_unsafe = o->unsafe;
+    t->app.refine = !o->no_refine;
     if (o->lesson_log)
         snprintf(t->app.lesson_log, sizeof t->app.lesson_log, "%s", o->lesson_log);
     if (o->student)
@@ -456,6 +470,7 @@ out:
     stats_free(&t->latency);
     stats_free(&t->sim_latency);
     stats_free(&t->key_result_latency);
+    stats_free(&t->faithful_latency);
     stats_free(&t->model_latency);
     return rc;
 }

@@ -26,6 +26,9 @@
  * (from 150) brings a key's SimGrid result to the screen within 150 ms (make bench). */
 #define DEBOUNCE_MS    80
 #define PRIO_CURRENT   10 /* the configuration on screen preempts everything else */
+#define PRIO_REFINE    9  /* ...its full-fidelity refinement, behind its fast run */
+#define TAG_REFINE     2
+#define REFINE_MS      400 /* the setting has stayed this long: full fidelity starts */
 #define PRIO_XOVER     0
 #define TAG_CURRENT    1
 #define TAG_XOVER_BASE 100
@@ -77,7 +80,17 @@ struct tui {
     char xo_key[RUNNER_KEY_MAX];           /* crossover base they were submitted for */
     bool sim_deferred, sim_deferred_force; /* a simulation waits for its model */
     uv_timer_t progress;                   /* while it runs: how long, every second on screen */
-    uint64_t running_since;                /* when it started running (0: not running) */
+    /* Refinement: once the setting has stayed REFINE_MS, the configuration on screen and its
+     * crossover points run again at the column's target fidelity (app_sim_target). */
+    uv_timer_t refine;
+    long refine_id;                          /* the refining submission, or 0 */
+    int current_fid, refine_fid;             /* the fidelity of each submission */
+    char refine_key[RUNNER_KEY_MAX];         /* app.key it refines */
+    char xo_refined[RUNNER_KEY_MAX];         /* crossover base whose points were refined */
+    bool refine_deferred, refine_force;      /* it waits for a Lua model; r forces it */
+    uint64_t refine_key_at, faithful_key_at; /* the key it refines; one whose answer waits */
+    uint64_t running_since;                  /* when it started running (0: not running) */
+    long running_job;                        /* ...which submission that is */
 
     /* loop_curves.c: one curve computation at a time, on the thread pool or, for a Lua
      * analytics, in the curves' evaluator process */
@@ -118,6 +131,7 @@ struct tui {
      * submission was made for, and the one whose simulated result waits for its frame. */
     uint64_t config_key_at, submitted_key_at, result_key_at;
     struct stats key_result_latency;
+    struct stats faithful_latency; /* key to the target fidelity's result on screen */
 };
 
 /* What a callback's app call returned (APP_*), for loop.c to act on once the callback is over:
@@ -153,6 +167,8 @@ void jobs_config_changed(struct tui *t);
 void jobs_rerun(struct tui *t);
 /* Drops the simulation of the configuration on screen and its curve's points (C). */
 void jobs_cancel(struct tui *t);
+/* Refinement was turned on (it starts now) or off (its runs go). */
+void jobs_refine_changed(struct tui *t);
 /* A Lua analytics' model landed: a simulation deferred for it starts. */
 void jobs_evaluated(struct tui *t);
 /* Quitting: the timers close, the children die (the loop reaps them); safe to call twice. */

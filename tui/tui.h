@@ -26,6 +26,7 @@ struct tui_opts {
     const char *script;     /* a scenario to open at start-up, "FILE [ARG ...]", or NULL */
     bool unsafe;            /* scenarios get the whole standard library (situ script --unsafe) */
     const char *strategies; /* --strategies: the crossover's list (strategy.h), or NULL */
+    bool no_refine;         /* --no-refine: no full-fidelity refinement until f (slow machines) */
 };
 
 /* Runs the explorer. Returns the process exit status (2 if the lesson cannot be loaded). */

@@ -176,15 +176,17 @@ void view_advise_draw(const struct screen *s, const struct view_layout *l,
         cell_name(m, m->bx, m->by, what, sizeof what);
         four(v, sizeof v, m->objective, advise_value(&c->model, m->objective));
         four(t, sizeof t, m->objective, advise_value(&c->sim, m->objective));
-        draw_fmt(s, ly, x, w, COL_VALUE, "*%s %s%s%s", what, v, c->simulated ? ", SimGrid " : "",
-                 c->simulated ? t : "");
+        draw_fmt(s, ly, x, w, COL_VALUE, "*%s %s%s%s%s%s", what, v,
+                 c->simulated ? ", SimGrid " : "", c->simulated ? c->engine : "",
+                 c->simulated ? " " : "", c->simulated ? t : "");
     }
     if (m->cx >= 0 && m->cy >= 0 && m->cell[m->cy][m->cx].valid) {
         const struct advise_cell *c = &m->cell[m->cy][m->cx];
         four(v, sizeof v, m->objective, advise_value(&c->model, m->objective));
         four(t, sizeof t, m->objective, advise_value(&c->sim, m->objective));
-        draw_fmt(s, ly + 1, x, w, COL_TEXT, "here %s model%s%s", v,
-                 c->simulated ? ", SimGrid " : "", c->simulated ? t : "");
+        draw_fmt(s, ly + 1, x, w, COL_TEXT, "here %s model%s%s%s%s", v,
+                 c->simulated ? ", SimGrid " : "", c->simulated ? c->engine : "",
+                 c->simulated ? " " : "", c->simulated ? t : "");
     }
     draw_contradiction(s, m, ly + 2, x, w);
 }

@@ -300,14 +300,17 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
     n += draw_fmt(s, y, n, l->cols - n, COL_TEXT, "SimGrid %d running, %d queued (max %d)",
                   a->running, a->queued, max_jobs);
     /* What each level costs: the last run's wall time, with its level; C while one runs. */
-    if (a->sim_phase == SIM_DONE && !a->sim_cached && l->cols >= 90) {
-        char t[32];
+    if (a->sim_phase == SIM_RUNNING && a->sim_running_for >= 1) {
+        int f = a->sim_next >= 0 ? a->sim_next : a->p.fidelity;
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", %s: C cancels",
+                      param_table[P_FIDELITY].choices[f]);
+    } else if (a->has_sim && a->sim_phase != SIM_FAILED && !a->sim_cached && l->cols >= 90) {
+        char t[32]; /* the run whose numbers show, labelled with its engine */
         draw_time(a->sim_seconds, t, sizeof t);
         n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s (%s)", t,
-                      param_table[P_FIDELITY].choices[a->p.fidelity]);
-    } else if (a->sim_phase == SIM_RUNNING && a->sim_running_for >= 1) {
-        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", %s: C cancels",
-                      param_table[P_FIDELITY].choices[a->p.fidelity]);
+                      result_engine(&a->sim));
+    } else if (a->has_sim && a->sim_phase != SIM_FAILED && l->cols >= 90) {
+        n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", cached (%s)", result_engine(&a->sim));
     }
     n += draw_text(s, y, n, l->cols - n, COL_TEXT, " ");
     draw_text(s, y, n, 1, COL_BORDER, g->vline);

@@ -35,35 +35,61 @@ static const char *sim_placeholder(const struct app_state *a)
     }
 }
 
-static void sim_header(const struct screen *s, const struct app_state *a, char *buf, size_t len)
+/* The column's heading names the engine behind its numbers ("SimGrid ✓ sampled": sampled full
+ * fidelity), then the run under way that refines them: its engine and how long it has run
+ * ("full 2 s..."). Shortened to fit w cells: "cached" goes, then the engine's long name, then
+ * "SimGrid" (the engine's name says it). */
+static void sim_header(const struct screen *s, const struct app_state *a, int w, char *buf,
+                       size_t len)
 {
     const struct glyphs *g = s->g;
+    const char *next =
+        param_table[P_FIDELITY].choices[a->sim_next >= 0 ? a->sim_next : app_sim_target(a)];
+    char run[48] = "";
     switch (a->sim_phase) {
     case SIM_WAITING:
-        snprintf(buf, len, "SimGrid %s", a->has_sim ? "(re-run soon)" : "soon");
+        snprintf(run, sizeof run, "%s soon", next);
         break;
     case SIM_QUEUED:
-        snprintf(buf, len, "SimGrid queued");
+        snprintf(run, sizeof run, "%s queued", next);
         break;
     case SIM_RUNNING: /* past a second, how long so far: fidelity full and smpi take a while */
         if (a->sim_running_for >= 1)
-            snprintf(buf, len, "SimGrid %.0f s%s", a->sim_running_for, g->ellipsis);
+            snprintf(run, sizeof run, "%s %.0f s%s", next, a->sim_running_for, g->ellipsis);
         else
-            snprintf(buf, len, "SimGrid running%s", g->ellipsis);
-        break;
-    case SIM_DONE:
-        /* How long the simulation took is not a result of it: the status bar says it, with a
-         * label ("last run took ... (smpi)"); the column says only that the numbers are in. */
-        snprintf(buf, len, "SimGrid %s%s", g->ok, a->sim_cached ? " cached" : "");
+            snprintf(run, sizeof run, "%s%s", next, g->ellipsis);
         break;
     case SIM_CANCELLED:
-        snprintf(buf, len, "SimGrid cancelled");
+        snprintf(run, sizeof run, "cancelled");
         break;
     case SIM_FAILED:
         snprintf(buf, len, "SimGrid %s failed", g->fail);
-        break;
+        return;
     default:
-        snprintf(buf, len, "SimGrid");
+        break;
+    }
+    if (!a->has_sim) {
+        snprintf(buf, len, "SimGrid %s", run[0] ? run : "");
+        return;
+    }
+    const char *eng = result_engine(&a->sim), *brief = eng;
+    if (!strcmp(eng, "full sampled"))
+        brief = "sampled"; /* only full fidelity samples */
+    /* Each try shorter: {cached shown, engine: 2 long / 1 brief / 0 none, "SimGrid "}. A cached
+     * result keeps the word (the status bar names its engine then); at 80 columns a settled
+     * result keeps "SimGrid" rather than its engine's name. */
+    static const int tries[][3] = {{1, 2, 1}, {1, 1, 1}, {1, 0, 1}, {0, 2, 1},
+                                   {0, 1, 1}, {0, 0, 1}, {0, 1, 0}, {0, 0, 0}};
+    for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+        if ((tries[k][0] && !a->sim_cached) ||
+            (!tries[k][1] && tries[k][2] && !tries[k][0] && run[0]))
+            continue; /* "cached" only for a cached result; a run under way before "SimGrid" */
+        const char *e = tries[k][1] == 2 ? eng : tries[k][1] == 1 ? brief : "";
+        snprintf(buf, len, "%s%s%s%s%s%s%s", tries[k][2] ? "SimGrid " : "", g->ok,
+                 tries[k][0] && a->sim_cached ? " cached" : "", e[0] ? " " : "", e,
+                 run[0] ? (e[0] ? ", " : " ") : "", run);
+        if (screen_cells(buf) <= w)
+            return;
     }
 }
 
@@ -191,11 +217,7 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
         return;
     }
     draw_text(s, y, mx, colw, COL_HEADING, a->model_pending ? "model, evaluating" : "model");
-    sim_header(s, a, buf, sizeof buf);
-    /* Narrow (80 columns): "cached" goes rather than be cut to "cach". */
-    char *extra = strstr(buf, " cached");
-    if (extra && screen_cells(buf) > sw)
-        *extra = 0;
+    sim_header(s, a, sw, buf, sizeof buf);
     draw_text(s, y, sx, sw, a->sim_phase == SIM_FAILED ? COL_ERROR : COL_HEADING, buf);
     const char *ph = sim_placeholder(a);
     enum colour ph_c = a->sim_phase == SIM_FAILED ? COL_ERROR : COL_MUTED;

@@ -99,6 +99,7 @@ int xover_rebase(struct xover *xo, const struct params *p, const struct platform
     int changed = strcmp(key, xo->base_key) != 0;
     if (changed) {
         memset(xo->pstate, 0, sizeof xo->pstate);
+        memset(xo->pfid, 0, sizeof xo->pfid);
         snprintf(xo->base_key, sizeof xo->base_key, "%s", key);
     }
     xo->base = base;
@@ -181,7 +182,7 @@ void xover_point_params(const struct xover *xo, int m, int i, struct params *out
     out->data_scaling = xo->px[i];
 }
 
-int xover_take(struct xover *xo, const struct params *p, bool done, double makespan)
+int xover_take(struct xover *xo, const struct params *p, bool done, double makespan, int fid)
 {
     int i = 0;
     while (i < XO_POINTS && !(fabs(p->data_scaling - xo->px[i]) <= 1e-12 * xo->px[i]))
@@ -195,10 +196,13 @@ int xover_take(struct xover *xo, const struct params *p, bool done, double makes
         struct params q;
         xover_point_params(xo, m, i, &q);
         params_canonical(&q, want, sizeof want);
-        if (strcmp(key, want))
+        /* A less faithful answer (or a failed refinement) never hides a more faithful one. */
+        if (strcmp(key, want) ||
+            (xo->pstate[m][i] == XO_PT_DONE && (!done || fid < xo->pfid[m][i])))
             continue;
         xo->pstate[m][i] = done ? XO_PT_DONE : XO_PT_FAILED;
         xo->sim[m][i] = done ? makespan : 0;
+        xo->pfid[m][i] = (unsigned char)fid;
         took++;
     }
     return took;

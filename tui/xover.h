@@ -56,6 +56,7 @@ struct xover {
     double px[XO_POINTS];
     double sim[XO_STRATEGIES][XO_POINTS]; /* simulated makespan when pstate is DONE */
     unsigned char pstate[XO_STRATEGIES][XO_POINTS];
+    unsigned char pfid[XO_STRATEGIES][XO_POINTS]; /* the fidelity of sim (refined as the column) */
     struct xover_curves c; /* may lag behind base_key until the next computation lands */
 };
 
@@ -83,9 +84,11 @@ int xover_platform_copy(struct platform *dst, const struct platform *src);
 /* The configuration of simulated point i of strategy m. */
 void xover_point_params(const struct xover *xo, int m, int i, struct params *out);
 
-/* Records a simulation of p (makespan, or failed) on every point of the current base that p is:
- * two strategies may name one configuration. Returns how many points took it. */
-int xover_take(struct xover *xo, const struct params *p, bool done, double makespan);
+/* Records a simulation of p (makespan, or failed) at fidelity fid on every point of the current
+ * base that p is: two strategies may name one configuration. p carries the base's fidelity and
+ * sampling (a refinement answers for the base's point); a point already DONE at a higher
+ * fidelity keeps its answer. Returns how many points took it. */
+int xover_take(struct xover *xo, const struct params *p, bool done, double makespan, int fid);
 
 /* The model's makespan at data_scaling x (log interpolation between samples); -1 if no curve. */
 double xover_model_at(const struct xover_curves *c, int m, double x);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "params.h"
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
@@ -218,6 +220,13 @@ static int read_extras(json_t *o, struct sim_result *r, char *err, size_t errlen
         return fail(err, errlen, "key 'fidelity' is not a string");
     if (f)
         snprintf(r->fidelity, sizeof r->fidelity, "%s", json_string_value(f));
+    json_t *smp = json_object_get(o, "sampling"); /* optional: older results have none */
+    if (smp && !json_is_object(smp))
+        return fail(err, errlen, "key 'sampling' is not an object");
+    char why[RESULT_ERR_MAX];
+    if (smp && (get_count(smp, "steps_simulated", true, &r->steps_simulated, why, sizeof why) < 0 ||
+                get_number(smp, "error", false, &r->sampling_error, why, sizeof why) < 0))
+        return fail(err, errlen, "sampling: %s", why);
     const char *w = json_string_value(json_object_get(o, "warning")); /* optional */
     snprintf(r->warning, sizeof r->warning, "%s", w ? w : "");
     if (read_per_step(o, r, err, errlen) < 0)
@@ -262,6 +271,7 @@ int result_from_json(json_t *o, struct sim_result *r, char *err, size_t errlen)
     memset(r, 0, sizeof *r);
     r->wall_seconds = -1;
     r->activities = -1;
+    r->steps_simulated = -1;
     int rc = -1;
     if (!json_is_object(o))
         fail(err, errlen, "expected a JSON object, got %s",
@@ -333,4 +343,21 @@ double result_step_mean(const struct sim_result *r, const double *steps)
     for (long i = 0; i < r->nsteps; i++)
         sum += steps[i];
     return sum / (double)r->nsteps;
+}
+
+int result_fidelity(const struct sim_result *r)
+{
+    const char *const *c = param_table[P_FIDELITY].choices;
+    for (int i = 0; c[i]; i++)
+        if (!strcmp(r->fidelity, c[i]))
+            return i;
+    return -1;
+}
+
+const char *result_engine(const struct sim_result *r)
+{
+    int f = result_fidelity(r);
+    if (f == FIDELITY_FULL && r->steps_simulated > 0 && r->steps_simulated < r->m.steps)
+        return "full sampled";
+    return f >= 0 ? param_table[P_FIDELITY].choices[f] : "SimGrid";
 }

@@ -26,7 +26,11 @@ struct sim_result {
     double wall_seconds; /* host time the simulation took; -1 when absent */
     long activities;     /* SimGrid activities executed; -1 when absent */
     char fidelity[16];   /* "fast" / "full"; "" when absent */
-    char warning[640];   /* where the platform breaks an assumption (model or fast mode); "" */
+    /* Step sampling (fidelity full, --sampling auto): the steps SimGrid simulated (the rest were
+     * extrapolated) and the error estimate; -1 and 0 when the JSON has no "sampling". */
+    long steps_simulated;
+    double sampling_error;
+    char warning[640]; /* where the platform breaks an assumption (model or fast mode); "" */
     /* Per step, seconds for one core of each component; all four have nsteps entries (0: absent).
      * They point into one allocation owned by the struct. */
     long nsteps;
@@ -51,6 +55,15 @@ int result_copy(struct sim_result *dst, const struct sim_result *src);
 
 /* Frees what r owns and empties it. */
 void result_free(struct sim_result *r);
+
+/* The engine behind r's numbers, as the explorer names it: "fast", "full", "full sampled" (some
+ * steps extrapolated), "smpi"; "SimGrid" when the JSON does not say. */
+const char *result_engine(const struct sim_result *r);
+
+/* How faithful r is: its fidelity's index in the parameter table (fast 0, full 1, smpi 2), -1
+ * when the JSON does not say. A more faithful result of a configuration supersedes a less
+ * faithful one, never the reverse. */
+int result_fidelity(const struct sim_result *r);
 
 /* Mean of a per-step array, or -1 if there are no steps. */
 double result_step_mean(const struct sim_result *r, const double *steps);

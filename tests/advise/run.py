@@ -143,7 +143,7 @@ def verify_reports_simgrids_numbers():
     checked = [c for c in ranked if c["simgrid"] is not None]
     assert [c["rank"] for c in checked] == [1, 2], f"checked ranks {[c['rank'] for c in checked]}"
     for c in checked:
-        cfg = c["config"]
+        cfg = dict(c["config"], fidelity=c["simgrid"]["fidelity"])  # the engine that checked it
         args = [a for k, v in cfg.items() if v != "" for a in (f"--{k}", str(v))]
         run = json.loads(situ("run", "--json", *args).stdout)
         assert abs(c["simgrid"]["makespan"] - run["makespan"]) <= 1e-9 * run["makespan"], \
@@ -155,6 +155,20 @@ def verify_reports_simgrids_numbers():
     assert "SimGrid keeps the model's order" in table or "SimGrid changes the order" in table, table
     line = next(l for l in table.splitlines() if l.strip().startswith("1 "))
     assert f"{checked[0]['simgrid']['makespan']:.1f}" in line.split("|")[2], line
+
+
+def verify_is_at_full_fidelity_by_default():
+    # The candidates are the model's (fidelity fast in their configuration); the check is full
+    # fidelity's, step-sampled, unless --fidelity chose: then that one, each candidate's own.
+    q = ["--ratio", "7,15", "--nodes", "2", "--iterations", "2000", "--verify", "1"]
+    full = advise_json(*q)[0]
+    assert full["simgrid"]["fidelity"] == "full", full["simgrid"]
+    steps = json.loads(situ("model", "--json", "--iterations", "2000").stdout)["steps"]
+    assert 0 < full["simgrid"]["sampling"]["steps_simulated"] < steps, (full["simgrid"], steps)
+    fast = advise_json(*q, "--fidelity", "fast")[0]
+    assert fast["simgrid"]["fidelity"] == "fast", fast["simgrid"]
+    assert "SimGrid checks the best 1 at fidelity full, step-sampled." in situ("advise", *q).stdout
+    assert "at fidelity as given" in situ("advise", *q, "--fidelity", "fast").stdout
 
 
 def says_when_simgrid_changes_the_order():
@@ -333,6 +347,7 @@ check("top candidate equals a sweep's argmin/argmax, each objective", top_equals
 check("pareto front is non-dominated and complete", pareto_front_is_non_dominated_and_complete)
 check("constraints are honoured", constraints_are_honoured)
 check("verify reports SimGrid's numbers", verify_reports_simgrids_numbers)
+check("verify is at full fidelity by default", verify_is_at_full_fidelity_by_default)
 check("says when SimGrid changes the order", says_when_simgrid_changes_the_order)
 check("--out writes the CSV, heatmap and front", out_dir_writes_the_files)
 check("--out DIR is one set: all of it or DIR as it was", out_dir_is_one_set)

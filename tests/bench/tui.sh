@@ -10,6 +10,9 @@
 #           configuration, on the next slider), each simulated result awaited;
 #   advise: keys 25 ms apart with the advisor view open (a): each moves the cursor, and the
 #           heatmap is modelled anew before the frame.
+#   faithful: at 16 nodes in transit, one key (the stride to 20), then the refined result (sampled
+#           full fidelity) awaited: the last key to the faithful answer on screen (target 3 s).
+#           With BASE, the base binary at --fidelity full for the same key: its key-to-result.
 # The "sims" column counts the explorer's simulation children while the keys arrived (fewest-most).
 # The key-to-result columns time a slider key to its SimGrid result on screen (debounce included).
 # With a second binary (BASE: an older build, `make bench BENCH_BASE=...`), the result phase runs
@@ -130,6 +133,54 @@ done
 # modelled again before the frame (ratio x nodes, 5 x 24 cells).
 PHASE_PRE=a phase advise 200 0.025 lhkj any --iterations 40 --stride 20
 
+# faithful NAME ARGS...: the explorer at 16 nodes in transit from stride 40; Down Left sets the
+# stride to 20 (the last key); the screen is awaited until the status bar names a full-fidelity
+# run, then q. Appends "NAME|ms" (the key-to-faithful p50, or the base's key-to-result) to
+# $tmp/faithful.
+faithful() {
+    bin=${BIN:-$SITU}
+    name=$1
+    shift
+    tui_tmux kill-server 2>/dev/null || :
+    cat >"$tmp/$name.sh" <<EOF
+XDG_CACHE_HOME="$tmp/cache-$name" LANG=C.UTF-8 "$bin" --stats --nodes 16 --mapping intransit --stride 40 $* 2>"$tmp/$name.err"
+echo EXIT=\$? >"$tmp/$name.rc"
+EOF
+    tui_new b 120 40 "sh '$tmp/$name.sh'"
+    n=0
+    until tui_screen b | grep -q PARAMETERS; do
+        n=$((n + 1))
+        [ $n -lt 200 ] || fail "the explorer did not start ($name)"
+        sleep 0.05
+    done
+    tui_tmux send-keys -t b Down Left
+    n=0
+    until tui_screen b | grep -q ' stride  *20 ' && tui_screen b | grep -Eq 'last run took .*\(full'; do
+        n=$((n + 1))
+        [ $n -lt 3000 ] || fail "no full-fidelity result in 150 s ($name)"
+        sleep 0.05
+    done
+    tui_tmux send-keys -t b q
+    n=0
+    until [ -s "$tmp/$name.rc" ]; do
+        n=$((n + 1))
+        [ $n -lt 200 ] || fail "q did not quit ($name)"
+        sleep 0.05
+    done
+    python3 - "$tmp/$name.err" "$name" >>"$tmp/faithful" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = (re.search(r"key-to-faithful-result latency .* p50 (\d+) ms", text) or
+     re.search(r"SimGrid result on screen\) over \d+ keys: p50 (\d+) ms", text))
+print(f"{sys.argv[2]}|{m.group(1) if m else '-'}")
+PY
+}
+: >"$tmp/faithful"
+if [ -n "$BASE" ]; then
+    BIN=$BASE faithful faithful-base --fidelity full
+fi
+faithful faithful
+
 python3 - "$tmp/rows" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
@@ -143,6 +194,11 @@ print(f"tui: key-to-frame p99 {d['loaded'][3]} ms with {d['loaded'][7]} simulati
       f"({d['idle'][3]} ms idle; target 16 ms); debounce-to-result p99 {res[6]} ms "
       f"(target 300 ms); key-to-result p50 {res[10]} ms, p99 {res[11]} ms; "
       f"advisor view open p99 {d['advise'][3]} ms (target 16 ms)")
+faithful = dict(l.strip().split("|") for l in open(sys.argv[1].replace("rows", "faithful")))
+print(f"tui: at 16 nodes in transit, the last key to the faithful answer (sampled full fidelity) "
+      f"on screen: {faithful['faithful']} ms (target 3000 ms)"
+      + (f"; before (BASE, --fidelity full, no refinement): {faithful['faithful-base']} ms"
+         if "faithful-base" in faithful else ""))
 # Each variant's mean over its two rounds, and their ratio: measured in this one run.
 for before, what_before in (("cold", "every child started cold (SITU_READY_CHILD=0)"),
                             ("base", "BASE")):

@@ -150,9 +150,10 @@ def simgrid_marks_and_contradiction():
     try:
         p.tmux("send-keys", "a")
         wait(p, lambda s: "ADVISOR" in s, "the advisor")
-        # The configuration on screen is simulated: its cell gets SimGrid's mark and value.
-        s = wait(p, lambda s: re.search(r"here \S+ model, SimGrid \d", s), "SimGrid's value",
-                 timeout=60)
+        # The configuration on screen is simulated: its cell gets SimGrid's mark and value, at
+        # full fidelity once refined (the engine named).
+        s = wait(p, lambda s: re.search(r"here \S+ model, SimGrid full( sampled)? \d", s),
+                 "SimGrid's full-fidelity value", timeout=60)
         xs, rows = grid(s)
         here = next(cells[xs.index("15")] for label, cells in rows if label == "1")
         assert here.startswith("●"), f"the simulated cell is {here!r}:\n{s}"

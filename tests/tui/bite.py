@@ -84,7 +84,7 @@ ARGS = ["--iterations", "400", "--nodes", "2"]
 
 
 def bars_at_start_up():
-    t = tmuxpane.Pane(SITU, TMP, *ARGS)
+    t = tmuxpane.Pane(SITU, TMP, "--no-refine", *ARGS)
     try:
         t.wait_for("SimGrid ✓", 60)
         numbers_match(t.screen(), ARGS)
@@ -93,7 +93,7 @@ def bars_at_start_up():
 
 
 def m_switches_the_mapping():
-    t = tmuxpane.Pane(SITU, TMP, *ARGS)
+    t = tmuxpane.Pane(SITU, TMP, "--no-refine", *ARGS)
     try:
         t.wait_for("SimGrid ✓", 60)
         before = bars(t.screen())
@@ -146,7 +146,7 @@ def analytics_edit_reaches_the_cache():
     open(lua, "w").write(text.format("0.50"))
     args = ["--iterations", "400", "--analytics", lua]
     old = engine("run", *args)["makespan"]
-    t = tmuxpane.Pane(SITU, TMP, *args)
+    t = tmuxpane.Pane(SITU, TMP, "--no-refine", *args)
     try:
         t.wait_for("SimGrid ✓", 60)
         t.tmux("send-keys", "Right")

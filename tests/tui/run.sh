@@ -121,13 +121,15 @@ start() {
     sessions=$((sessions + 1)) # a fresh server: the old one may still be on its way out
     sock=$base-$sessions
     # The explorer runs in our temporary directory: relative paths are ours, and its data comes
-    # from beside the binary, not from whatever directory the suite was started in.
+    # from beside the binary, not from whatever directory the suite was started in. Without
+    # refinement: these cases read the fidelity parameter's numbers (fast's Δ, its caution);
+    # tests/tui/refine.sh checks refinement.
     cat >"$tmp/wrap.sh" <<EOF
 ulimit -c 0
 cd "$tmp" || exit 1
 before=\$(stty -g)
 ${cache_tmp:+export TMPDIR='$cache_tmp'}
-XDG_CACHE_HOME="${cache_home:-$tmp/cache}" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+XDG_CACHE_HOME="${cache_home:-$tmp/cache}" NO_COLOR=$nocolor LANG=$loc LC_ALL=$loc "$situ" --no-refine --platform "$platform" "\$@" 2>"$tmp/stderr"
 rc=\$?
 restored=yes
 [ "\$(stty -g)" = "\$before" ] || restored=no
@@ -504,7 +506,7 @@ start C.UTF-8 --nodes 4 --ratio 7 --stride 1000 --iterations 2000 --compute-scal
 wait_for "SimGrid ✓" 30 || miss "the fast run never landed"
 keys G k k l l # G: the last slider, decimation; k k: fidelity (compression between); its choices: fast, full, smpi
 wait_for " fidelity +smpi" 10 || miss "the fidelity slider did not reach smpi"
-wait_for "SimGrid [0-9]+ s" 30 || miss "the smpi run shows no running time"
+wait_for "SimGrid smpi [0-9]+ s" 30 || miss "the smpi run shows no running time"
 grep -q "smpi: C cancels" "$screen" || miss "no hint that C cancels"
 explorer=$(tui_pid situ)
 [ -n "$explorer" ] || miss "no explorer process"

@@ -124,7 +124,8 @@ keys() {
 }
 
 # start COLSxROWS ENV ARGS...: a fresh private server whose pane execs the explorer (ENV: extra
-# variables such as NO_COLOR=1, or - for none).
+# variables such as NO_COLOR=1, or - for none), without refinement: the cases read the fidelity
+# parameter's numbers (tests/tui/refine.sh checks refinement).
 start() {
     size=$1
     env=$2
@@ -136,7 +137,7 @@ start() {
 ulimit -c 0
 cd "$tmp/run" || exit 1
 export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8 LC_ALL=C.UTF-8 $env
-exec "$situ" --platform "$platform" "\$@" 2>"$tmp/stderr"
+exec "$situ" --no-refine --platform "$platform" "\$@" 2>"$tmp/stderr"
 EOF
     tui_new situ "${size%x*}" "${size#*x}" "sh $tmp/wrap.sh $*"
 }

@@ -51,6 +51,39 @@ Test(bite, result_parser_keeps_active_and_idle_apart)
     result_free(&r);
 }
 
+/* Step sampling's record: how many steps SimGrid simulated names the engine ("full sampled"); a
+ * result without it (older cache entries, fast) is not called sampled. */
+Test(bite, result_parser_reads_sampling_and_names_the_engine)
+{
+    const char *json = "{" DISTINCT_KEYS ",\"fidelity\":\"full\","
+                       "\"sampling\":{\"steps_simulated\":2,\"error\":0.001}}";
+    struct sim_result r;
+    char err[RESULT_ERR_MAX] = "";
+    cr_assert_eq(result_parse(json, strlen(json), &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.steps_simulated, 2);
+    cr_assert_float_eq(r.sampling_error, 0.001, 1e-15);
+    cr_assert_eq(result_fidelity(&r), FIDELITY_FULL);
+    cr_assert_str_eq(result_engine(&r), r.m.steps > 2 ? "full sampled" : "full");
+    cr_assert_gt(r.m.steps, 2, "the fixture must have more steps than it simulated");
+    result_free(&r);
+
+    const char *every = "{" DISTINCT_KEYS ",\"fidelity\":\"full\","
+                        "\"sampling\":{\"steps_simulated\":3,\"error\":0}}";
+    cr_assert_eq(result_parse(every, strlen(every), &r, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(result_engine(&r), "full", "every step simulated is not sampled");
+    result_free(&r);
+
+    const char *plain = "{" DISTINCT_KEYS ",\"fidelity\":\"fast\"}";
+    cr_assert_eq(result_parse(plain, strlen(plain), &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.steps_simulated, -1);
+    cr_assert_str_eq(result_engine(&r), "fast");
+    result_free(&r);
+
+    const char *bad = "{" DISTINCT_KEYS ",\"sampling\":{\"steps_simulated\":-1}}";
+    cr_assert_eq(result_parse(bad, strlen(bad), &r, err, sizeof err), -1);
+    cr_assert(strstr(err, "sampling: key 'steps_simulated'"), "reason: %s", err);
+}
+
 /* ---- the explorer's memory cache: an analytics edit is a new configuration ---------------- */
 
 struct done {

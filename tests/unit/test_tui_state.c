@@ -312,6 +312,7 @@ static struct sim_result fake_result(double makespan)
 Test(tui_state, results_land_on_the_current_configuration_only)
 {
     struct app_state *s = start_default();
+    s->refine = false; /* the fidelity parameter's run alone: its result is the last */
     struct params stale = s->p;
     stale.stride = 40;
     struct sim_result r = fake_result(123);
@@ -334,16 +335,74 @@ Test(tui_state, results_land_on_the_current_configuration_only)
     stop(s);
 }
 
+/* Refinement: fast, then full, on the column and on the crossover's points; a less faithful
+ * result (a fast run ending late) never replaces a more faithful one; a result of a configuration
+ * left behind is never shown; f turns it off. */
+Test(tui_state, refinement_keeps_the_most_faithful_result)
+{
+    struct app_state *s = start_default();
+    cr_assert(s->refine, "refinement is on by default");
+    cr_assert_eq(app_sim_first(s), FIDELITY_FAST);
+    cr_assert_eq(app_sim_target(s), FIDELITY_FULL);
+    struct params full;
+    app_at_fidelity(&s->p, FIDELITY_FULL, &full);
+    struct sim_result fast_r = fake_result(100), full_r = fake_result(90);
+    snprintf(fast_r.fidelity, sizeof fast_r.fidelity, "fast");
+    snprintf(full_r.fidelity, sizeof full_r.fidelity, "full");
+
+    app_on_result(s, &s->p, &fast_r, NULL, false, 0.1);
+    cr_assert(s->has_sim);
+    cr_assert_eq(s->sim_phase, SIM_WAITING, "full fidelity is still to come");
+    app_on_result(s, &full, &full_r, NULL, false, 2);
+    cr_assert_eq(s->sim_phase, SIM_DONE);
+    cr_assert_eq(s->sim_fid, FIDELITY_FULL);
+    app_on_result(s, &s->p, &fast_r, NULL, false, 0.1);
+    cr_assert_float_eq(s->sim.m.makespan, 90, 1e-12, "a late fast result replaced full's");
+    app_on_result(s, &s->p, NULL, "exit 1: late", false, 0.1);
+    cr_assert_eq(s->sim_phase, SIM_DONE, "a late fast failure hid full's result");
+
+    /* The crossover's points: the same rule. */
+    int m = XO_INTRANSIT, i = 2;
+    struct params q;
+    xover_point_params(&s->xo, m, i, &q);
+    app_on_result(s, &q, &fast_r, NULL, false, 0.1);
+    q.fidelity = FIDELITY_FULL;
+    app_on_result(s, &q, &full_r, NULL, false, 0.1);
+    q.fidelity = FIDELITY_FAST;
+    app_on_result(s, &q, &fast_r, NULL, false, 0.1);
+    cr_assert_eq(s->xo.pstate[m][i], XO_PT_DONE);
+    cr_assert_eq(s->xo.pfid[m][i], FIDELITY_FULL);
+    cr_assert_float_eq(s->xo.sim[m][i], 90, 1e-12, "a late fast point replaced full's");
+
+    /* A key: the full result of the configuration left behind is not this one's. */
+    struct params old = full;
+    app_key(s, APP_KEY_RIGHT);
+    app_on_result(s, &old, &full_r, NULL, false, 2);
+    cr_assert_not(s->has_sim, "a stale full result was shown as current");
+
+    /* f: off, the fidelity parameter's run is the last; on again. */
+    cr_assert(app_key(s, 'f') & APP_REFINE);
+    cr_assert_not(s->refine);
+    cr_assert_eq(app_sim_target(s), FIDELITY_FAST);
+    app_on_result(s, &s->p, &fast_r, NULL, false, 0.1);
+    cr_assert_eq(s->sim_phase, SIM_DONE);
+    cr_assert(app_key(s, 'f') & APP_REFINE);
+    cr_assert(s->refine);
+    cr_assert_eq(s->sim_phase, SIM_WAITING);
+    stop(s);
+}
+
 Test(tui_state, job_counts_and_phase)
 {
     struct app_state *s = start_default();
-    cr_assert(app_set_jobs(s, 2, 3, SIM_QUEUED) & APP_DIRTY);
+    cr_assert(app_set_jobs(s, 2, 3, SIM_QUEUED, FIDELITY_FAST) & APP_DIRTY);
     cr_assert_eq(s->running, 2);
     cr_assert_eq(s->queued, 3);
     cr_assert_eq(s->sim_phase, SIM_QUEUED);
-    app_set_jobs(s, 2, 3, SIM_RUNNING);
+    app_set_jobs(s, 2, 3, SIM_RUNNING, FIDELITY_FAST);
     cr_assert_eq(s->sim_phase, SIM_RUNNING);
-    cr_assert_eq(app_set_jobs(s, 2, 3, SIM_RUNNING), 0, "nothing changed, nothing to draw");
+    cr_assert_eq(app_set_jobs(s, 2, 3, SIM_RUNNING, FIDELITY_FAST), 0,
+                 "nothing changed, nothing to draw");
     stop(s);
 }
 
