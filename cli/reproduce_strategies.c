@@ -197,8 +197,8 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
     chart_text(cr, tx, ty, "Fastest", 14, 0);
     for (int j = 0; j < r.n; j++) {
         char line[128], lo[32], hi[32];
-        crossover_format(r.from[j], lo, sizeof lo);
-        crossover_format(r.to[j], hi, sizeof hi);
+        crossover_format_bound(r.from[j], j == 0, lo, sizeof lo);
+        crossover_format_bound(r.to[j], j == r.n - 1, hi, sizeof hi);
         snprintf(line, sizeof line, "x%s to x%s: %s", lo, hi, picked.st[r.who[j]].name);
         chart_text(cr, tx, ty += 20, line, 12, 0);
     }
@@ -239,8 +239,8 @@ void reproduce_strategies_summary(const struct study *s, FILE *out, double alert
                 xs[0], xs[n - 1]);
     for (int j = 0; r.n > 1 && j < r.n; j++) {
         char lo[32], hi[32];
-        crossover_format(r.from[j], lo, sizeof lo);
-        crossover_format(r.to[j], hi, sizeof hi);
+        crossover_format_bound(r.from[j], j == 0, lo, sizeof lo);
+        crossover_format_bound(r.to[j], j == r.n - 1, hi, sizeof hi);
         fprintf(out, "  %s fastest from data scaling %s to %s%s\n", picked.st[r.who[j]].name, lo,
                 hi, j + 1 < r.n ? "," : "");
     }

@@ -122,8 +122,10 @@ FUZZ_OBJ_params   = engine/model/params engine/base/flag
 FUZZ_OBJ_hostfile = engine/model/layout $(PLATFORM_OBJ) engine/model/params engine/base/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
 FUZZ_OBJ_preset   = engine/model/preset engine/base/datadir engine/model/params engine/base/flag engine/base/outfile
-FUZZ_OBJ_result   = engine/model/result
-FUZZ_OBJ_sweep    = cli/study engine/model/grid engine/base/flag engine/model/params engine/model/model engine/model/model_file engine/model/layout \
+FUZZ_OBJ_result   = engine/model/result engine/model/params engine/base/flag
+# The model's files (model.c and its model_*.c): the sweep and the threads' test link them all.
+MODEL_OBJ         = $(basename $(wildcard engine/model/model*.c))
+FUZZ_OBJ_sweep    = cli/study engine/model/grid engine/base/flag engine/model/params $(MODEL_OBJ) engine/model/layout \
                     $(PLATFORM_OBJ) engine/base/datadir engine/run/cache engine/base/cache_dir engine/model/report engine/model/profile engine/lua/evaluate \
                     engine/base/outfile engine/model/preset cli/options tests/fuzz/stubs engine/model/simprofile \
                     $(basename $(wildcard engine/lua/analytics.c engine/lua/simulation.c engine/lua/script.c engine/lua/sandbox.c engine/lua/script_async.c \
@@ -164,7 +166,7 @@ test-slow: fuzz-smoke
 TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
-TSAN_SRC = engine/model/model.c engine/model/model_file.c engine/model/profile.c engine/model/simprofile.c engine/model/layout.c engine/model/params.c engine/model/platform.c \
+TSAN_SRC = $(addsuffix .c,$(MODEL_OBJ)) engine/model/strategy.c engine/model/profile.c engine/model/simprofile.c engine/model/layout.c engine/model/params.c engine/model/platform.c \
            engine/base/datadir.c engine/model/crossover.c engine/base/flag.c tui/xover.c tui/scaling.c \
            tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))

@@ -224,8 +224,8 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
                 break;
             }
             char lo[32], hi[32];
-            crossover_format(f->from[j], lo, sizeof lo);
-            crossover_format(f->to[j], hi, sizeof hi);
+            crossover_format_bound(f->from[j], j == 0, lo, sizeof lo);
+            crossover_format_bound(f->to[j], j == f->n - 1, hi, sizeof hi);
             draw_text(s, y + r, x, 1, curve_colour[f->who[j]], point_of(s, f->who[j]));
             draw_fmt(s, y + r++, x + 2, w - 2, COL_TEXT, "%s%s-%s%s %s", g->times, lo, g->times, hi,
                      words[f->who[j]]);

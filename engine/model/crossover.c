@@ -56,6 +56,14 @@ void crossover_format(double x, char *out, size_t len)
     snprintf(out, len, "%.*f", decimals > 0 ? decimals : 0, r);
 }
 
+void crossover_format_bound(double x, bool axis_end, char *out, size_t len)
+{
+    if (axis_end)
+        snprintf(out, len, "%g", x);
+    else
+        crossover_format(x, out, len);
+}
+
 static int clamp_points(int n)
 {
     return n < 1 ? 1 : n > CROSSOVER_POINTS_MAX ? CROSSOVER_POINTS_MAX : n;

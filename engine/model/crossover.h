@@ -72,5 +72,8 @@ double crossover_interpolate(double x0, double d0, double x1, double d1);
  * agree to about that. */
 #define CROSSOVER_DIGITS 2
 void crossover_format(double x, char *out, size_t len);
+/* A range's bound: a crossing as crossover_format, an end of the axis (axis_end) as it is ("1",
+ * "1000"): it was chosen, not found. */
+void crossover_format_bound(double x, bool axis_end, char *out, size_t len);
 
 #endif

@@ -6,21 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_internal.h"
 #include "model_reduce.h"
-
-/* fmax and fmin as glibc computes them on x86-64 (maxsd/minsd: on a tie, the second; a NaN
- * loses to a number), inlined: libm's calls were an eighth of an advisor's search. */
-static inline double max2(double a, double b)
-{
-    double m = a > b ? a : b; /* maxsd, no branch */
-    return b != b ? a : m;
-}
-
-static inline double min2(double a, double b)
-{
-    double m = a < b ? a : b;
-    return b != b ? a : m;
-}
 
 const char *model_scenario_name(enum scenario s)
 {
@@ -45,17 +32,6 @@ enum scenario model_scenario(double sim_side, double ana_side)
     return ana_side > sim_side ? SCENARIO_IS : SCENARIO_IA;
 }
 
-/* Seconds of latency of the route a -> b (0 when unknown). */
-static double route_latency(const struct platform *pf, int a, int b)
-{
-    int n;
-    const int *route = platform_route(pf, a, b, &n);
-    double lat = 0;
-    for (int k = 0; route && k < n; k++)
-        lat += pf->link[route[k]].lat;
-    return lat;
-}
-
 void model_actor_shares(long load, int actors, bool shared, double *retrieval, double *analysis)
 {
     *retrieval = *analysis = 0;
@@ -65,276 +41,6 @@ void model_actor_shares(long load, int actors, bool shared, double *retrieval, d
     *analysis = L / (n * chunks);
     /* q full rounds of n states (each actor waits n states' time) and one of r (r actors, r). */
     *retrieval = shared ? (q * n * n + r * r) / (n * L) : *analysis;
-}
-
-double model_transfer_time(const struct platform *pf, int a, int b, double bytes, double sharers)
-{
-    int n;
-    const int *route = platform_route(pf, a, b, &n);
-    if (!route)
-        return NAN; /* the caller did not prepare this route (model_route_pairs): loud, not wrong */
-    if (sharers < 1)
-        sharers = 1;
-    /* The digest's route: latencies add up, the narrowest link sets the rate; a FATPIPE (the
-     * loopback, say) gives each flow its whole bandwidth, a shared link splits it. */
-    double lat = 0, t = 0;
-    for (int k = 0; k < n; k++) {
-        const struct platform_link *L = &pf->link[route[k]];
-        lat += L->lat;
-        t = max2(t, bytes * (L->shared ? sharers : 1) / (L->bw * NET_BANDWIDTH_FACTOR));
-    }
-    return lat * NET_LATENCY_FACTOR + t;
-}
-
-void model_net_init(struct model_net *net, const struct platform *pf)
-{
-    net->pf = pf;
-    net->load = calloc((size_t)pf->nlinks + 1, sizeof *net->load);
-}
-
-void model_net_free(struct model_net *net)
-{
-    free(net->load);
-    net->load = NULL;
-}
-
-void model_net_flow(struct model_net *net, int a, int b, double bytes)
-{
-    int n;
-    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
-    for (int k = 0; route && k < n; k++)
-        net->load[route[k]] += bytes;
-    /* SimGrid's cross-traffic: the acknowledgements load the way back with 5% of the flow. */
-    route = net->load ? platform_route(net->pf, b, a, &n) : NULL;
-    for (int k = 0; route && k < n; k++)
-        net->load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
-}
-
-double model_net_time(const struct model_net *net, int a, int b, double bytes)
-{
-    int n;
-    const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
-    if (!route)
-        return model_transfer_time(net->pf, a, b, bytes, 1);
-    double lat = 0, t = 0;
-    for (int k = 0; k < n; k++) {
-        const struct platform_link *L = &net->pf->link[route[k]];
-        lat += L->lat;
-        t = max2(t, (L->shared ? max2(bytes, net->load[route[k]]) : bytes) /
-                        (L->bw * NET_BANDWIDTH_FACTOR));
-    }
-    return lat * NET_LATENCY_FACTOR + t;
-}
-
-double model_net_busiest(const struct model_net *net)
-{
-    double t = 0;
-    for (int k = 0; net->load && k < net->pf->nlinks; k++) /* the network's, not the loopback */
-        if (net->load[k] > 0 && net->pf->link[k].shared &&
-            strcmp(net->pf->link[k].place, "loopback"))
-            t = fmax(t, net->load[k] / (net->pf->link[k].bw * NET_BANDWIDTH_FACTOR));
-    return t;
-}
-
-/* Where the nodes cut the decomposition unevenly: ranks that send different halo bytes off their
- * node end their exchanges at different dates. */
-struct halo_cut {
-    bool *states; /* [hosts] or NULL: the ranks that send host h their states over the network
-                   * differ so (their states leave apart) */
-    bool ranks;   /* some node's ranks differ so (they drift out of step) */
-};
-
-/* Time of one halo exchange: every rank sends its faces at once, each message over its route.
- * Messages share the shared links of their routes (the busiest link of a message's route sets
- * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
- * shared link is busy; *cut: the cut's unevenness. */
-static double halo_exchange_time(const struct sim_profile *sim, const struct platform *pf,
-                                 const struct layout *l, double *busy, struct halo_cut *cut)
-{
-    const double *face = sim->face;
-    /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
-     * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
-     * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
-     * A host's flows are contiguous in flow[]. */
-    struct halo_flow {
-        int from, to;
-        double bytes, largest;
-    } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
-    long nflows = 0, plane = (long)l->px * l->py, first = 0, last = 0;
-    int x = 0, y = 0, z = 0;
-    /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
-     * states, and [2 hosts, 4 hosts) of the ranks on host h. */
-    int H = l->hosts;
-    double *off = malloc(4 * (size_t)H * sizeof *off);
-    for (int h = 0; off && h < 2 * H; h++)
-        off[2 * h] = INFINITY, off[2 * h + 1] = -1;
-    for (long r = 0; flow && r < l->sim_cores; r++) {
-        int h = l->rank_host[r];
-        if (r > 0 && l->rank_host[r - 1] != h)
-            first = nflows;
-        /* Past a boundary that does not wrap, the neighbour is the rank itself: none. */
-        int b = l->bounded;
-        const long nbs[6] = {r - x + (x + 1 == l->px ? (b ? x : 0) : x + 1),
-                             r - x + (x == 0 ? (b ? x : l->px - 1) : x - 1),
-                             r + ((y + 1 == l->py ? (b ? y : 0) : y + 1) - y) * (long)l->px,
-                             r + ((y == 0 ? (b ? y : l->py - 1) : y - 1) - y) * (long)l->px,
-                             r + ((z + 1 == l->pz ? (b ? z : 0) : z + 1) - z) * plane,
-                             r + ((z == 0 ? (b ? z : l->pz - 1) : z - 1) - z) * plane};
-        if (++x == l->px && (x = 0, ++y == l->py))
-            y = 0, z++;
-        double sent_off = 0;
-        for (int k = 0; k < 6; k++) {
-            if (nbs[k] == r)
-                continue;
-            int to = l->rank_host[nbs[k]];
-            sent_off += to != h ? face[k / 2] : 0;
-            long f = last >= first && last < nflows && flow[last].to == to ? last : first;
-            while (f < nflows && flow[f].to != to)
-                f++;
-            last = f; /* (the next neighbour is most often on the same host again) */
-            if (f == nflows)
-                flow[nflows++] = (struct halo_flow){h, to, 0, 0};
-            flow[f].bytes += face[k / 2];
-            flow[f].largest = max2(flow[f].largest, face[k / 2]);
-        }
-        int at[2] = {l->dtl_host[r] != h ? l->dtl_host[r] : -1, H + h};
-        for (int k = 0; off && k < 2; k++)
-            if (at[k] >= 0) {
-                off[2 * at[k]] = min2(off[2 * at[k]], sent_off);
-                off[2 * at[k] + 1] = max2(off[2 * at[k] + 1], sent_off);
-            }
-    }
-    cut->ranks = false;
-    for (int h = 0; h < 2 * H; h++) {
-        bool differ = off && off[2 * h + 1] > off[2 * h] * (1 + 1e-9);
-        if (h < H && cut->states)
-            cut->states[h] = differ;
-        cut->ranks = cut->ranks || (h >= H && differ);
-    }
-    free(off);
-    struct model_net net;
-    double worst = 0;
-    model_net_init(&net, pf);
-    for (long f = 0; flow && f < nflows; f++)
-        model_net_flow(&net, flow[f].from, flow[f].to, flow[f].bytes);
-    for (long f = 0; flow && f < nflows; f++) /* a shared link's load, a FATPIPE's largest */
-        worst = max2(worst, model_net_time(&net, flow[f].from, flow[f].to, flow[f].largest));
-    *busy = model_net_busiest(&net);
-    model_net_free(&net);
-    free(flow);
-    return worst;
-}
-
-/* ---- the memo of the halo exchange (model.h) ---- */
-
-struct model_memo {
-    bool valid;
-    /* the inputs: the platform, the halo's bytes, the layout's ranks */
-    const struct platform *pf;
-    double face[3];
-    long sim_cores;
-    int hosts, px, py, pz;
-    bool bounded;
-    int *rank_host, *dtl_host; /* [sim_cores] */
-    long cap;
-    int collector_host;
-    int *ana_per_host; /* [hosts] */
-    /* the outputs */
-    double worst, busy;
-    bool ranks, states_ok;
-    bool *states; /* [hosts] */
-    int states_cap;
-    double end; /* run_end's over the network (the mailbox DTL), if end_ok */
-    bool end_ok;
-};
-
-struct model_memo *model_memo_new(void)
-{
-    return calloc(1, sizeof(struct model_memo));
-}
-
-void model_memo_forget(struct model_memo *memo)
-{
-    if (memo)
-        memo->valid = false;
-}
-
-void model_memo_free(struct model_memo *memo)
-{
-    if (!memo)
-        return;
-    free(memo->rank_host);
-    free(memo->dtl_host);
-    free(memo->states);
-    free(memo->ana_per_host);
-    free(memo);
-}
-
-static bool memo_holds(const struct model_memo *c, const struct sim_profile *sim,
-                       const struct platform *pf, const struct layout *l, bool want_states)
-{
-    size_t ranks = sizeof(int) * (size_t)l->sim_cores;
-    return c->valid && c->pf == pf && !memcmp(c->face, sim->face, sizeof c->face) &&
-           c->sim_cores == l->sim_cores && c->hosts == l->hosts && c->px == l->px &&
-           c->py == l->py && c->pz == l->pz && c->bounded == l->bounded &&
-           c->collector_host == l->collector_host && (c->states_ok || !want_states) &&
-           !memcmp(c->rank_host, l->rank_host, ranks) && !memcmp(c->dtl_host, l->dtl_host, ranks) &&
-           !memcmp(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
-}
-
-/* halo_exchange_time through the memo, if any. */
-static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
-                        const struct platform *pf, const struct layout *l, double *busy,
-                        struct halo_cut *cut)
-{
-    if (c && memo_holds(c, sim, pf, l, cut->states != NULL)) {
-        if (cut->states)
-            memcpy(cut->states, c->states, sizeof *cut->states * (size_t)l->hosts);
-        cut->ranks = c->ranks;
-        *busy = c->busy;
-        return c->worst;
-    }
-    double worst = halo_exchange_time(sim, pf, l, busy, cut);
-    if (!c)
-        return worst;
-    c->valid = false;
-    if (l->sim_cores > c->cap) {
-        free(c->rank_host);
-        free(c->dtl_host);
-        c->cap = l->sim_cores;
-        c->rank_host = malloc(sizeof(int) * (size_t)c->cap);
-        c->dtl_host = malloc(sizeof(int) * (size_t)c->cap);
-    }
-    if (l->hosts > c->states_cap) {
-        free(c->states);
-        free(c->ana_per_host);
-        c->states_cap = l->hosts;
-        c->states = malloc(sizeof(bool) * (size_t)c->states_cap);
-        c->ana_per_host = malloc(sizeof(int) * (size_t)c->states_cap);
-    }
-    if (!c->rank_host || !c->dtl_host || !c->states || !c->ana_per_host) { /* no memo */
-        c->cap = c->states_cap = 0;
-        return worst;
-    }
-    memcpy(c->rank_host, l->rank_host, sizeof(int) * (size_t)l->sim_cores);
-    memcpy(c->dtl_host, l->dtl_host, sizeof(int) * (size_t)l->sim_cores);
-    memcpy(c->face, sim->face, sizeof c->face);
-    memcpy(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
-    c->collector_host = l->collector_host;
-    c->end_ok = false;
-    c->states_ok = cut->states != NULL;
-    if (c->states_ok)
-        memcpy(c->states, cut->states, sizeof(bool) * (size_t)l->hosts);
-    c->pf = pf;
-    c->sim_cores = l->sim_cores;
-    c->hosts = l->hosts;
-    c->px = l->px, c->py = l->py, c->pz = l->pz;
-    c->bounded = l->bounded;
-    c->worst = worst;
-    c->busy = *busy;
-    c->ranks = cut->ranks;
-    c->valid = true;
-    return worst;
 }
 
 double model_exchange_time(const struct platform *pf, const struct layout *l,
@@ -453,7 +159,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             /* (the ranks of one host to one host, in a row, have one route) */
             if (prev < 0 || l->rank_host[r] != l->rank_host[prev] ||
                 l->dtl_host[r] != l->dtl_host[prev])
-                route_lat = route_latency(pf, l->rank_host[r], l->dtl_host[r]);
+                route_lat = model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
             prev = r;
             lat[l->dtl_host[r]] += route_lat;
         }
@@ -481,8 +187,8 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             double sharers = far ? fmin(l->ana_per_host[h], l->dtl_load[h]) : 1;
             retrieval = chunks * model_transfer_time(pf, src, h, chunk_bytes, sharers);
             if (far && lat)
-                retrieval +=
-                    chunks * (lat[h] / remote[h] - route_latency(pf, src, h)) * NET_LATENCY_FACTOR;
+                retrieval += chunks * (lat[h] / remote[h] - model_route_latency(pf, src, h)) *
+                             NET_LATENCY_FACTOR;
             if (far && feed[h] > 0)
                 retrieval =
                     fmax(retrieval, model_transfer_time(pf, src, h, feed[h] * chunk_bytes, 1));
@@ -627,63 +333,6 @@ static void model_inline(const struct platform *pf, const struct layout *l,
     m->scenario = SCENARIO_INLINE;
 }
 
-/* The simulation's side of each class of steps (profile.h): its S, and what the analytics' side
- * needs of its halos. Classes with the same faces share one halo computation (memo). */
-struct sim_side {
-    double S, halo, one_halo, halo_link, exchanges;
-    const bool *apart; /* NULL: no drift range */
-    bool ranks;        /* the cut is uneven (halo_cut) */
-};
-
-struct face_memo {
-    double face[3], one, link;
-    bool ranks, *apart;
-};
-
-/* Each class's S into side[] (prof->nclasses); -1 if out of memory. memo[nclasses] is the
- * caller's to free. */
-static int sim_sides(const struct params *p, const struct platform *pf, const struct layout *l,
-                     const struct analytics_profile *prof, double f, struct model_memo *memo,
-                     struct face_memo *faces, struct sim_side *side)
-{
-    long steps = p->iterations / p->stride, T = p->stride;
-    int nm = 0;
-    for (int k = 0; k < prof->nclasses; k++) {
-        const struct sim_profile *sim = &prof->classes[k].sim;
-        struct sim_side *sd = &side[k];
-        long H = sim->halo_period, n = prof->classes[k].count, count = 0;
-        /* Halo exchanges happen every halo_period iterations: counted, not averaged (a short
-         * run may have none), and spread over the class's steps. */
-        if (!prof->step_class)
-            sd->exchanges = steps ? (double)(steps * T / H) / steps : (double)T / H;
-        else {
-            for (long i = 0; i < steps; i++)
-                if (prof->step_class[i] == k)
-                    count += (i + 1) * T / H - i * T / H;
-            sd->exchanges = n ? (double)count / n : 0;
-        }
-        int m = nm - 1;
-        while (m >= 0 && memcmp(faces[m].face, sim->face, sizeof faces[m].face))
-            m--;
-        if (m < 0) {
-            m = nm++;
-            memcpy(faces[m].face, sim->face, sizeof faces[m].face);
-            if (!(faces[m].apart = calloc((size_t)l->hosts, sizeof *faces[m].apart)))
-                return -1;
-            struct halo_cut cut = {faces[m].apart, false};
-            faces[m].one = halo_memo(memo, sim, pf, l, &faces[m].link, &cut);
-            faces[m].ranks = cut.ranks;
-        }
-        sd->one_halo = faces[m].one;
-        sd->halo_link = faces[m].link;
-        sd->ranks = faces[m].ranks;
-        sd->apart = p->iterations >= H ? faces[m].apart : NULL; /* no exchange, nothing apart */
-        sd->halo = sd->exchanges * sd->one_halo;
-        sd->S = T * (sim->cost * f) + sd->halo;
-    }
-    return 0;
-}
-
 void model_eval(const struct params *p, const struct platform *pf, const struct layout *l,
                 const struct analytics_profile *prof, struct model_result *m)
 {
@@ -719,7 +368,7 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
     int nc = prof->nclasses;
     struct sim_side *side = calloc((size_t)nc + 1, sizeof *side);
     struct face_memo *faces = calloc((size_t)nc + 1, sizeof *faces);
-    if (!side || !faces || sim_sides(p, pf, l, prof, f, memo, faces, side) < 0) {
+    if (!side || !faces || model_sim_sides(p, pf, l, prof, f, memo, faces, side) < 0) {
         for (int k = 0; faces && k < nc; k++)
             free(faces[k].apart);
         free(side);
@@ -841,13 +490,11 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
      * the last step's shorter side is overlapped by nothing but the tail's iterations, which
      * the ranks compute meanwhile. */
     double drain = m->steps ? fmax(0, fmin(last_sim, last_ana) - tail) : 0;
-    double end;
-    if (memo && memo->valid && p->dtl == DTL_MAILBOX) { /* the memo holds l (halo_memo) */
-        if (!memo->end_ok)
-            memo->end = run_end(p, pf, l), memo->end_ok = true;
-        end = memo->end;
-    } else {
+    double end; /* the mailbox's over the network: the memo's, where it holds l */
+    if (p->dtl != DTL_MAILBOX || !model_memo_end(memo, &end)) {
         end = run_end(p, pf, l);
+        if (p->dtl == DTL_MAILBOX)
+            model_memo_keep_end(memo, end);
     }
     m->makespan = m->makespan_eq5 + drain + end;
     m->efficiency = model_efficiency(sim_side, ana_side);

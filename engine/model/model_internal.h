@@ -1,0 +1,60 @@
+/* What model*.c share and nobody else needs: the simulation's side (model_halo.c: each class of
+ * steps' S, the halo exchange that is part of it, the advisor's memo of that exchange, model.h's
+ * struct model_memo) and a route's latency (model_net.c). Pure, as model.c. */
+#ifndef SITU_MODEL_INTERNAL_H
+#define SITU_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "model.h"
+
+/* fmax and fmin as glibc computes them on x86-64 (maxsd/minsd: on a tie, the second; a NaN
+ * loses to a number), inlined: libm's calls were an eighth of an advisor's search. */
+static inline double max2(double a, double b)
+{
+    double m = a > b ? a : b; /* maxsd, no branch */
+    return b != b ? a : m;
+}
+
+static inline double min2(double a, double b)
+{
+    double m = a < b ? a : b;
+    return b != b ? a : m;
+}
+
+/* Seconds of latency of the route a -> b (0 when unknown): model_net.c. */
+double model_route_latency(const struct platform *pf, int a, int b);
+
+/* Where the nodes cut the decomposition unevenly: ranks that send different halo bytes off their
+ * node end their exchanges at different dates. */
+struct halo_cut {
+    bool *states; /* [hosts] or NULL: the ranks that send host h their states over the network
+                   * differ so (their states leave apart) */
+    bool ranks;   /* some node's ranks differ so (they drift out of step) */
+};
+
+/* The simulation's side of each class of steps (profile.h): its S, and what the analytics' side
+ * needs of its halos. Classes with the same faces share one halo computation (memo). */
+struct sim_side {
+    double S, halo, one_halo, halo_link, exchanges;
+    const bool *apart; /* NULL: no drift range */
+    bool ranks;        /* the cut is uneven (halo_cut) */
+};
+
+struct face_memo {
+    double face[3], one, link;
+    bool ranks, *apart;
+};
+
+/* Each class's S into side[] (prof->nclasses); -1 if out of memory. memo[nclasses] is the
+ * caller's to free. */
+int model_sim_sides(const struct params *p, const struct platform *pf, const struct layout *l,
+                    const struct analytics_profile *prof, double f, struct model_memo *memo,
+                    struct face_memo *faces, struct sim_side *side);
+
+/* The run's end (model.c's run_end) kept in memo while it holds the same layout: *end and true
+ * if it has one. memo may be NULL. */
+bool model_memo_end(const struct model_memo *memo, double *end);
+void model_memo_keep_end(struct model_memo *memo, double end);
+
+#endif
