@@ -114,11 +114,11 @@ struct params {
     char analytics_zone[PARAMS_PATH_MAX]; /* a zone or cluster name, not a path */
     char simulation[PARAMS_PATH_MAX];
     /* reduction (model_reduce.h) */
-    double compression;         /* ratio >= 1: bytes moved = bytes / compression; 1 = none */
-    double compression_cost;    /* reference-core s per element compressed (simulation side) */
-    double decompression_cost;  /* reference-core s per element restored (analytics side) */
-    long decimation;            /* keep every decimation-th element along each dimension */
-    double decimation_cost;     /* reference-core s per element of the full state scanned */
+    double compression;        /* ratio >= 1: bytes moved = bytes / compression; 1 = none */
+    double compression_cost;   /* reference-core s per element compressed (simulation side) */
+    double decompression_cost; /* reference-core s per element restored (analytics side) */
+    long decimation;           /* keep every decimation-th element along each dimension */
+    double decimation_cost;    /* reference-core s per element of the full state scanned */
     /* staging: bytes per staging server (dtl=staging) */
     double staging_memory;
     double extra[PARAMS_EXTRA]; /* a simulation profile's parameters (params_declare) */
