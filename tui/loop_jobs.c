@@ -205,10 +205,13 @@ void jobs_config_changed(struct tui *t)
     /* What the cache knows of each rung, the least faithful first (the app keeps the most). */
     int fids[3] = {app_sim_first(&t->app), t->app.p.fidelity, app_sim_target(&t->app)};
     struct xover *xo = &t->app.xo;
+    struct runner_lookup_memo memo = {.ok = false}; /* the files read once for all of them */
     for (int k = 0; k < 3; k++) {
+        if (k && (fids[k] == fids[k - 1] || (k == 2 && fids[2] == fids[0])))
+            continue; /* a rung named twice (the slider's fidelity is often the target) */
         struct params q;
         app_at_fidelity(&t->app.p, fids[k], &q);
-        const struct sim_result *r = runner_lookup(t->runner, &q);
+        const struct sim_result *r = runner_lookup_memo(t->runner, &q, &memo);
         if (r)
             loop_post(t, app_on_result(&t->app, &q, r, NULL, true, 0));
         for (int m = 0; m < xo->n; m++) {
@@ -217,7 +220,7 @@ void jobs_config_changed(struct tui *t)
                     continue;
                 xover_point_params(xo, m, i, &q);
                 q.fidelity = fids[k];
-                if ((r = runner_lookup(t->runner, &q)) != NULL)
+                if ((r = runner_lookup_memo(t->runner, &q, &memo)) != NULL)
                     loop_post(t, app_on_result(&t->app, &q, r, NULL, true, 0));
             }
         }

@@ -85,6 +85,17 @@ static int each_input(const struct params *p, int (*fn)(int id, const char *path
     return p->platform[0] ? platform_each_file(p->platform, each_named, &n, NULL) : 0;
 }
 
+bool cache_inputs_same_paths(const struct params *a, const struct params *b)
+{
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const struct param_desc *d = &param_table[id];
+        if (d->type == PARAM_PATH && !params_is_name(id) &&
+            strcmp((const char *)a + d->offset, (const char *)b + d->offset))
+            return false;
+    }
+    return true;
+}
+
 /* Past CACHE_INPUTS_MAX files (a platform with a trace per host), the rest share the last slot:
  * their hashes and stamps folded into it, in order. */
 static void fold(struct cache_input *into, const struct cache_input *more)

@@ -10,6 +10,7 @@
 #ifndef SITU_CACHE_H
 #define SITU_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ struct cache_inputs {
 
 /* Reads every input file of p now. */
 void cache_inputs_take(const struct params *p, struct cache_inputs *in);
+
+/* Whether a and b name the same input files (every file-valued parameter alike). */
+bool cache_inputs_same_paths(const struct params *a, const struct params *b);
 
 /* The inputs' contents as one number: part of every key (the runner's memory, the disk). */
 uint64_t cache_inputs_digest(const struct cache_inputs *in);

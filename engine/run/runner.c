@@ -59,10 +59,20 @@ static void runner_key(const struct params *p, const struct cache_inputs *in, ch
 
 const struct sim_result *runner_lookup(struct runner *r, const struct params *p)
 {
+    struct runner_lookup_memo m = {.ok = false};
+    return runner_lookup_memo(r, p, &m);
+}
+
+const struct sim_result *runner_lookup_memo(struct runner *r, const struct params *p,
+                                            struct runner_lookup_memo *m)
+{
+    if (!m->ok || !cache_inputs_same_paths(&m->p, p)) {
+        cache_inputs_take(p, &m->in);
+        m->p = *p;
+        m->ok = true;
+    }
     char key[RUNNER_KEY_MAX];
-    struct cache_inputs in;
-    cache_inputs_take(p, &in);
-    runner_key(p, &in, key, sizeof key);
+    runner_key(p, &m->in, key, sizeof key);
     return rcache_get(r->cache, key, rcache_hash(key));
 }
 

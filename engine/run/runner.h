@@ -30,6 +30,7 @@
 
 #include "../model/params.h"
 #include "../model/result.h"
+#include "cache.h" /* struct cache_inputs (runner_lookup_memo) */
 
 #define RUNNER_KEY_MAX (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + inputs */
 #define RUNNER_ERR_MAX 320
@@ -112,6 +113,18 @@ int runner_cancel_tag(struct runner *r, int tag);
 
 /* The cached result for p, or NULL. Valid until the next runner call. */
 const struct sim_result *runner_lookup(struct runner *r, const struct params *p);
+
+/* runner_lookup for a burst of configurations of the same files (the explorer's rungs and
+ * crossover points at each key): the input files are read once for each set of paths, not at
+ * every lookup (reading and hashing a platform, and parsing it for the files it names, was most
+ * of a key's time). Zero the memo before the burst; it holds for that burst only. */
+struct runner_lookup_memo {
+    bool ok;
+    struct params p; /* whose paths in holds */
+    struct cache_inputs in;
+};
+const struct sim_result *runner_lookup_memo(struct runner *r, const struct params *p,
+                                            struct runner_lookup_memo *m);
 
 enum runner_job_state runner_job_state(const struct runner *r, long id);
 

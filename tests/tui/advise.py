@@ -218,8 +218,8 @@ def scenario_in_the_explorer():
 
 
 def mapping_axis_has_every_mapping():
-    # X to the mapping: its four choices once each (hostfile needs a file: no number), inline's
-    # eta 1 (no idle), and the best cell's mapping goes to the slider
+    # X to the mapping: its five choices once each (hostfile needs a file, posthoc a platform with
+    # disks: no number), inline's eta 1 (no idle), and the best cell's mapping goes to the slider
     p = opened("--nodes", "2")
     try:
         p.tmux("send-keys", "a")
@@ -228,9 +228,9 @@ def mapping_axis_has_every_mapping():
             p.tmux("send-keys", "X")
         s = wait(p, lambda s: "mapping→" in s, "the mapping on the x axis")
         xs, rows = grid(s)
-        assert xs == ["insit", "intra", "hostf", "inlin"], xs
+        assert xs == ["insit", "intra", "hostf", "inlin", "posth"], xs
         for label, cells in rows:
-            assert "--" in cells[2] and "1.00" in cells[3], (label, cells)
+            assert "--" in cells[2] and "1.00" in cells[3] and "--" in cells[4], (label, cells)
         p.tmux("send-keys", "*")  # the best by eta: inline, which idles never
         wait(p, lambda s: slider(s, "mapping") == "inline", "mapping inline after *")
     finally:

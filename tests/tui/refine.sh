@@ -64,7 +64,7 @@ start() {
     sock=$tmp/tmux-$sessions
     cat >"$tmp/wrap.sh" <<EOF
 cd "$tmp" || exit 1
-XDG_CACHE_HOME="$tmp/cache-$sessions" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
+${ready_env:-} XDG_CACHE_HOME="$tmp/cache-$sessions" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
 printf '\nEXIT=%s\n' "\$?"
 read -r _ || exec tail -f /dev/null
 EOF
@@ -101,6 +101,9 @@ finish "the column ends at sampled full fidelity, its engine named"
 # ---- a key during the full run supersedes it --------------------------------------------------
 # Unsampled full at 16 nodes runs long enough to be seen (15 s of CPU, never finished here); the node count typed while it runs is a
 # new configuration: the 16-node full child goes, and what ends on screen is the 2-node one's.
+# Children are found by their command line, which a ready child's hand-over (over its stdin)
+# does not show: every child starts cold here.
+ready_env=SITU_READY_CHILD=0
 start --nodes 16 --mapping intransit --sampling off
 wait_for "✓ fast, full [0-9]+ s" 60 || miss "no full run under way after fast's numbers"
 [ -n "$(full_runs 16)" ] || miss "no 16-node full-fidelity child while the column says one runs"

@@ -43,7 +43,8 @@ rss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status"; 
 # The explorer's simulation children, and all its children (pid is checked to be the explorer
 # below). This configuration has no Lua: once drained, no helper process has a reason to live.
 sims() { tui_simulations "$pid" | wc -l; }
-children() { tui_children "$pid" | wc -l; }
+# Its children but the ready child waiting for a configuration: it has a reason to live.
+children() { echo $(($(tui_children "$pid" | wc -l) - $(tui_ready_children "$pid" | wc -l))); }
 
 cat >"$tmp/wrap.sh" <<EOF2
 XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8 LC_ALL=C.UTF-8 exec "$situ" --platform "$platform" --fidelity full --sampling off 2>/dev/null
