@@ -143,13 +143,14 @@ cli-test: all
 # `make test` builds once, then runs every suite as its own target (tools/test-suites.sh): all of
 # them run even after a failure, and the summary names each red one with its time. One suite alone:
 # `make test-NAME` (it expects the build `make test` or `make all` made).
-TEST_SUITES = mutants-apply tsan fuzz-replay valgrind-lua unit \
+TEST_SUITES = mutants-apply tsan fuzz-replay unit \
               tools cli tui tui-stress tui-signals tui-supervisor \
               tui-as-user tui-terminals tui-bite tui-advise tui-refine cli-table tui-workshop \
               engine engine-platforms lua lua-isolation study study-output \
               advise calibrate
 # ASan+UBSan over the unit, CLI and bad-input suites (`make test-asan`, about 5 minutes with its
-# build) runs in `make test-slow`: with it `make test` was past its 10 minutes.
+# build), valgrind on the Lua paths (`make test-valgrind-lua`, 35-70 s) and the stress and signal
+# suites as another user run in `make test-slow`: with them `make test` was past its 10 minutes.
 test: deps
 	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	@MAKE="$(MAKE)" sh tools/test-suites.sh $(TEST_SUITES)
@@ -182,7 +183,9 @@ test-tui-signals:
 test-tui-supervisor:
 	sh tests/tui/supervisor.sh ./situ
 test-tui-as-user:
-	sh tests/tui/as-user.sh ./situ run.sh stress.sh signals.sh
+	sh tests/tui/as-user.sh ./situ run.sh
+test-tui-as-user-slow:
+	sh tests/tui/as-user.sh ./situ stress.sh signals.sh
 test-tui-terminals:
 	python3 tests/tui/terminals.py ./situ
 test-tui-bite:
@@ -217,7 +220,7 @@ test-calibrate:
 mutants: situ $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
-test-slow: mutants smpi asan asan-slow
+test-slow: mutants smpi asan asan-slow test-valgrind-lua test-tui-as-user-slow
 	python3 tests/engine/smpi_levels.py ./situ
 	python3 tests/engine/sampling.py ./situ
 	python3 tests/engine/reduction.py ./situ

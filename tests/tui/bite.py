@@ -138,6 +138,13 @@ def simgrid_makespan(screen):
     return sim
 
 
+def settled(screen):
+    """The SimGrid column shows a result and runs nothing ("SimGrid ✓ fast", not "..., fast soon",
+    "fast queued" or "fast…")."""
+    head = re.search(r"SimGrid ✓[^│\n]*", screen)
+    return bool(head) and not re.search(r", |soon|queued|…|\.\.\.", head.group(0))
+
+
 def analytics_edit_reaches_the_cache():
     """Simulate ratio 15, then 31; make the analytics 100x dearer; go back to 15: the SimGrid
     column must be the new file's simulation, never the old file's cached result."""
@@ -151,9 +158,10 @@ def analytics_edit_reaches_the_cache():
         t.wait_for("SimGrid ✓", 60)
         t.tmux("send-keys", "Right")
         t.wait_for("31 sim/ana", 10)
-        end = time.monotonic() + 60
-        while time.monotonic() < end and not re.search(r"SimGrid ✓ [0-9.]+ m?s", t.screen()):
+        end = time.monotonic() + 60  # ratio 31's run landed: the heading has no run under way
+        while time.monotonic() < end and not settled(t.screen()):
             time.sleep(0.1)
+        assert settled(t.screen()), f"ratio 31 never simulated:\n{t.screen()}"
         before = makespans(t.screen())[0]
         open(lua, "w").write(text.format("50.0"))
         new = engine("run", *args)["makespan"]

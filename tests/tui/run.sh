@@ -404,6 +404,9 @@ makespan_model() {
 # in it with its line number however long $TMPDIR is.
 start C.UTF-8 --analytics watched.lua --ratio 31
 wait_for "makespan +[0-9]" || miss "no makespan"
+# The edit lands while nothing runs: a simulation of the old file that ended after the edit would
+# say so ("changed during the run") in place of the reload notice.
+wait_for "0 running, 0 queued" 60 || miss "the simulations never drained"
 before=$(makespan_model)
 cat >"$ana.new" <<'LUA'
 return { name = "watched", cost = function(ctx) return ctx.particles * 7.93e-5 * ctx.compute_scaling end }
