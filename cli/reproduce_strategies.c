@@ -172,8 +172,8 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
         lo = 1, hi = 10, x0 = 1, x1 = 1000;
     struct panel p;
     chart_panel(&p, cr, 0, 40, w * 0.72, h - 40, x0, x1, true, lo / 1.3, hi * 1.3, true);
-    chart_axes(&p, "data scaling (x bytes per particle)", "makespan (s)", "Makespan", NULL, NULL,
-               0);
+    chart_axes(&p, "data scaling (multiplier on the bytes each analysis receives)", "makespan (s)",
+               "Makespan", NULL, NULL, 0);
     int styles[STRATEGIES_MAX];
     const char *labels[STRATEGIES_MAX];
     for (int k = 0; k < picked.n; k++) {
@@ -190,7 +190,7 @@ void reproduce_strategies_draw(cairo_t *cr, double w, double h, const struct stu
         snprintf(label, sizeof label, "%s ~%s", picked.st[r.who[j + 1]].name, at);
         chart_vline(&p, r.to[j], label);
     }
-    chart_legend(&p, 0, styles, labels, picked.n);
+    chart_legend(&p, CHART_LEGEND_AUTO, styles, labels, picked.n);
     /* Beside the plot: who is fastest where, and what was left out. */
     double tx = w * 0.74, ty = 80;
     cairo_set_source_rgb(cr, 0, 0, 0);
