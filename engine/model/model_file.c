@@ -11,57 +11,28 @@
 #include "model.h"
 #include "model_reduce.h"
 
-/* Adds `bytes` to every link of the route a -> b, and SimGrid's cross-traffic (5% of it) to the
- * way back: model.c's model_net, here on its own so that model.c may call this file. */
-static void flow(const struct platform *pf, double *load, int a, int b, double bytes)
-{
-    int n;
-    const int *route = platform_route(pf, a, b, &n);
-    for (int k = 0; route && k < n; k++)
-        load[route[k]] += bytes;
-    route = platform_route(pf, b, a, &n);
-    for (int k = 0; route && k < n; k++)
-        load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
-}
-
-/* A transfer of `bytes` a -> b sharing each shared link of its route with all its load. */
-static double flow_time(const struct platform *pf, const double *load, int a, int b, double bytes)
-{
-    int n;
-    const int *route = platform_route(pf, a, b, &n);
-    if (!route)
-        return NAN; /* a route the digest lacks: loud, not wrong */
-    double lat = 0, t = 0;
-    for (int k = 0; k < n; k++) {
-        const struct platform_link *L = &pf->link[route[k]];
-        lat += L->lat;
-        t = fmax(t, (L->shared ? fmax(bytes, load[route[k]]) : bytes) /
-                        (L->bw * NET_BANDWIDTH_FACTOR));
-    }
-    return lat * NET_LATENCY_FACTOR + t;
-}
-
 /* The network part of one phase: every host h moves per[h] states of `bytes` to (write) or from
  * (read) every server, a stripe each; the time of the slowest host's stripes, each sharing
  * every link of its route with the phase's whole load. */
 static double stripes_net(const struct platform *pf, const int *per, int hosts, double bytes,
                           bool write)
 {
-    double *load = calloc((size_t)pf->nlinks + 1, sizeof *load);
-    if (!load)
+    struct model_net net;
+    model_net_init(&net, pf);
+    if (!net.load)
         return NAN;
     double stripe = bytes / pf->ndisks, t = 0;
     for (int h = 0; h < hosts; h++)
         for (int s = 0; per[h] && s < pf->ndisks; s++) {
             int srv = pf->disk[s].host;
-            flow(pf, load, write ? h : srv, write ? srv : h, per[h] * stripe);
+            model_net_flow(&net, write ? h : srv, write ? srv : h, per[h] * stripe);
         }
     for (int h = 0; h < hosts; h++)
         for (int s = 0; per[h] && s < pf->ndisks; s++) {
             int srv = pf->disk[s].host;
-            t = fmax(t, flow_time(pf, load, write ? h : srv, write ? srv : h, per[h] * stripe));
+            t = fmax(t, model_net_time(&net, write ? h : srv, write ? srv : h, per[h] * stripe));
         }
-    free(load);
+    model_net_free(&net);
     return t;
 }
 
