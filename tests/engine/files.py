@@ -5,9 +5,9 @@ node's link limits); where the model warns (actors that read several files each,
 writing nodes) fast and full still agree and the model is an upper bound; the bytes written and
 read cross the servers' links; the disks' bandwidths come from the platform (the digest);
 post hoc runs its phases in sequence. Run by tests/engine/run.py (make test)."""
-import json
 import os
-import subprocess
+
+from agree import close, situ_json  # noqa: E402  (tests/engine/agree.py)
 
 DAHU = "platforms/dahu-pfs.xml"
 FATTREE = "platforms/fattree-pfs.xml"
@@ -38,19 +38,7 @@ INSITU = [
 
 
 def call(situ, *args, iterations="100"):
-    top = os.path.dirname(situ)
-    p = subprocess.run([situ, *args, "--json", "--iterations", iterations], capture_output=True, text=True,
-                       timeout=300, cwd=top)
-    if p.returncode:
-        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)
-
-
-def close(a, b, tol, what):
-    if a == b:
-        return
-    if abs(a / b - 1) > tol:
-        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * abs(a / b - 1):.3f}% > {100 * tol:.1f}%)")
+    return situ_json(situ, *args, "--iterations", iterations)
 
 
 def posthoc_result(r, measured=True):

@@ -3,9 +3,9 @@ stride, then the ranks' exchange. The model, fast and full agree within 2% on tw
 for each exchange pattern, without a caution; smpi agrees with full; nothing travels to analytics
 (no puts, no metrics), and the result says inline (no idle, efficiency 1). Run by
 tests/engine/run.py (make test); tests/engine/smpi_levels.py puts them beside the other levels."""
-import json
 import os
-import subprocess
+
+from agree import close, situ_json  # noqa: E402  (tests/engine/agree.py)
 
 # (what, arguments): one exchange pattern each, on two platforms of different topologies. 400
 # iterations: 20 steps, each full run well under a second.
@@ -29,19 +29,7 @@ GATHER = """return { name = 'gathered', description = 'a gather of 1 MB per rank
 
 
 def call(situ, *args):
-    top = os.path.dirname(situ)
-    p = subprocess.run([situ, *args, "--json", "--mapping", "inline"], capture_output=True, text=True,
-                       timeout=300, cwd=top)
-    if p.returncode:
-        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)
-
-
-def close(a, b, tol, what):
-    if a == b:
-        return
-    if abs(a / b - 1) > tol:
-        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * abs(a / b - 1):.3f}% > {100 * tol:.1f}%)")
+    return situ_json(situ, *args, "--mapping", "inline")
 
 
 def inline_result(r, measured=True):

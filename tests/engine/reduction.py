@@ -5,9 +5,9 @@ agrees with full, and an application's own states (--smpi-app) are reduced too; 
 reduction. tests/engine/run.py (make test) runs the quick checks, `python3 tests/engine/reduction.py ./situ`
 (make test-slow) every one; tests/engine/smpi_levels.py puts the configurations beside the other
 levels."""
-import json
 import os
-import subprocess
+
+from agree import close, situ_json  # noqa: E402  (tests/engine/agree.py)
 
 FAT = "platforms/fattree64.xml"
 # (what, arguments): 400 iterations, 20 steps, each full run well under a second.
@@ -32,19 +32,7 @@ AGREEMENT = [
 ]
 
 
-def call(situ, *args):
-    top = os.path.dirname(situ)
-    p = subprocess.run([situ, *args, "--json"], capture_output=True, text=True, timeout=300, cwd=top)
-    if p.returncode:
-        raise AssertionError(f"situ {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)
-
-
-def close(a, b, tol, what):
-    if a == b:
-        return
-    if abs(a / b - 1) > tol:
-        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * abs(a / b - 1):.3f}% > {100 * tol:.1f}%)")
+call = situ_json
 
 
 def without(args, *flags):

@@ -16,6 +16,8 @@ import os
 import re
 import subprocess
 
+from agree import close, situ_json  # noqa: E402  (tests/engine/agree.py)
+
 BASE = ["--mapping", "intransit", "--dtl", "staging", "--iterations", "200"]
 ZONE = ["--platform", "platforms/staging.xml", "--analytics-zone", "staging"]
 PLATFORMS = [("dahu, 4 nodes", ["--nodes", "4"]), ("staging.xml, 8 nodes", ZONE + ["--nodes", "8"])]
@@ -34,13 +36,6 @@ def levels(situ, args):
     for f in ("fast", "full"):
         out[f] = json.loads(call(situ, "run", "--json", "--fidelity", f, *BASE, *args).stdout)
     return out
-
-
-def close(a, b, tol, what):
-    if a == b:
-        return
-    if abs(a / b - 1) > tol:
-        raise AssertionError(f"{what}: {a:.6g} vs {b:.6g} ({100 * (a / b - 1):+.2f}%, over {100 * tol:.0f}%)")
 
 
 def unbounded(situ, args):
