@@ -1,7 +1,8 @@
 /* The model's memo (model_eval_memo): what a search remembers of one layout must never change a
  * result. Each configuration of a sequence that comes back to layouts, changes only what the memo
  * keys on (the halo's bytes, the DTL, the platform) or only what it does not (the stride, the
- * costs), is evaluated with the memo and without it: the two results must be the same bytes. */
+ * costs, the file DTL on a layout seen), is evaluated with the memo and without it: the two
+ * results must be the same bytes. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -37,6 +38,12 @@ static void same_with_memo(struct params *p, const struct platform *pf, struct m
 Test(model_memo, results_are_the_same_bytes)
 {
     struct platform dahu = fixture_dahu_platform(), small = fixture_small_platform();
+    /* dahu's last two nodes a file system's servers: the file DTL on the memo's layouts */
+    dahu.ndisks = 2;
+    dahu.disk = calloc(2, sizeof *dahu.disk);
+    cr_assert_not_null(dahu.disk);
+    for (int s = 0; s < 2; s++)
+        dahu.disk[s] = (struct platform_disk){dahu.hosts - 1 - s, 2.8e9, 2.8e9};
     struct model_memo *memo = model_memo_new();
     cr_assert_not_null(memo);
     /* mapping, nodes, ratio, stride, region, dtl, platform: runs of one layout (the stride, the
@@ -54,6 +61,8 @@ Test(model_memo, results_are_the_same_bytes)
         {MAPPING_INSITU, 4, 7, 200, 70, DTL_MAILBOX, false, 25},
         {MAPPING_INSITU, 4, 7, 200, 40, DTL_MAILBOX, false, 25},
         {MAPPING_INSITU, 4, 7, 200, 40, DTL_QUEUE, false, 25},
+        {MAPPING_INSITU, 4, 7, 200, 40, DTL_MAILBOX, false, 25},
+        {MAPPING_INSITU, 4, 7, 200, 40, DTL_FILE, false, 25}, /* its run's end differs */
         {MAPPING_INSITU, 4, 7, 200, 40, DTL_MAILBOX, false, 25},
         {MAPPING_INTRANSIT, 4, 7, 20, 70, DTL_MAILBOX, false, 1},
         {MAPPING_INTRANSIT, 4, 7, 500, 70, DTL_MAILBOX, false, 50},
