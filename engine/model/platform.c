@@ -82,7 +82,8 @@ static int add_route(struct platform *pf, int a, int b, const int *links, int n)
     while (pf->route[at].a >= 0)
         at = (at + 1) % (size_t)pf->route_cap;
     pf->route[at] = (struct platform_route){a, b, n, (int)pf->nroute_links};
-    memcpy(pf->route_links + pf->nroute_links, links, sizeof *links * (size_t)n);
+    if (n > 0) /* a route of no link (a host to itself): route_links may still be NULL */
+        memcpy(pf->route_links + pf->nroute_links, links, sizeof *links * (size_t)n);
     pf->nroute_links += n;
     pf->nroutes++;
     return 0;
