@@ -68,7 +68,9 @@ static int add_route(struct platform *pf, int a, int b, const int *links, int n)
         return 0;
     if (2 * (pf->nroutes + 1) > pf->route_cap && grow_routes(pf) < 0)
         return -1;
-    if (pf->nroute_links + n > pf->route_links_cap) {
+    /* The table exists once any route does, a route of no link included: platform_route returns
+     * a pointer into it, which must not be NULL plus an offset. */
+    if (!pf->route_links || pf->nroute_links + n > pf->route_links_cap) {
         long cap = pf->route_links_cap ? 2 * pf->route_links_cap : 4096;
         while (cap < pf->nroute_links + n)
             cap *= 2;
@@ -82,8 +84,7 @@ static int add_route(struct platform *pf, int a, int b, const int *links, int n)
     while (pf->route[at].a >= 0)
         at = (at + 1) % (size_t)pf->route_cap;
     pf->route[at] = (struct platform_route){a, b, n, (int)pf->nroute_links};
-    if (n > 0) /* a route of no link (a host to itself): route_links may still be NULL */
-        memcpy(pf->route_links + pf->nroute_links, links, sizeof *links * (size_t)n);
+    memcpy(pf->route_links + pf->nroute_links, links, sizeof *links * (size_t)n);
     pf->nroute_links += n;
     pf->nroutes++;
     return 0;
