@@ -86,9 +86,12 @@ def footer_and_help():
         p.tmux("send-keys", "?")
         p.wait_for("advisor heatmap")
         p.tmux("send-keys", "Escape")
+        # Closed before the next key: an Esc and a key sent at once read as Alt and the key.
+        wait(p, lambda s: "advisor heatmap" not in s, "the help closed by Esc")
         p.tmux("send-keys", "a")
-        s = wait(p, lambda s: "ADVISOR" in s, "the advisor")
-        assert re.search(r"move .*axes .*objective", s.splitlines()[-1]), s.splitlines()[-1]
+        # The whole frame: tmux may catch one half drawn, the panel before the footer.
+        wait(p, lambda s: "ADVISOR" in s and re.search(r"move .*axes .*objective", s.splitlines()[-1]),
+             "the advisor and its footer")
     finally:
         p.close()
 
@@ -113,6 +116,15 @@ def cursor_moves_the_sliders():
         p.close()
 
 
+def starred_cells(screen):
+    """The (row label, column) of each cell the map marks best ('*'); none while no map shows."""
+    try:
+        xs, rows = grid(screen)
+    except StopIteration:
+        return []
+    return [(label, xs[i]) for label, cells in rows for i, c in enumerate(cells) if c.endswith("*")]
+
+
 def best_cell_is_marked():
     p = opened()
     try:
@@ -122,11 +134,12 @@ def best_cell_is_marked():
         best = re.search(r"^\*ratio=(\d+) nodes=(\d+) (\S+)", "\n".join(panel(s)), re.M)
         r, n, v = best.groups()
         p.tmux("send-keys", "*")  # to the best cell: the sliders take its values
-        s = wait(p, lambda s: slider(s, "ratio") == r and slider(s, "nodes") == n,
-                 f"ratio {r} nodes {n} after *")
+        # The sliders move at once; the map is drawn again once its search ends (off the UI
+        # thread), with its mark.
+        s = wait(p, lambda s: slider(s, "ratio") == r and slider(s, "nodes") == n and starred_cells(s),
+                 f"ratio {r} nodes {n} after *, and the map's mark")
         xs, rows = grid(s)
-        starred = [(label, xs[i]) for label, cells in rows for i, c in enumerate(cells)
-                   if c.endswith("*")]
+        starred = starred_cells(s)
         assert starred == [(n, r)], f"marked {starred}, best is nodes {n} ratio {r}:\n{s}"
         cell = next(c for label, cells in rows if label == n for c in cells if c.endswith("*"))
         assert v in cell, f"best {v} but the cell says {cell!r}"
