@@ -340,6 +340,8 @@ wait_for "Caution" 10 || miss "! did not open the caution"
 grep -q "upper bound here" "$screen" || miss "the caution box does not say it is an upper bound"
 grep -q "check with --fidelity full" "$screen" || miss "the caution box is not whole"
 keys Escape
+# Closed before the next key: an Esc and a key sent at once read as Alt and the key.
+wait_gone "upper bound here" 10 || miss "Esc did not close the caution"
 keys m # in situ (the mapping row is off an 80x24 screen)
 wait_for "SimGrid ✓" 30 || miss "no simulated result in situ"
 wait_for "no errors" 10 || miss "in situ: a caution stayed"
