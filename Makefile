@@ -6,7 +6,11 @@ DATADIR  = $(PREFIX)/share/situ
 VERSION  = 0.1.0
 
 CC      ?= cc
-PKGS     = simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo
+# The front end (situ: the command line, the explorer, the model, Lua) links no SimGrid; the
+# simulation helper (situ-sim: engine/sim/ and helper/) is the one program that does, and situ
+# starts it for every simulation and platform digest (engine/base/datadir.h finds it).
+FRONT_PKGS = lua5.4 libuv ncursesw jansson libxml-2.0 cairo
+PKGS       = simgrid $(FRONT_PKGS)
 # CFLAGS is the user's (`make CFLAGS=-O0` works); the project's own flags live apart and always
 # apply, the user's last so that they win.
 CFLAGS  ?= -O2 -g
@@ -15,9 +19,12 @@ SMPIMAIN = $(shell pkg-config --variable=libdir simgrid 2>/dev/null)/simgrid/smp
 SITU_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MD -MP \
            -DSITU_VERSION='"$(VERSION)"' -DSITU_DATADIR='"$(DATADIR)"' \
            -DSITU_SMPIMAIN='"$(SMPIMAIN)"' \
+           -DSITU_SIMGRID_VERSION='"$(shell pkg-config --modversion simgrid 2>/dev/null)"' \
            -I$(EMBED_DIR) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# libxml2 is loaded when a platform is first read (engine/model/platform_xml.h), not at start.
+FRONT_LDLIBS = $(shell pkg-config --libs $(filter-out libxml-2.0,$(FRONT_PKGS)) 2>/dev/null) -lm
 # The situ binary allocates through jemalloc: SimGrid allocates and frees objects for every
 # activity and every element of its max-min system, and under glibc's malloc full fidelity at 32
 # nodes spent a third more CPU (docs/model.md, "Cost"). The sanitizer and fuzz builds keep their
@@ -26,11 +33,15 @@ MALLOC_LIBS = $(shell pkg-config --libs jemalloc 2>/dev/null)
 
 BUILD    = build
 ENGINE   = $(wildcard engine/*/*.c)
+SIM      = $(wildcard engine/sim/*.c)
 TUI      = $(wildcard tui/*.c)
 CLI      = $(wildcard cli/*.c)
 PLOT     = $(wildcard plot/*.c)
-LIB_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(ENGINE) $(TUI) $(PLOT)) # tui/export.c draws through plot/
+FRONT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(SIM),$(ENGINE)) $(TUI) $(PLOT)) # tui/export.c draws through plot/
+SIM_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(SIM))
+LIB_OBJ  = $(FRONT_OBJ) $(SIM_OBJ)
 CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
+HELPER_OBJ = $(BUILD)/helper/situ_sim.o
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 
@@ -39,13 +50,25 @@ UNIT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 # deps first, and alone: the compile flags ask pkg-config, which the packages deps installs
 # provide, so under -j the build must not start beside it.
 all: deps
-	$(MAKE) --no-print-directory situ smpi
+	$(MAKE) --no-print-directory situ situ-sim smpi
 
 deps:
 	@sh tools/deps.sh
 
-situ: $(LIB_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok $(BUILD)/calls.ok
-	$(CC) $(ALL_CFLAGS) -o $@ $(LIB_OBJ) $(CLI_OBJ) $(LDFLAGS) $(LDLIBS) $(MALLOC_LIBS)
+# --as-needed: a library none of whose symbols a program uses is not loaded at its start.
+situ: $(FRONT_OBJ) $(CLI_OBJ) $(BUILD)/layers.ok $(BUILD)/circles.ok $(BUILD)/calls.ok
+	$(CC) $(ALL_CFLAGS) -o $@ $(FRONT_OBJ) $(CLI_OBJ) $(LDFLAGS) -Wl,--as-needed $(FRONT_LDLIBS)
+	@sh tools/check-layers.sh --front-end $@
+
+# The helper: its main, SimGrid's part of the engine, and what they use of the rest (the
+# archive gives the linker only the objects it needs: no explorer, no plots).
+situ-sim: $(HELPER_OBJ) $(SIM_OBJ) $(BUILD)/libsitu.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(HELPER_OBJ) $(SIM_OBJ) $(BUILD)/libsitu.a $(LDFLAGS) \
+	    -Wl,--as-needed $(LDLIBS) $(MALLOC_LIBS)
+
+$(BUILD)/libsitu.a: $(FRONT_OBJ) $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 # Lua that is part of the program (the sandbox, the checks of analytics and lesson files) is
 # written as .lua files in scripts/lua/internal/ and compiled in, as wrk compiles its wrk.lua:
@@ -152,7 +175,7 @@ TEST_SUITES = mutants-apply tsan fuzz-replay unit \
 # build), valgrind on the Lua paths (`make test-valgrind-lua`, 35-70 s) and the stress and signal
 # suites as another user run in `make test-slow`: with them `make test` was past its 10 minutes.
 test: deps
-	$(MAKE) --no-print-directory situ smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
+	$(MAKE) --no-print-directory situ situ-sim smpi $(BUILD)/unit $(BUILD)/layers.ok $(BUILD)/circles.ok
 	@MAKE="$(MAKE)" sh tools/test-suites.sh $(TEST_SUITES)
 .PHONY: $(addprefix test-,$(TEST_SUITES)) test-asan
 
@@ -242,10 +265,10 @@ bench: all
 	sh tests/bench/lua.sh ./situ
 	sh tests/bench/advise.sh ./situ $(BENCH_BASE)
 
-install: situ smpi
+install: situ situ-sim smpi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 situ $(DESTDIR)$(PREFIX)/bin/situ
-	install -m 755 situ-smpi libsitu_dtl.so $(DESTDIR)$(DATADIR)/
+	install -m 755 situ-sim situ-smpi libsitu_dtl.so $(DESTDIR)$(DATADIR)/
 	install -m 644 smpi/situ_dtl.h $(DESTDIR)$(DATADIR)/
 	cp -R platforms presets scripts $(DESTDIR)$(DATADIR)/
 	rm -rf $(DESTDIR)$(DATADIR)/scripts/lua/internal # compiled in (EMBED_H)
@@ -265,7 +288,7 @@ format:
 	git ls-files '*.c' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) situ situ-smpi libsitu_dtl.so
+	rm -rf $(BUILD) situ situ-sim situ-smpi libsitu_dtl.so
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -49,10 +49,19 @@ void cli_wrote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Takes --time-limit SECONDS out of argv (main.c). -1 after an error message. */
 int cli_time_limit_flag(int *argc, char **argv);
 
+/* Takes --alert U out of argv[2..] into report_link_alert (a display option of `situ run`, which
+ * the simulation helper renders with). -1 after an error message. */
+int cli_take_alert(int *argc, char **argv);
+
+/* Takes --smpi-app APP [ARG ...] [--] out of argv[2..] into sim_smpi_app. With a `--` after APP,
+ * every argument up to it is the application's, whatever it looks like (--alert, --nodes: byte
+ * for byte); without one, they end at the first of situ run's own flags. Called before any other
+ * flag is taken out of argv, so that none is taken from the application's; *fidelity_given says
+ * whether --fidelity was among the rest. -1 after an error message. */
+int cli_take_smpi_app(int *argc, char **argv, bool *fidelity_given);
+
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-int cmd_simulate(int argc, char **argv); /* __simulate: the runner's exec'd simulation child */
-int cmd_simulate_ready(int *argc, char ***argv); /* __simulate --ready: its arguments on stdin */
 int cmd_sweep(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

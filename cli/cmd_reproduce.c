@@ -12,7 +12,7 @@
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
 #include "../engine/model/preset.h"
-#include "../engine/sim/sim.h"
+#include "../engine/model/report.h"
 #include "../plot/chart.h"
 #include "cli.h"
 #include "reproduce_figures.h"
@@ -34,8 +34,8 @@ static void usage(void)
         "  posthoc  post hoc against in situ and in transit as the data grows, with and without\n"
         "           4:1 compression (the model; strategies this build lacks are skipped, and "
         "said)\n"
-        "--alert U flags links whose mean utilisation is above U (default " SIM_ALERT_DEFAULT_TEXT
-        ").\n"
+        "--alert U flags links whose mean utilisation is above U "
+        "(default " REPORT_ALERT_DEFAULT_TEXT ").\n"
         "--PARAM VALUE changes the study's base configuration (its sweep axes still vary), e.g.\n"
         "  situ reproduce fig7 --analytics thermo   (no fixed cost per analysis: the four\n"
         "                                            pairs tie; the preset's overhead parts "
@@ -187,7 +187,7 @@ int cmd_reproduce(int argc, char **argv)
     const char *dir = "situ-reproduce", *which = NULL, *cache = NULL;
     char nocache[1] = "";
     int jobs = 0;
-    double alert = SIM_ALERT_DEFAULT;
+    double alert = REPORT_ALERT_DEFAULT;
     struct overrides o = {.argc = argc, .argv = argv};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -238,7 +238,7 @@ int cmd_reproduce(int argc, char **argv)
                 return EXIT_BAD_INPUT;
             }
         } else if (flag == 3) {
-            if (sim_alert_parse(v, &alert, err, sizeof err) < 0) {
+            if (report_alert_parse(v, &alert, err, sizeof err) < 0) {
                 cli_error("reproduce: %s", err);
                 return EXIT_BAD_INPUT;
             }

@@ -12,8 +12,7 @@
 #include "../engine/base/outfile.h"
 #include "../engine/model/report.h"
 #include "../engine/model/result.h"
-#include "../engine/sim/sim.h"
-#include "../engine/sim/sim_smpi.h"
+#include "../engine/run/sim_pool.h"
 #include "cli.h"
 
 static void usage(void)
@@ -35,102 +34,6 @@ static void usage(void)
     params_print_help(stdout);
 }
 
-/* Takes --alert U out of argv (a display option of this command only). -1 on a bad value. */
-static int take_alert(int *argc, char **argv)
-{
-    for (int i = 2; i < *argc; i++) {
-        int at = i;
-        const char *v;
-        if (!flag_take(*argc, argv, &i, "alert", &v))
-            continue;
-        char err[PARAMS_ERR_MAX];
-        if (sim_alert_parse(v, &sim_link_alert, err, sizeof err) < 0) {
-            cli_error("%s", err);
-            return -1;
-        }
-        int drop = i - at + 1;
-        memmove(argv + at, argv + at + drop, sizeof(char *) * (*argc - at - drop + 1));
-        *argc -= drop;
-        i = at - 1;
-    }
-    return 0;
-}
-
-/* Whether argv[i] is one of `situ run`'s own flags: where an application's arguments end. */
-static bool situ_flag(const char *arg)
-{
-    char key[64];
-    if (!flag_name(arg, key, sizeof key))
-        return false;
-    static const char *const own[] = {"json",       "preset", "help", "stats",
-                                      "time-limit", "alert",  NULL};
-    for (int i = 0; own[i]; i++)
-        if (!strcmp(key, own[i]))
-            return true;
-    return params_find(key) >= 0;
-}
-
-/* Takes --smpi-app APP [ARG ...] [--] out of argv into sim_smpi_app. With a `--` after APP,
- * every argument up to it is the application's, whatever it looks like (--alert, --nodes: byte
- * for byte); without one, they end at the first of situ run's own flags. Called before any other
- * flag is taken out of argv, so that none is taken from the application's. -1 on bad input. */
-static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
-{
-    *fidelity_given = false;
-    for (int i = 2; i < *argc; i++) {
-        char key[64];
-        *fidelity_given = *fidelity_given ||
-                          (flag_name(argv[i], key, sizeof key) && params_find(key) == P_FIDELITY);
-    }
-    for (int i = 2; i < *argc; i++) {
-        int first = i;
-        const char *app;
-        if (!flag_take(*argc, argv, &first, "smpi-app", &app))
-            continue;
-        int end = first + 1; /* first: where the program's name is (argv[i] itself for --x=y) */
-        if (!app || !*app) {
-            cli_error("smpi-app: missing program after --smpi-app");
-            return -1;
-        }
-        unsigned char magic[4] = {0};
-        FILE *f = fopen(app, "rb");
-        size_t got = f ? fread(magic, 1, 4, f) : 0;
-        if (f)
-            fclose(f);
-        if (!f) {
-            cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
-            return -1;
-        }
-        static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
-        if (got < 4 || memcmp(magic, elf, 4)) {
-            cli_error("smpi-app: '%s' is not a program (build it with smpicc)", app);
-            return -1;
-        }
-        int dashes = end;
-        while (dashes < *argc && strcmp(argv[dashes], "--"))
-            dashes++;
-        if (dashes < *argc)
-            end = dashes;
-        else
-            while (end < *argc && !situ_flag(argv[end]))
-                end++;
-        int nargs = end - first;
-        sim_smpi_app.argv = calloc(nargs + 1, sizeof(char *));
-        if (!sim_smpi_app.argv)
-            return -1;
-        sim_smpi_app.argv[0] = (char *)app;
-        for (int k = 1; k < nargs; k++)
-            sim_smpi_app.argv[k] = argv[first + k];
-        sim_smpi_app.argc = nargs;
-        if (end < *argc && !strcmp(argv[end], "--"))
-            end++;
-        memmove(argv + i, argv + end, sizeof(char *) * (*argc - end + 1));
-        *argc -= end - i;
-        return 0;
-    }
-    return 0;
-}
-
 /* The table of a measured result: the model's layout, then what only a simulation knows. */
 static void print_table(FILE *out, const struct params *p, const struct sim_result *r)
 {
@@ -144,10 +47,10 @@ static void print_table(FILE *out, const struct params *p, const struct sim_resu
         double u = r->links[i].utilisation;
         fprintf(out, "    %-34s %-8s %12.4g B  %6.2f %%  %s\n", r->links[i].name, r->links[i].place,
                 r->links[i].bytes, 100 * u,
-                u > sim_link_alert ? "ALERT: above threshold"
-                : u < 0.25         ? "under-used"
-                : u <= 0.6         ? "good"
-                                   : "busy");
+                u > report_link_alert ? "ALERT: above threshold"
+                : u < 0.25            ? "under-used"
+                : u <= 0.6            ? "good"
+                                      : "busy");
     }
 }
 
@@ -178,7 +81,7 @@ int cmd_run(int argc, char **argv)
     struct cli_opts o;
     struct model_result m;
     bool fidelity_given;
-    if (take_smpi_app(&argc, argv, &fidelity_given) < 0 || take_alert(&argc, argv) < 0 ||
+    if (cli_take_smpi_app(&argc, argv, &fidelity_given) < 0 || cli_take_alert(&argc, argv) < 0 ||
         cli_time_limit_flag(&argc, argv) < 0)
         return EXIT_BAD_INPUT;
     int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
@@ -232,64 +135,4 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     return 0;
-}
-
-/* `situ __simulate --ready`: the runner's ready child (engine/run/runner.h), started ahead. Its
- * arguments come on stdin, each NUL-terminated, then EOF: *argv becomes `situ __simulate ARGS`,
- * and the child runs as one started with them (stdin /dev/null again). Nothing on stdin (its
- * runner shut down): exits 0. -1 if what came is not arguments (it says why). */
-int cmd_simulate_ready(int *argc, char ***argv)
-{
-    size_t len = 0, cap = 65536;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) /* 64 KiB is what the runner writes at most */
-            buf = cap < ((size_t)1 << 20) ? realloc(buf, cap *= 2) : NULL;
-        ssize_t n = buf ? read(STDIN_FILENO, buf + len, cap - len) : -1;
-        if (n == 0)
-            break;
-        if (n < 0 && errno != EINTR)
-            buf = NULL; /* said below; the process exits */
-        len += n > 0 ? (size_t)n : 0;
-    }
-    if (buf && len == 0)
-        exit(0);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (!buf || buf[len - 1] != 0 || devnull < 0 || dup2(devnull, STDIN_FILENO) < 0) {
-        cli_error("__simulate --ready: no arguments on stdin");
-        return -1;
-    }
-    close(devnull);
-    int n = 2;
-    for (size_t i = 0; i < len; i++)
-        n += buf[i] == 0;
-    char **args = calloc((size_t)n + 1, sizeof *args);
-    if (!args)
-        return -1;
-    args[0] = (*argv)[0];
-    args[1] = (*argv)[1];
-    n = 2;
-    for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-        args[n++] = buf + i;
-    *argc = n;
-    *argv = args; /* the process's until it exits */
-    return 0;
-}
-
-/* `situ __simulate [--smpi-app APP [ARG ...] --] --PARAM VALUE ...`: a simulation child exec'd
- * by the one child wrapper (runner.h): the explorer's, and those of a command that has another
- * thread by then (sim_isolate.c), which pass --smpi-app and --time-limit as a copy would inherit
- * them.
- * The simulation runs here, in this process, and nothing forks again. */
-int cmd_simulate(int argc, char **argv)
-{
-    struct cli_opts o;
-    struct model_result m;
-    bool fidelity_given;
-    if (take_smpi_app(&argc, argv, &fidelity_given) < 0 || cli_time_limit_flag(&argc, argv) < 0)
-        return EXIT_BAD_INPUT;
-    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
-    if (rc != 0)
-        return rc < 0 ? EXIT_BAD_INPUT : 0;
-    sim_child_main(&o.p);
 }

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -5,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/model/digest.h"
 #include "../engine/model/strategy.h"
 #include "../engine/base/cache_dir.h"
 #include "../engine/base/flag.h"
 #include "../engine/base/outfile.h"
 #include "../engine/lua/simulation.h"
-#include "../engine/sim/sim.h"
+#include "../engine/base/datadir.h"
+#include "../engine/model/report.h"
 #include "../tui/evaluator.h"
 #include "../tui/scenario_host.h"
 #include "../tui/tui.h"
@@ -98,7 +99,7 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
                 return -1;
             }
             t->strategies = v;
-        } else if (sim_alert_parse(v, &t->alert, err, sizeof err) < 0) {
+        } else if (report_alert_parse(v, &t->alert, err, sizeof err) < 0) {
             cli_error("%s", err);
             return -1;
         }
@@ -140,19 +141,15 @@ static int dispatch(int argc, char **argv)
         return man_roff_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__evaluate")) /* the explorer's helper processes */
         return evaluator_child_main(argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "__digest")) /* a platform, as SimGrid reads it */
-        return digest_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__scenario"))
         return scenario_host_main(argc, argv);
     /* sweep has had its own --time-limit (seconds per simulation before it is killed) since
      * before this flag: it keeps it, or a hung simulation would never be stopped; advise, whose
      * check is a sweep, shares it. */
     bool sweep = argc >= 2 && (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "advise"));
-    bool run = argc >= 2 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "__simulate"));
+    bool run = argc >= 2 && !strcmp(argv[1], "run");
     if (!sweep && !run && cli_time_limit_flag(&argc, argv) < 0)
         return 2;
-    if (argc >= 2 && !strcmp(argv[1], "__simulate")) /* simulation children that exec */
-        return cmd_simulate(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "__lesson-check"))
         return evaluator_lesson_check_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "model"))
@@ -214,16 +211,29 @@ static int dispatch(int argc, char **argv)
     return tui_run(&t);
 }
 
+/* Replaces this process with the simulation helper, argv as it is. Returns only on failure. */
+static int exec_helper(char **argv)
+{
+    char helper[4096], err[512];
+    if (datadir_helper(helper, sizeof helper, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        return EXIT_SIM_FAILED;
+    }
+    argv[0] = helper;
+    execv(helper, argv);
+    cli_error("cannot run %s: %s", helper, strerror(errno));
+    return EXIT_SIM_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     /* A file past the user's size limit (ulimit -f) is a failed write like a full disk: EFBIG,
      * one line and status 1, not a death by SIGXFSZ that leaves a temporary behind. */
     signal(SIGXFSZ, SIG_IGN);
-    /* The runner's ready child: loaded, it waits here for its arguments, then runs as if
-     * started with them (before anything reads argv: a --simulation among them counts). */
-    if (argc == 3 && !strcmp(argv[1], "__simulate") && !strcmp(argv[2], "--ready") &&
-        cmd_simulate_ready(&argc, &argv) < 0)
-        return EXIT_BAD_INPUT;
+    /* What only SimGrid knows is the helper's (helper/situ_sim.c): `situ __simulate` and `situ
+     * __digest` are its commands, run as they were when this binary held them. */
+    if (argc >= 2 && (!strcmp(argv[1], "__simulate") || !strcmp(argv[1], "__digest")))
+        return exec_helper(argv);
     int rc = dispatch(argc, argv);
     if (rc == 0) /* a bad input's one line stays the only one */
         cache_dir_say();

@@ -16,7 +16,7 @@
 #include "../engine/base/outfile.h"
 #include "../engine/model/preset.h"
 #include "../engine/model/report.h"
-#include "../engine/sim/sim.h"
+#include "../engine/run/sim_pool.h"
 #include "cli.h"
 
 void study_init(struct study *s)

@@ -275,8 +275,8 @@ void situ_smpi_leave(void)
     FILE *m = open_memstream(&text, &len);
     if (!m)
         situ_smpi_die("out of memory");
-    json_t *j =
-        report_sim_json(&engine.p, &measure, sim_link_alert); /* the wrapper reads one JSON line */
+    json_t *j = report_sim_json(&engine.p, &measure,
+                                report_link_alert); /* the wrapper reads one JSON line */
     if (!j || report_print_json(m, j) < 0)
         situ_smpi_die("out of memory");
     json_decref(j);

@@ -49,10 +49,14 @@ $(ASAN_DIR)/situ: $(ASAN_LIB_OBJ) $(ASAN_CLI_OBJ) $(ASAN_DIR)/tests/hardening/as
 	$(CC) $(ASAN_SAN) -Wl,--wrap=simgrid_init -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs $(HARDEN_PKGS)) -lm
 	@for d in platforms presets scripts; do [ -e $(ASAN_DIR)/$$d ] || ln -s ../$$d $(ASAN_DIR)/$$d; done
 
+# The helper beside it, as in the source tree: the ASan situ starts this one.
+$(ASAN_DIR)/situ-sim: $(ASAN_DIR)/helper/situ_sim.o $(ASAN_LIB_OBJ) $(filter-out $(ASAN_DIR)/cli/main.o,$(ASAN_CLI_OBJ)) $(ASAN_DIR)/tests/hardening/asan_simgrid.o
+	$(CC) $(ASAN_SAN) -Wl,--wrap=simgrid_init -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs $(HARDEN_PKGS)) -lm
+
 $(ASAN_DIR)/unit: $(ASAN_UNIT_OBJ) $(ASAN_LIB_OBJ) $(ASAN_DIR)/tests/hardening/asan_simgrid.o
 	$(CC) $(ASAN_SAN) -Wl,--wrap=simgrid_init -o $@ $^ $(LDFLAGS) $(shell pkg-config --libs $(HARDEN_PKGS) criterion) -lm
 
-asan-build: $(ASAN_DIR)/situ $(ASAN_DIR)/unit
+asan-build: $(ASAN_DIR)/situ $(ASAN_DIR)/situ-sim $(ASAN_DIR)/unit
 
 ASAN_REPORTS_CLEAR = rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS) && chmod 1777 $(ASAN_REPORTS)
 ASAN_REPORTS_CHECK = if [ -n "$$(ls -A $(ASAN_REPORTS))" ]; then \
@@ -75,8 +79,8 @@ asan-slow: asan-build
 
 # ---- valgrind ----
 
-# Every process (the forked simulation child too: valgrind follows fork, and --trace-children
-# covers exec) logs to build-asan/valgrind/PID.log; -q leaves a log empty unless something is wrong.
+# Every process (the simulation helper too: --trace-children follows its exec, and valgrind
+# follows fork) logs to build-asan/valgrind/PID.log; -q leaves a log empty unless something is wrong.
 # A child's error also makes it exit 1, which the parent reports as a failed simulation (exit 3).
 VALGRIND_DIR = $(ASAN_DIR)/valgrind
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --show-leak-kinds=definite \
@@ -84,7 +88,7 @@ VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --show-leak-kinds=de
            --suppressions=$(CURDIR)/tests/valgrind.supp --log-file=$(VALGRIND_DIR)/%p.log \
            --soname-synonyms=somalloc=*jemalloc* # ./situ's allocator (Makefile: MALLOC_LIBS)
 
-valgrind: situ
+valgrind: situ situ-sim
 	@rm -rf $(VALGRIND_DIR) && mkdir -p $(VALGRIND_DIR)
 	$(VALGRIND) ./situ model >/dev/null
 	# an empty cache: the platform's reader is spawned, and its output read, under valgrind too
@@ -98,7 +102,7 @@ valgrind: situ
 
 # The Lua paths (tests/hardening/lua_smoke.sh) under valgrind: ASan cannot see a use of freed
 # memory inside the system's liblua, valgrind can. Quick enough for make test.
-valgrind-lua: situ
+valgrind-lua: situ situ-sim
 	@rm -rf $(VALGRIND_DIR)-lua && mkdir -p $(VALGRIND_DIR)-lua
 	SITU_WRAP="$(subst $(VALGRIND_DIR),$(CURDIR)/$(VALGRIND_DIR)-lua,$(VALGRIND))" sh tests/hardening/lua_smoke.sh ./situ
 	@if [ -n "$$(find $(VALGRIND_DIR)-lua -name '*.log' -size +0)" ]; then \
@@ -117,7 +121,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
-PLATFORM_OBJ      = engine/model/platform engine/model/platform_files
+PLATFORM_OBJ      = engine/model/platform engine/model/platform_files engine/model/platform_xml
 FUZZ_OBJ_params   = engine/model/params engine/base/flag
 FUZZ_OBJ_hostfile = engine/model/layout $(PLATFORM_OBJ) engine/model/params engine/base/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
@@ -180,7 +184,7 @@ $(TSAN_DIR)/tsan_model: $(TSAN_OBJ)
 
 # Any report fails (exitcode 66), as does a run that computed nothing. The platforms' digests are
 # made by SimGrid (./situ __digest), outside the instrumented program.
-tsan: $(TSAN_DIR)/tsan_model situ
+tsan: $(TSAN_DIR)/tsan_model situ situ-sim
 	./situ __digest platforms/dahu.xml > $(TSAN_DIR)/dahu.json
 	./situ __digest platforms/fattree64.xml > $(TSAN_DIR)/fattree64.json
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(TSAN_DIR)/tsan_model $(TSAN_DIR)/dahu.json
@@ -188,7 +192,7 @@ tsan: $(TSAN_DIR)/tsan_model situ
 
 # ---- the bad-input corpus ----
 
-bad: situ
+bad: situ situ-sim
 	python3 tests/bad/run.py ./situ
 
 clean-hardening:

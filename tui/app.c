@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../engine/model/layout.h"
-#include "../engine/sim/sim.h"
+#include "../engine/model/report.h"
 
 void app_notice(struct app_state *s, bool error, const char *fmt, ...)
 {

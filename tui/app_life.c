@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../engine/lua/simulation.h"
-#include "../engine/sim/sim.h"
+#include "../engine/model/report.h"
 #include "app.h"
 
 int app_init(struct app_state *s, const struct params *p, const char *preset, char *err,
@@ -13,7 +13,7 @@ int app_init(struct app_state *s, const struct params *p, const char *preset, ch
 {
     memset(s, 0, sizeof *s);
     advise_map_init(&s->adv);
-    s->alert = SIM_ALERT_DEFAULT;
+    s->alert = REPORT_ALERT_DEFAULT;
     s->refine = true; /* the faithful answer comes on its own (tui_opts.no_refine: not) */
     s->sim_next = -1;
     for (int id = 0; id < PARAM_COUNT; id++) {

@@ -119,6 +119,22 @@ int datadir_resolve_lua(const char *kind, const char *sub, const char *name, cha
     return -1;
 }
 
+int datadir_helper(char *out, size_t len, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    for (int which = 0; root(which, dir, sizeof dir) == 0; which++) {
+        if (snprintf(out, len, "%s/" DATADIR_HELPER, dir) >= (int)len)
+            continue;
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    snprintf(err, errlen,
+             "the simulation helper %s is neither beside this program nor in %s: run "
+             "'make' (or 'make install')",
+             DATADIR_HELPER, SITU_DATADIR);
+    return -1;
+}
+
 int datadir_resolve(const char *path, char *out, size_t len)
 {
     snprintf(out, len, "%s", path);

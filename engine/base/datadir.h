@@ -14,6 +14,13 @@ int datadir_resolve(const char *path, char *out, size_t len);
  * the runner's simulation children, emitted commands). "situ" and -1 if the kernel cannot tell. */
 int datadir_self(char *out, size_t len);
 
+/* The simulation helper, the one program that links SimGrid (helper/situ_sim.c): every
+ * simulation and every platform digest runs in it. Found beside this binary (the source tree, and
+ * the helper itself), else in SITU_DATADIR where `make install` puts it; never on PATH or in the
+ * working directory. -1 with a one-line reason in err. */
+#define DATADIR_HELPER "situ-sim"
+int datadir_helper(char *out, size_t len, char *err, size_t errlen);
+
 #define DATADIR_NAME_MAX 64
 
 /* Names of the files ending in `suffix` in the first data directory that has `sub` (presets,

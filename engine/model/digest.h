@@ -1,4 +1,5 @@
-/* The platform digest, made by SimGrid in a child process: see platform.h for its reader. */
+/* The platform digest's format and limits: made by SimGrid in the simulation helper
+ * (engine/sim/sim_digest.h), read by platform.h's platform_load. */
 #ifndef SITU_DIGEST_H
 #define SITU_DIGEST_H
 
@@ -18,15 +19,5 @@
 /* A platform whose digest takes longer or more to make is refused as too large. */
 #define DIGEST_SECONDS_MAX 15
 #define DIGEST_BYTES_MAX   (256 << 20)
-
-/* Loads `path` with SimGrid and prints its digest as one JSON object on stdout: the whole
- * digest, or (routes_only) just the routes of the npairs host pairs (a, b) in pairs[2 * k].
- * Once per process (SimGrid cannot be reset); SimGrid's parse errors abort the process with the
- * reason on stderr. Returns 0, or 1 if stdout failed. */
-int digest_print(const char *path, const long *pairs, long npairs, bool routes_only);
-
-/* `situ __digest PLATFORM [--routes] [--parent PID]`: the same, with pairs "A B" read from
- * stdin; dying with process PID (platform_load's child). */
-int digest_main(int argc, char **argv);
 
 #endif

@@ -84,7 +84,8 @@ struct platform_file {
 typedef int (*platform_file_fn)(const struct platform_file *f, void *ud);
 /* Calls fn for each file the platform names, in document order, until fn returns non-zero
  * (returned); *traced (if given) says whether the platform has any trace, a file or inline. A
- * file that is not XML names nothing here: SimGrid's reason comes with the digest. */
+ * file that is not XML names nothing here: SimGrid's reason comes with the digest. -1 if
+ * libxml2 cannot be loaded (platform_xml.h). */
 int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool *traced);
 /* -1 with "PLATFORM: host node-1's speed_file 'x.trace' cannot be read (PATH: reason)" when a
  * file the platform names cannot be read; *traced as platform_each_file's. */
@@ -93,9 +94,9 @@ int platform_files_check(const char *platform, bool *traced, char *err, size_t e
 /* Loads the digest of a platform file: from the cache, or made by a SimGrid child (and cached).
  * On error returns -1 with one line naming the file and SimGrid's own reason in err. */
 int platform_load(const char *path, struct platform *pf, char *err, size_t errlen);
-/* The program platform_load execs as `PROGRAM __digest PLATFORM` (by default this binary, from
- * /proc/self/exe): for a process that is not situ (SMPI's processes under smpimain). Set before
- * any load, from one thread. NULL: this binary again. */
+/* The program platform_load execs as `PROGRAM __digest PLATFORM` (by default the simulation
+ * helper, datadir_helper): for a process that is not situ (SMPI's processes under smpimain). Set
+ * before any load, from one thread. NULL: the helper again. */
 void platform_set_digest_program(const char *path);
 void platform_free(struct platform *pf);
 /* Whether platform_load would find the file's digest in the cache (and so not start SimGrid). */
@@ -103,7 +104,7 @@ bool platform_cached(const char *path);
 /* A deep copy, for another thread. -1 when out of memory (dst is then empty). */
 int platform_copy(struct platform *dst, const struct platform *src);
 
-/* Reads a digest (JSON, as digest_print writes it) into pf: the fuzzed part. -1 with err. */
+/* Reads a digest (JSON, as sim_digest_print writes it) into pf: the fuzzed part. -1 with err. */
 int platform_parse_digest(const char *json, size_t len, struct platform *pf, char *err,
                           size_t errlen);
 

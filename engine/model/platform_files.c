@@ -6,7 +6,6 @@
  * refuses it itself). */
 #include <errno.h>
 #include <fcntl.h>
-#include <libxml/xmlreader.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "platform.h"
+#include "platform_xml.h"
 
 static const char *const file_attrs[] = {"speed_file",     "state_file",   "availability_file",
                                          "bandwidth_file", "latency_file", NULL};
@@ -37,36 +37,42 @@ int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool
 {
     if (traced)
         *traced = false;
-    xmlTextReaderPtr r =
-        xmlReaderForFile(platform, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    static const char *const named[] = {"file", "trace", NULL}; /* *_file="", <trace> */
+    if (!platform_xml_may_name(platform, named))
+        return 0; /* most platforms: no parse, no libxml2 loaded */
+    char why[256];
+    const struct platform_xml *x = platform_xml(why, sizeof why);
+    if (!x) /* libxml2 is a dependency of the package: a broken installation */
+        return -1;
+    xmlTextReaderPtr r = platform_xml_open(x, platform);
     int rc = 0;
-    while (r && rc == 0 && xmlTextReaderRead(r) == 1) {
-        if (xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT)
+    while (r && rc == 0 && x->read(r) == 1) {
+        if (x->node_type(r) != XML_READER_TYPE_ELEMENT)
             continue;
-        const xmlChar *tag = xmlTextReaderConstLocalName(r);
-        bool trace = !xmlStrcmp(tag, (const xmlChar *)"trace");
+        const xmlChar *tag = x->local_name(r);
+        bool trace = !strcmp((const char *)tag, "trace");
         if (trace && traced) /* with a file or with its values inline */
             *traced = true;
         char owner[160] = "";
-        while (rc == 0 && xmlTextReaderMoveToNextAttribute(r) == 1) {
-            const xmlChar *attr = xmlTextReaderConstLocalName(r);
-            const char *known = trace && !xmlStrcmp(attr, (const xmlChar *)"file") ? "file" : NULL;
+        while (rc == 0 && x->move_to_next_attribute(r) == 1) {
+            const xmlChar *attr = x->local_name(r);
+            const char *known = trace && !strcmp((const char *)attr, "file") ? "file" : NULL;
             for (int k = 0; file_attrs[k] && !known; k++)
-                if (!xmlStrcmp(attr, (const xmlChar *)file_attrs[k]))
+                if (!strcmp((const char *)attr, file_attrs[k]))
                     known = file_attrs[k];
             /* Values only of the attributes that name files: another's may be an entity bomb
              * (tests/bad: quadratic-blowup), which SimGrid's parser refuses with its reason. */
-            const char *name = known ? (const char *)xmlTextReaderConstValue(r) : NULL;
+            const char *name = known ? (const char *)x->value(r) : NULL;
             if (!name || !name[0])
                 continue;
             if (!owner[0]) {
                 const xmlChar *id = NULL;
-                if (xmlTextReaderMoveToAttribute(r, (const xmlChar *)"id") == 1)
-                    id = xmlTextReaderConstValue(r);
+                if (x->move_to_attribute(r, (const xmlChar *)"id") == 1)
+                    id = x->value(r);
                 snprintf(owner, sizeof owner, "%s%s%.100s", (const char *)tag, id ? " " : "",
                          id ? (const char *)id : "");
-                xmlTextReaderMoveToAttribute(r, (const xmlChar *)known); /* back where it was */
-                name = (const char *)xmlTextReaderConstValue(r);
+                x->move_to_attribute(r, (const xmlChar *)known); /* back where it was */
+                name = (const char *)x->value(r);
             }
             if (traced)
                 *traced = true;
@@ -76,7 +82,8 @@ int platform_each_file(const char *platform, platform_file_fn fn, void *ud, bool
             rc = fn(&f, ud);
         }
     }
-    xmlFreeTextReader(r);
+    if (r)
+        x->free_reader(r);
     return rc;
 }
 

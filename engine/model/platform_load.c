@@ -1,16 +1,14 @@
 /* Getting a platform's digest: from the cache ($XDG_CACHE_HOME/situ/platforms/KEY.json, KEY a hash
- * of the file's contents, the digest format and the SimGrid library's version), or from a child
- * process that loads the file with SimGrid: this binary exec'd as `situ __digest` (digest.c).
- * SimGrid is initialised in the child only, and dies with it. */
+ * of the file's contents, the digest format and the SimGrid version the helper was built with), or
+ * from a child process that loads the file with SimGrid: the simulation helper exec'd as
+ * `situ-sim __digest` (engine/sim/sim_digest.c). SimGrid is loaded in the helper only: the front
+ * end links none of it. */
 #define _GNU_SOURCE /* pipe2, memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <libxml/xmlreader.h>
 #include <poll.h>
 #include <signal.h>
-#include <simgrid/config.h> /* before version.h, which needs its macros */
-#include <simgrid/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +21,11 @@
 #include "../base/cache_dir.h"
 #include "../base/child.h"
 #include "../base/datadir.h"
-#include "digest.h"
+#include "digest.h" /* the digest's limits and format */
 #include "layout.h"
 #include "model.h"
 #include "platform.h"
+#include "platform_xml.h"
 
 /* A line of a SimGrid backtrace ("  ->  3# ...", "Backtrace (displayed in actor maestro):",
  * "[...] Current backtrace:"): never the reason. */
@@ -91,7 +90,7 @@ static void simgrid_reason(const char *text, char *out, size_t len)
         memcpy(out + len - 4, "...", 4);
 }
 
-static char digest_program[4096]; /* "": this binary */
+static char digest_program[4096]; /* "": the simulation helper */
 
 void platform_set_digest_program(const char *path)
 {
@@ -113,8 +112,8 @@ static int pairs_file(const long *pairs, long npairs)
     return ok ? fd : -1;
 }
 
-/* Runs `situ __digest PATH [--routes]` (digest.c); *out gets its stdout (malloc'd). -1 with err
- * naming the file and SimGrid's reason. Spawned (posix_spawn, an exec), never a copy of this
+/* Runs `situ-sim __digest PATH [--routes]` (sim_digest.c); *out gets its stdout (malloc'd). -1 with
+ * err naming the file and SimGrid's reason. Spawned (posix_spawn, an exec), never a copy of this
  * process: the explorer calls this from a thread of its pool, and a copy of a process with
  * threads may not start SimGrid; a copy that is itself a fork without exec (a simulation child
  * of `situ run`) has closed the descriptors libuv's fork handler would close again. The child
@@ -126,8 +125,8 @@ static int digest_child(const char *path, const long *pairs, long npairs, bool r
     char self[sizeof digest_program], parent[32];
     if (digest_program[0])
         memcpy(self, digest_program, sizeof self);
-    else
-        datadir_self(self, sizeof self);
+    else if (datadir_helper(self, sizeof self, err, errlen) < 0)
+        return -1;
     snprintf(parent, sizeof parent, "%ld", (long)getpid());
     char *argv[] = {
         self, "__digest", (char *)path, "--parent", parent, routes_only ? "--routes" : NULL, NULL};
@@ -260,9 +259,9 @@ static int file_key(const char *path, uint64_t *key, char *err, size_t errlen)
     struct platform_text file;
     if (platform_read_text(path, &file, err, errlen) < 0)
         return -1;
-    int v[4] = {DIGEST_FORMAT};
-    sg_version_get(&v[1], &v[2], &v[3]);
-    *key = cache_fnv1a(CACHE_FNV_SEED, v, sizeof v);
+    int format = DIGEST_FORMAT;
+    *key = cache_fnv1a(CACHE_FNV_SEED, &format, sizeof format);
+    *key = cache_fnv1a(*key, SITU_SIMGRID_VERSION, sizeof SITU_SIMGRID_VERSION);
     *key = cache_fnv1a(*key, file.buf ? file.buf : "", file.len);
     free(file.buf);
     platform_each_file(path, key_named, key, NULL);
@@ -282,13 +281,18 @@ bool platform_cached(const char *path)
  * streaming read, without the network or entity substitution. */
 static bool sets_simgrid_config(const char *path)
 {
-    xmlTextReaderPtr r =
-        xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    static const char *const config[] = {"config", NULL};
+    if (!platform_xml_may_name(path, config))
+        return false;
+    char why[256];
+    const struct platform_xml *x = platform_xml(why, sizeof why);
+    xmlTextReaderPtr r = x ? platform_xml_open(x, path) : NULL;
     bool found = false;
-    while (r && !found && xmlTextReaderRead(r) == 1)
-        found = xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT &&
-                !xmlStrcmp(xmlTextReaderConstLocalName(r), (const xmlChar *)"config");
-    xmlFreeTextReader(r);
+    while (r && !found && x->read(r) == 1)
+        found = x->node_type(r) == XML_READER_TYPE_ELEMENT &&
+                !strcmp((const char *)x->local_name(r), "config");
+    if (r)
+        x->free_reader(r);
     return found;
 }
 

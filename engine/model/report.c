@@ -271,3 +271,18 @@ json_t *report_sim_result_json(const struct params *p, const struct sim_result *
     json_object_set_new(o, "links", links);
     return o;
 }
+
+double report_link_alert = REPORT_ALERT_DEFAULT;
+
+int report_alert_parse(const char *text, double *out, char *err, size_t errlen)
+{
+    char *end = NULL;
+    double u = text ? strtod(text, &end) : NAN;
+    if (!text || end == text || *end || !(u > 0 && u <= 1)) {
+        snprintf(err, errlen, "alert: '%s' is not valid; expected a utilisation in (0, 1]",
+                 text ? text : "");
+        return -1;
+    }
+    *out = u;
+    return 0;
+}

@@ -33,6 +33,18 @@ int report_print_json(FILE *out, json_t *v);
 
 struct sim_measure;
 
+/* Links whose mean utilisation is above this are flagged ("alert" in JSON, ALERT in tables), as
+ * INAM's threshold notifications do. A rendering option, not a parameter (--alert U): the
+ * simulation child renders with the value its parent was given. */
+#define REPORT_ALERT_DEFAULT      0.75
+#define REPORT_ALERT_DEFAULT_TEXT REPORT_STRINGIFY(REPORT_ALERT_DEFAULT) /* for help texts */
+#define REPORT_STRINGIFY(x)       REPORT_STRINGIFY_(x)
+#define REPORT_STRINGIFY_(x)      #x
+extern double report_link_alert;
+
+/* Reads an --alert value: a utilisation in (0, 1]. -1 with a one-line reason in err. */
+int report_alert_parse(const char *text, double *out, char *err, size_t errlen);
+
 /* A simulation's result as `situ run --json` prints it: report_result_json's keys, then the
  * wall time, per-step arrays, links (flagged above `alert` utilisation) and conservation counts.
  * Rendering lives here, not in the simulation (sim.c only measures). */

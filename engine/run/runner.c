@@ -124,25 +124,27 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->remember = !o || o->cache_max >= 0;
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
         goto fail;
-    r->in_process = o ? o->in_process : NULL;
     cache_dir_say(); /* the explorer's stderr is still the terminal's here */
 
-    /* SITU_SIM_SUBCOMMAND=model lets tests stand the instant `situ model --json` in for the
-     * simulation. */
+    /* SITU_SIM_SUBCOMMAND=model lets tests stand this binary's instant `situ model --json` in
+     * for the simulation helper. */
     char self[4096];
     const char *sub = getenv("SITU_SIM_SUBCOMMAND");
     bool other = sub && *sub;
     const char *self_argv[] = {self, other ? sub : "__simulate", other ? "--json" : NULL, NULL};
     const char *const *argv = o && o->argv ? o->argv : self_argv;
-    if (argv == self_argv && datadir_self(self, sizeof self) < 0) {
+    if (argv == self_argv && !other && datadir_helper(self, sizeof self, err, errlen) < 0)
+        goto fail;
+    if (argv == self_argv && other && datadir_self(self, sizeof self) < 0) {
         snprintf(err, errlen, "runner: cannot find this program (/proc/self/exe): %s",
                  strerror(errno));
         goto fail;
     }
     while (argv[r->nprefix])
         r->nprefix++;
-    /* The ready child is `PREFIX --ready`: a `situ __simulate` prefix and nothing more. */
-    r->ready_on = o && o->ready && r->nprefix == 2 && !strcmp(argv[1], "__simulate");
+    /* The ready child is `PREFIX --ready`: a `situ-sim __simulate` prefix, with the flags the
+     * pool adds (sim_pool.c); the parameters come on its stdin. */
+    r->ready_on = o && o->ready && r->nprefix >= 2 && !strcmp(argv[1], "__simulate");
     if (r->nprefix == 0) {
         snprintf(err, errlen, "runner: empty command");
         goto fail;

@@ -3,11 +3,9 @@
  * child per configuration (SimGrid cannot be reset, and a child is crash-isolated and killable),
  * at most max_jobs at once, most urgent first, results cached by configuration.
  *
- * Each child is one fork: the simulation runs in it, either in the forked copy of the caller
- * (in_process, while the caller has one thread: a command line, which saves the binary's
- * start-up) or in this binary exec'd as `situ __simulate` (the explorer, and a command with a
- * thread by then, whose threads make a fork without exec unsafe: engine/base/child.h). Nothing
- * forks again below it. The explorer keeps one exec'd child ready ahead (runner_opts.ready),
+ * Each child is one fork and one exec: the simulation helper, `situ-sim __simulate` (the one
+ * program that links SimGrid: engine/base/datadir.h), or the command a caller names. Nothing forks
+ * again below it. The explorer keeps one exec'd child ready ahead (runner_opts.ready),
  * which takes the next urgent configuration on its stdin and runs it as any other. The wrapper
  * alone applies the time limit, turns the child's end into a one-line reason, and parses its JSON
  * line, once, against the result schema. Every child runs in its own process group, dies with its
@@ -60,14 +58,10 @@ struct runner_done {
 typedef void (*runner_cb)(void *ud, const struct runner_done *done);
 
 struct runner_opts {
-    /* The command a child execs before the parameter flags, NULL-terminated; NULL means this
-     * binary as `situ __simulate` (SITU_SIM_SUBCOMMAND=model makes it `situ model --json`, a
-     * test's instant stand-in). Every parameter follows as "--key" "value". */
+    /* The command a child execs before the parameter flags, NULL-terminated; NULL means the
+     * helper as `situ-sim __simulate` (SITU_SIM_SUBCOMMAND=model makes it this binary's `situ
+     * model --json`, a test's instant stand-in). Every parameter follows as "--key" "value". */
     const char *const *argv;
-    /* Set: while this process has one thread when a child starts, no exec: the forked child
-     * calls in_process(p), which prints the result's JSON line on stdout and exits
-     * (sim_child_main). With another thread then, the child execs argv as without it. */
-    void (*in_process)(const struct params *p);
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
     double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
     /* Results kept (oldest evicted first); 0: 4096; < 0: none, and no input file is checked at
@@ -78,8 +72,9 @@ struct runner_opts {
      * successful child. */
     const char *disk_cache;
     size_t output_max; /* bytes of stdout accepted; beyond that the child fails; 0: 64 MiB */
-    /* Keep a child ready (argv `situ __simulate` only, as by default): one child is started
-     * ahead, loads the binary and SimGrid, and waits on its stdin for a configuration; the
+    /* Keep a child ready (argv `situ-sim __simulate [FLAG ...]` only): one child is started
+     * ahead as `ARGV --ready`, loads the helper and SimGrid, and waits on its stdin for a
+     * configuration; the
      * next urgent job (priority > 0) is handed to it, which takes the process start (tens of
      * ms) off that job's path, and the next ready child starts at once. It still runs exactly
      * one simulation; it dies with this process (PR_SET_PDEATHSIG, and its stdin's EOF) and

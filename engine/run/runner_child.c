@@ -306,7 +306,12 @@ void runner_child_ready_start(struct runner *r)
     /* stdin (the child reads, we write), stdout and stderr (we read): [pipe][read, write]. */
     int fds[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
     char ready_flag[] = "--ready";
-    char *args[] = {r->prefix[0], r->prefix[1], ready_flag, NULL};
+    char **args = calloc((size_t)r->nprefix + 2, sizeof *args); /* before the fork: see child.h */
+    if (!args)
+        return; /* jobs start cold, as without a ready child */
+    for (int i = 0; i < r->nprefix; i++)
+        args[i] = r->prefix[i];
+    args[r->nprefix] = ready_flag;
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++)
         ok = pipe2(fds[i], O_CLOEXEC) == 0;
@@ -321,6 +326,7 @@ void runner_child_ready_start(struct runner *r)
         execv(args[0], args);
         _exit(127); /* reaped as a ready child that died: the next job starts cold */
     }
+    free(args);
     int child_ends[] = {fds[0][0], fds[1][1], fds[2][1]};
     for (int i = 0; i < 3; i++)
         if (child_ends[i] >= 0)
@@ -404,24 +410,19 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         args[n++] = values[id];
     }
     args[n] = NULL;
-    /* A copy of this process runs the simulation only while the process has one thread (see
-     * child.h): else (the Lua watchdog's thread, a library's) the child execs this binary, as
-     * the explorer's always do. */
-    bool copy = r->in_process && child_threads() == 1;
-    const char *what = copy ? "a simulation" : args[0];
+    const char *what = args[0];
 
     int fds[2][2] = {{-1, -1}, {-1, -1}}; /* stdout, stderr: read end, write end */
     /* What someone waits for goes to the ready child, if there is one: no process start. */
     int handed[2];
     pid_t pid = -1;
-    if (!copy && j->priority > 0 &&
-        ready_take(r, args + r->nprefix, n - r->nprefix, &pid, handed)) {
+    if (j->priority > 0 && ready_take(r, args + r->nprefix, n - r->nprefix, &pid, handed)) {
         fds[0][0] = handed[0];
         fds[1][0] = handed[1];
         runner_child_ready_start(r); /* the next one, for the next key */
         goto started;
     }
-    if (!copy && access(args[0], X_OK) < 0) { /* said here: the child could only exit */
+    if (access(args[0], X_OK) < 0) { /* said here: the child could only exit */
         snprintf(error, errlen, "cannot start %s: %s", what, strerror(errno));
         close_handles(j);
         return -1;
@@ -434,18 +435,10 @@ int runner_child_start(struct job *j, char *error, size_t errlen)
         close_handles(j);
         return -1;
     }
-    if (copy) { /* a forked copy that does not exec would print it a second time */
-        fflush(stdout);
-        fflush(stderr);
-    }
     pid_t parent = getpid();
     pid = fork();
     if (pid == 0) {
         child_setup(parent, -1, fds[0][1], fds[1][1]);
-        if (copy) { /* fork without exec: the parent had one thread, this one (above) */
-            r->in_process(&j->p); /* prints the JSON line and exits */
-            _exit(3);
-        }
         execv(args[0], args);
         static const char msg[] = "situ: cannot run the simulation: exec failed\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);

@@ -65,7 +65,6 @@ struct runner {
     uv_loop_t *loop;
     char **prefix; /* argv before the parameter flags (exec'd children) */
     int nprefix;
-    void (*in_process)(const struct params *p); /* or this, in the forked child */
     uv_signal_t sigchld; /* reaps the children: they are forked here, not by uv_spawn */
     bool sigchld_open;
     int unreaped; /* children not reaped yet: while there are, sigchld keeps the loop alive */

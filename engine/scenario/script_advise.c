@@ -14,7 +14,7 @@
 #include "../lua/script_convert.h"
 #include "../lua/script_internal.h"
 #include "script_situ.h"
-#include "../sim/sim.h"
+#include "../run/sim_pool.h"
 
 #define ADVISE_TOP 100 /* candidates returned unless top = N says otherwise */
 

@@ -18,7 +18,7 @@
 #include "../lua/script_convert.h"
 #include "../lua/script_internal.h"
 #include "script_situ.h"
-#include "../sim/sim.h"
+#include "../run/sim_pool.h"
 
 #define SWEEP_MAX 20000 /* configurations in one sweep */
 

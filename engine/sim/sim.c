@@ -430,21 +430,6 @@ int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t e
     return 0;
 }
 
-double sim_link_alert = SIM_ALERT_DEFAULT;
-
-int sim_alert_parse(const char *text, double *out, char *err, size_t errlen)
-{
-    char *end = NULL;
-    double u = text ? strtod(text, &end) : NAN;
-    if (!text || end == text || *end || !(u > 0 && u <= 1)) {
-        snprintf(err, errlen, "alert: '%s' is not valid; expected a utilisation in (0, 1]",
-                 text ? text : "");
-        return -1;
-    }
-    *out = u;
-    return 0;
-}
-
 void sim_result_free(struct sim_measure *r)
 {
     free(r->sim_active);

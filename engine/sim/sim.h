@@ -39,45 +39,11 @@
 /* Runs one simulation in this process. Once per process. -1 with err on failure. */
 int sim_run(const struct params *p, struct sim_measure *out, char *err, size_t errlen);
 
-/* A simulation child's whole life (runner.h's in_process, and `situ __simulate`): one
+/* A simulation child's whole life (`situ-sim __simulate`, which engine/run/sim_pool.h and the
+ * runner start): one
  * simulation of p, its JSON line on stdout, exit 0; or the reason on stderr, exit 3. Does not
  * return. SITU_TEST_FAULT=KIND[:KEY=VALUE][:once=FILE] makes it misbehave first (see the file). */
 _Noreturn void sim_child_main(const struct params *p);
-
-/* Many simulations, `parallel` children at a time, through the one child wrapper (runner.h) with
- * forks without exec (SimGrid's static initialisation, ~80 ms, is paid once): for single-threaded
- * callers that wait (`situ run`, `situ sweep`, Lua). Each job gets its JSON line in output
- * (malloc'd) and parsed in json (owned), or a one-line reason in err; rc is 0 or -3. The wait does
- * not count against a Lua deadline (watchdog_pause): only the Lua's own time does. time_limit:
- * seconds per child before it is killed, 0 for none. `progress` (optional) is called with each
- * job as it ends. Returns the number of failed jobs, -1 if the pool itself could not run, -2 if
- * a signal stopped it (sim_pool_stop): the jobs that did not finish then failed, "interrupted". */
-struct sim_job {
-    struct params p;
-    char *output;
-    json_t *json;
-    char err[512];
-    int rc;
-};
-int sim_pool_run(struct sim_job *jobs, int n, int parallel, double time_limit,
-                 void (*progress)(void *ud, struct sim_job *job, int done, int total), void *ud);
-/* Frees what each job holds (output, json); the array is the caller's. */
-void sim_jobs_clear(struct sim_job *jobs, int n);
-
-/* Set (from a signal handler) to stop sim_pool_run: it kills and reaps its children, marks the
- * jobs that did not finish as failed ("interrupted") and returns. */
-extern volatile sig_atomic_t sim_pool_stop;
-
-/* Links whose mean utilisation is above this are flagged ("alert" in JSON, ALERT in tables), as
- * INAM's threshold notifications do. A rendering option, not a parameter (--alert U). */
-#define SIM_ALERT_DEFAULT      0.75
-#define SIM_ALERT_DEFAULT_TEXT SIM_STRINGIFY(SIM_ALERT_DEFAULT) /* for help texts */
-#define SIM_STRINGIFY(x)       SIM_STRINGIFY_(x)
-#define SIM_STRINGIFY_(x)      #x
-extern double sim_link_alert;
-
-/* Reads an --alert value: a utilisation in (0, 1]. -1 with a one-line reason in err. */
-int sim_alert_parse(const char *text, double *out, char *err, size_t errlen);
 
 void sim_result_free(struct sim_measure *r);
 

@@ -24,8 +24,6 @@
 #include "sim.h"
 #include "sim_smpi_proc.h"
 
-struct sim_smpi_app sim_smpi_app;
-
 #define DIR_MAX (PATH_MAX - 32) /* of the run's directory ($TMPDIR/situ-smpi-XXXXXX) */
 
 #ifndef SITU_SMPIMAIN /* the Makefile's, from SimGrid's pkg-config: where smpirun finds it */

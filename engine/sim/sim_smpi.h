@@ -11,13 +11,7 @@
 
 #include "../model/layout.h"
 #include "../model/params.h"
-
-/* The MPI application to run (argv[0] its path, NULL-terminated); argc 0: Situ's proxy. */
-struct sim_smpi_app {
-    int argc;
-    char **argv;
-};
-extern struct sim_smpi_app sim_smpi_app;
+#include "../run/sim_pool.h" /* sim_smpi_app */
 
 /* The processes in MPI rank order, as libsitu_dtl gives them roles: the simulation ranks, the
  * analytics actors of the hosts that receive states, the collector, then one postman per node
@@ -33,10 +27,6 @@ long sim_smpi_placement(const struct layout *l, int *host);
  * one line that says why libsitu_dtl stopped the run (situ_dtl misused, a bad configuration). */
 #define SIM_SMPI_RESULT "result"
 #define SIM_SMPI_REASON "reason"
-
-/* Of the application's output, what its result keeps ("app": "output"); more is cut, and the
- * result says so ("output_truncated", "output_bytes"). */
-#define SIM_SMPI_OUTPUT_MAX (64 << 10)
 
 /* Runs the level: smpimain with the application's arguments as they are (no shell), every
  * process of the run dying with this one and its temporary directory removed on every path

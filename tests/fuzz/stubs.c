@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../engine/model/platform.h"
-#include "../../engine/sim/sim.h"
+#include "../../engine/run/sim_pool.h"
 
 volatile sig_atomic_t sim_pool_stop;
 

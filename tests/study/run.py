@@ -645,7 +645,7 @@ def faulty_children_are_reported_and_the_rest_kept():
         assert len(errors) == 1 and "ratio=3" in errors[0] and needle in errors[0], f"{kind}: {errors}"
         assert "(2 rows of 3 configurations" in p.stderr.splitlines()[-1], f"{kind}: {p.stderr[-300:]}"
         assert r is not None and sorted(x["ratio"] for x in r) == ["1", "7"], f"{kind}: rows {r and [x['ratio'] for x in r]}"
-    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    leftover = subprocess.run(["pgrep", "-f", f"{HELPER} __simulate"], capture_output=True, text=True).stdout
     assert not leftover.strip(), "children left behind"
 
 
@@ -655,9 +655,8 @@ def hung_child_is_killed_at_the_time_limit():
     assert p.returncode == 3 and "timed out after 1 s" in p.stderr, p.stderr
     assert r is not None and sorted(x["ratio"] for x in r) == ["1", "3"]
     assert time.time() - t0 < 30
-    # Killed, as the name says: not left hanging once the sweep has given up on it (the sweep's
-    # children are forks, with its command line).
-    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
+    # Killed, as the name says: not left hanging once the sweep has given up on it.
+    leftover = subprocess.run(["pgrep", "-f", f"{HELPER} __simulate"], capture_output=True, text=True).stdout
     assert not leftover.strip(), f"the hung child is still there: {leftover.split()}"
 
 
@@ -831,69 +830,58 @@ def cmdline(pid):
         return []
 
 
-THREAD_LIB = """
-#include <pthread.h>
-#include <unistd.h>
-static void *sleeper(void *arg) { for (;;) pause(); return arg; }
-__attribute__((constructor)) static void start(void)
-{
-    pthread_t t;
-    pthread_create(&t, 0, sleeper, 0);
-}
-"""
+HELPER = os.path.join(os.path.dirname(SITU), "situ-sim")
 
 
-def fork_only_before_threads():
-    """Fork only before threads, or fork and exec: a command simulates in a copy of itself only
-    while it has one thread. Lua's watchdog thread ends while the simulations a script (or a Lua
-    analytics) waits for run, so those are copies of a one-thread process; a library's thread
-    (one preloaded here) makes the child an exec'd `situ __simulate`, with what a copy would
-    have inherited (--time-limit, --smpi-app and its arguments)."""
+def maps_simgrid(pid):
+    """Whether process pid has SimGrid's library mapped."""
+    try:
+        return "libsimgrid" in open(f"/proc/{pid}/maps").read()
+    except OSError:
+        return False
+
+
+def simulations_run_in_the_helper():
+    """The front end links no SimGrid: every command's simulation is the helper beside it, exec'd
+    as `situ-sim __simulate` (run, a script's situ.run, a Lua analytics), with what the helper
+    cannot know from the parameters passed on (--time-limit, --smpi-app and its arguments); the
+    command itself never has SimGrid mapped, its child does."""
     lua = os.path.join(TMP, "hang-exec.lua")
     open(lua, "w").write(HANG_SCRIPT)
-    lib = os.path.join(TMP, "thread.so")
-    src = os.path.join(TMP, "thread.c")
-    open(src, "w").write(THREAD_LIB)
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, src, "-lpthread"], check=True)
     lua_model = os.path.join(os.path.dirname(SITU), "scripts", "lua", "analytics", "histogram.lua")
     app = os.path.join(os.path.dirname(SITU), "build", "stencil")
-    commands = {"run": ([], ["run", "--iterations", "400"], "copy"),
-                "script": ([], ["script", lua, "run"], "copy"),
-                "run --analytics LUA": ([], ["run", "--iterations", "400", "--analytics", lua_model],
-                                        "copy"),
-                "run, a library's thread": (["thread"], ["--time-limit", "7", "run", "--iterations",
-                                                         "400", "--smpi-app", app, "a b", "", "--"],
-                                            "exec")}
-    for name, (preload, args, want) in commands.items():
+    commands = {"run": ["run", "--iterations", "400"],
+                "script": ["script", lua, "run"],
+                "run --analytics LUA": ["run", "--iterations", "400", "--analytics", lua_model],
+                "run --smpi-app": ["--time-limit", "7", "run", "--iterations", "400",
+                                   "--smpi-app", app, "a b", "", "--"]}
+    for name, args in commands.items():
         env = dict(os.environ, SITU_TEST_FAULT="hang")
-        if preload:
-            env["LD_PRELOAD"] = lib
         p = subprocess.Popen([SITU, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              env=env, start_new_session=True)
         try:
             kid = children_of(p.pid)[0]
-            end = time.time() + (10 if want == "exec" else 0.5)
+            end = time.time() + 10
             argv = cmdline(kid)
-            while "__simulate" not in argv and time.time() < end:
+            while (argv[:2] != [HELPER, "__simulate"] or not maps_simgrid(kid)) and time.time() < end:
                 time.sleep(0.05)
                 argv = cmdline(kid)
-            threads = len(os.listdir(f"/proc/{p.pid}/task"))
+            front, helper = maps_simgrid(p.pid), maps_simgrid(kid)
         finally:
             p.terminate()
             p.wait(timeout=30)
-        got = "exec" if "__simulate" in argv else "copy"
-        assert got == want, f"{name} ({threads} threads): the child is a {got}: {argv[:4]}"
-        if want == "copy":
-            assert threads == 1, f"{name}: {threads} threads while its simulation runs"
-        else:
-            rest = argv[argv.index("__simulate") + 1:]
+        assert argv[:2] == [HELPER, "__simulate"], f"{name}: the child runs {argv[:4]}"
+        assert helper and not front, f"{name}: SimGrid mapped in the front end {front}, the helper {helper}"
+        if name == "run --smpi-app":
+            rest = argv[2:]
             assert rest[:2] == ["--time-limit", "7"], rest[:6]
             assert rest[2:7] == ["--smpi-app", app, "a b", "", "--"], rest[:8]
 
 
 def digest_child_is_spawned_and_dies_with_its_parent():
-    """The platform's reader is `situ __digest` exec'd (never a copy of the caller, which may have
-    threads), in a process group of its own, and dies with a SIGKILLed parent (PDEATHSIG)."""
+    """The platform's reader is the helper's `situ-sim __digest` exec'd (never a copy of the
+    caller, which may have threads), in a process group of its own, and dies with a SIGKILLed
+    parent (PDEATHSIG)."""
     big = os.path.join(TMP, "million.xml")  # SimGrid reads it for seconds: time to look
     open(big, "w").write('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM '
                          '"https://simgrid.org/simgrid.dtd">\n<platform version="4.1"><cluster '
@@ -914,7 +902,7 @@ def digest_child_is_spawned_and_dies_with_its_parent():
     finally:
         p.kill()
         p.wait(timeout=30)
-    assert argv[1:3] == ["__digest", big], f"the digest's child runs {argv[:4]}"
+    assert argv[:3] == [HELPER, "__digest", big], f"the digest's child runs {argv[:4]}"
     assert pgid == kid, f"the digest's child is in group {pgid}, not its own"
     end = time.time() + 5
     while time.time() < end and alive(kid):
@@ -924,7 +912,7 @@ def digest_child_is_spawned_and_dies_with_its_parent():
         raise AssertionError("the digest's child outlived its SIGKILLed parent")
 
 
-TESTS = [fork_only_before_threads, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
+TESTS = [simulations_run_in_the_helper, digest_child_is_spawned_and_dies_with_its_parent, one_fork_per_simulation, signals_kill_the_children, nohup_keeps_hup_ignored, killed_parent_takes_its_children, faulty_children_are_reported_and_the_rest_kept, hung_child_is_killed_at_the_time_limit,
          retry_once_recovers_a_flaky_child, run_rejects_a_garbled_child, sweep_rows_and_columns, cache_second_run_simulates_nothing, cache_key_follows_the_analytics_content, cache_corrupt_entry_is_rerun, cache_incomplete_entry_is_rerun,
          cache_refuses_a_platform_edited_during_the_run, cache_refuses_an_analytics_edited_during_the_run, cache_refuses_a_trace_edited_during_the_run, cache_key_follows_the_files_a_platform_names, digest_cache_keeps_the_version_it_read, unusable_cache_directory_is_one_line,
          unwritable_destination, interrupted_sweep_leaves_no_file, emitted_commands_round_trip, emitted_commands_refuse_control_characters,

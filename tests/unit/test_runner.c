@@ -529,15 +529,15 @@ static void on_done_json(void *ud, const struct runner_done *d)
     snprintf(s->error, sizeof s->error, "%s", d->error ? d->error : "");
 }
 
-/* The JSON line of one simulation of p by `./situ __simulate`, a ready child kept or not, without
- * its wall time (the one key that may differ between two runs). Checks which child ran it: an
- * urgent job (priority > 0) the ready child that waited (it has exited and another waits), a
+/* The JSON line of one simulation of p by `./situ-sim __simulate`, a ready child kept or not,
+ * without its wall time (the one key that may differ between two runs). Checks which child ran it:
+ * an urgent job (priority > 0) the ready child that waited (it has exited and another waits), a
  * background one a cold child (the same one still waits); runner_shutdown reaps the ready one. */
 static json_t *run_once(bool ready, const struct params *p, int priority)
 {
     uv_loop_t loop;
     uv_loop_init(&loop);
-    const char *argv[] = {"./situ", "__simulate", NULL};
+    const char *argv[] = {"./situ-sim", "__simulate", NULL};
     struct runner_opts o = {.argv = argv, .ready = ready, .cache_max = -1};
     char err[256];
     struct runner *r = runner_new(&loop, &o, err, sizeof err);

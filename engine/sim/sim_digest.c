@@ -1,10 +1,11 @@
-/* The platform digest's producer, run in a child process (`situ __digest`): SimGrid's own parser
- * loads the platform, and what the model needs is printed as one JSON object on stdout: hosts
- * (speed, cores), links (bandwidth, latency, sharing, place in the topology), zones (their hosts)
- * and routes as link lists. SimGrid cannot be reset, so one process loads one platform; a parse
- * error or a crash of SimGrid's ends the child, and the parent reports SimGrid's own reason. */
+/* The platform digest's producer, run in the simulation helper (`situ-sim __digest`): SimGrid's own
+ * parser loads the platform, and what the model needs is printed as one JSON object on stdout:
+ * hosts (speed, cores), links (bandwidth, latency, sharing, place in the topology), zones (their
+ * hosts) and routes as link lists. SimGrid cannot be reset, so one process loads one platform; a
+ * parse error or a crash of SimGrid's ends the child, and the parent reports SimGrid's own reason.
+ */
 #define _GNU_SOURCE /* strverscmp, sigaltstack */
-#include "digest.h"
+#include "sim_digest.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -26,7 +27,7 @@
 #include <xbt/sysdep.h>
 
 #include "../base/child.h"
-#include "platform.h"
+#include "../model/platform.h"
 
 static int host_order(const void *a, const void *b)
 {
@@ -128,7 +129,7 @@ static void catch_route_crashes(void)
         sigaction(sigs[i], &sa, NULL);
 }
 
-int digest_print(const char *path, const long *pairs, long npairs, bool routes_only)
+int sim_digest_print(const char *path, const long *pairs, long npairs, bool routes_only)
 {
     int sargc = 2;
     char *sargv[] = {"situ", "--log=" SIMGRID_LOG_QUIET, NULL};
@@ -215,7 +216,7 @@ int digest_print(const char *path, const long *pairs, long npairs, bool routes_o
     return rc;
 }
 
-int digest_main(int argc, char **argv)
+int sim_digest_main(int argc, char **argv)
 {
     bool routes = false, usage = argc < 3;
     for (int i = 3; i < argc && !usage; i++) {
@@ -247,7 +248,7 @@ int digest_main(int argc, char **argv)
         pairs[2 * n + 1] = b;
         n++;
     }
-    int rc = digest_print(argv[2], pairs, n, routes);
+    int rc = sim_digest_print(argv[2], pairs, n, routes);
     free(pairs);
     return rc;
 }
