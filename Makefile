@@ -23,8 +23,9 @@ SITU_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -MD -MP \
            -I$(EMBED_DIR) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = $(SITU_CFLAGS) $(CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
-# libxml2 is loaded when a platform is first read (engine/model/platform_xml.h), not at start.
-FRONT_LDLIBS = $(shell pkg-config --libs $(filter-out libxml-2.0,$(FRONT_PKGS)) 2>/dev/null) -lm
+# libxml2 and cairo are loaded when first needed (engine/model/platform_xml.h,
+# plot/cairo_calls.h), not at start: with them the front end's start-up was half libraries.
+FRONT_LDLIBS = $(shell pkg-config --libs $(filter-out libxml-2.0 cairo,$(FRONT_PKGS)) 2>/dev/null) -lm
 # The situ binary allocates through jemalloc: SimGrid allocates and frees objects for every
 # activity and every element of its max-min system, and under glibc's malloc full fidelity at 32
 # nodes spent a third more CPU (docs/model.md, "Cost"). The sanitizer and fuzz builds keep their
@@ -34,10 +35,10 @@ MALLOC_LIBS = $(shell pkg-config --libs jemalloc 2>/dev/null)
 BUILD    = build
 ENGINE   = $(wildcard engine/*/*.c)
 SIM      = $(wildcard engine/sim/*.c)
-TUI      = $(wildcard tui/*.c)
+TUI      = $(wildcard tui/*/*.c) # the explorer's rooms: docs/HACKING.md has the map
 CLI      = $(wildcard cli/*.c)
 PLOT     = $(wildcard plot/*.c)
-FRONT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(SIM),$(ENGINE)) $(TUI) $(PLOT)) # tui/export.c draws through plot/
+FRONT_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(SIM),$(ENGINE)) $(TUI) $(PLOT)) # tui/view/export.c draws through plot/
 SIM_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(SIM))
 LIB_OBJ  = $(FRONT_OBJ) $(SIM_OBJ)
 CLI_OBJ  = $(patsubst %.c,$(BUILD)/%.o,$(CLI))
@@ -139,7 +140,7 @@ $(BUILD)/layers.ok: $(LIB_OBJ)
 
 # No import circle among the modules of engine/, cli/, tui/ and plot/ (a includes b's header and b
 # includes a's, or a longer loop): checked on every build, from the sources, one line per circle.
-CIRCLE_SRC = $(wildcard engine/*/*.[ch] tui/*.[ch] cli/*.[ch] plot/*.[ch])
+CIRCLE_SRC = $(wildcard engine/*/*.[ch] tui/*.h tui/*/*.[ch] cli/*.[ch] plot/*.[ch])
 $(BUILD)/circles.ok: $(CIRCLE_SRC) tools/check-circles.py
 	@mkdir -p $(BUILD)
 	@python3 tools/check-circles.py . engine cli tui plot
@@ -240,7 +241,7 @@ test-calibrate:
 
 # Mutation testing: each mutant of tests/mutants/list.py in a scratch copy of the tree, against
 # the tests that should catch it; fails below a 90% kill ratio or on an unexplained survivor.
-mutants: situ $(BUILD)/unit
+mutants: situ situ-sim $(BUILD)/unit
 	python3 tests/mutants/run.py --min 0.9
 
 test-slow: mutants smpi asan asan-slow test-valgrind-lua test-tui-as-user-slow

@@ -1,7 +1,7 @@
 /* `situ lesson report LOG... [--csv FILE]`: the class, from the students' lesson logs (each a
- * JSON object a line, tui/app_lesson_log.c). One table per lesson: a row per student, a column
- * per step with a goal (met or not, after how many hints and how many minutes on the step), and
- * the quiz answers that were wrong. --csv writes the same, a row per student and goal. A line
+ * JSON object a line, tui/lesson/app_lesson_log.c). One table per lesson: a row per student, a
+ * column per step with a goal (met or not, after how many hints and how many minutes on the step),
+ * and the quiz answers that were wrong. --csv writes the same, a row per student and goal. A line
  * that is not a lesson's log line is bad input naming its file and line: a report that skipped
  * it would count a student short. */
 #include <errno.h>

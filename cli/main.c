@@ -13,8 +13,8 @@
 #include "../engine/lua/simulation.h"
 #include "../engine/base/datadir.h"
 #include "../engine/model/report.h"
-#include "../tui/evaluator.h"
-#include "../tui/scenario_host.h"
+#include "../tui/procs/evaluator.h"
+#include "../tui/procs/scenario_host.h"
 #include "../tui/tui.h"
 #include "cli.h"
 

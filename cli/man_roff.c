@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../tui/app.h"
+#include "../tui/state/app.h"
 #include "cli.h"
 
 /* Text as roff reads it: '-' is a hyphen unless escaped, '\' starts an escape, and a line

@@ -5,7 +5,7 @@
 #ifndef SITU_CLI_REPRODUCE_FIGURES_H
 #define SITU_CLI_REPRODUCE_FIGURES_H
 
-#include <cairo.h>
+#include "../plot/cairo_calls.h"
 #include <stdio.h>
 
 #include "study.h"

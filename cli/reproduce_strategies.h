@@ -5,7 +5,7 @@
 #ifndef SITU_CLI_REPRODUCE_STRATEGIES_H
 #define SITU_CLI_REPRODUCE_STRATEGIES_H
 
-#include <cairo.h>
+#include "../plot/cairo_calls.h"
 #include <stdio.h>
 
 #include "../engine/model/strategy.h"

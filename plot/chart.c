@@ -1,6 +1,5 @@
 #include "chart.h"
 
-#include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -98,7 +97,7 @@ static int write_one(const char *path, bool svg, int width, int height,
                      char *err, size_t errlen)
 {
     struct outfile o;
-    if (outfile_open(&o, path, err, errlen) < 0)
+    if (plot_cairo_load(err, errlen) < 0 || outfile_open(&o, path, err, errlen) < 0)
         return -1;
     cairo_surface_t *surface =
         svg ? cairo_svg_surface_create_for_stream(to_outfile, &o, width, height)

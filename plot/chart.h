@@ -10,7 +10,7 @@
 #ifndef SITU_CHART_H
 #define SITU_CHART_H
 
-#include <cairo.h>
+#include "cairo_calls.h"
 #include <stdbool.h>
 #include <stddef.h>
 

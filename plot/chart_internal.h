@@ -3,7 +3,7 @@
 #ifndef SITU_CHART_INTERNAL_H
 #define SITU_CHART_INTERNAL_H
 
-#include <cairo.h>
+#include "cairo_calls.h"
 #include <stdbool.h>
 #include <stddef.h>
 

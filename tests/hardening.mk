@@ -17,7 +17,7 @@
 HARDEN_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 HARDEN_PKGS     = $(or $(PKGS),simgrid lua5.4 libuv ncursesw jansson libxml-2.0 cairo)
-HARDEN_LIB_SRC := $(wildcard engine/*/*.c tui/*.c plot/*.c)
+HARDEN_LIB_SRC := $(wildcard engine/*/*.c tui/*/*.c plot/*.c)
 HARDEN_CLI_SRC := $(wildcard cli/*.c)
 HARDEN_UNIT_SRC := $(wildcard tests/unit/*.c)
 
@@ -171,7 +171,7 @@ TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = $(addsuffix .c,$(MODEL_OBJ)) engine/model/strategy.c engine/model/profile.c engine/model/simprofile.c engine/model/layout.c engine/model/params.c engine/model/platform.c \
-           engine/base/datadir.c engine/model/crossover.c engine/base/flag.c tui/xover.c tui/scaling.c \
+           engine/base/datadir.c engine/model/crossover.c engine/base/flag.c tui/xover/xover.c tui/scaling/scaling.c \
            tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
 

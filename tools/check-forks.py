@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
-"""Fork only before threads, or fork and exec (engine/base/child.h).
+"""Fork only to exec (engine/base/child.h).
 
 After fork() only the forking thread exists in the copy, and any lock another thread held then
 (the allocator's, stdio's, libuv's) stays held there for ever: a process that may have threads
 (the explorer, whose platforms are read on its thread pool; Lua's watchdog) forks only to exec.
 This reads every C file of the tree and fails on a function that calls fork() or vfork() but
 never an exec (directly, or through a function of the same file that does): such a copy would
-go on running our code. The one copy Situ makes on purpose, the runner's for single-threaded
-commands, sits in a function that also execs and asks child_threads() first; the unit tests
-(runner, platform) hold that rule at run time.
+go on running our code. Situ makes no such copy: every simulation is the helper exec'd
+(situ-sim), every other child an exec too.
 
-usage: check-forks.py [ROOT [DIR ...]]   (default: this tree; engine cli tui smpi plot)
+usage: check-forks.py [ROOT [DIR ...]]   (default: this tree; engine cli tui helper smpi plot)
 One line per offending function, exit 1; exit 0 when every fork execs."""
 import os
 import re
@@ -95,7 +94,7 @@ def check_file(path, shown):
 
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    dirs = argv[2:] or ["engine", "cli", "tui", "smpi", "plot"]
+    dirs = argv[2:] or ["engine", "cli", "tui", "helper", "smpi", "plot"]
     bad = []
     for d in dirs:
         for top, _, files in sorted(os.walk(os.path.join(root, d))):

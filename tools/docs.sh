@@ -1,7 +1,7 @@
 #!/bin/sh
 # The generated parts of the documentation, from their one home: the README's parameter table and
 # docs/situ.1's options from the parameter table (engine/model/params.c), docs/situ.1's explorer
-# keys from the key tables (tui/app_keys.c). `tools/docs.sh SITU` rewrites each block between its
+# keys from the key tables (tui/state/app_keys.c). `tools/docs.sh SITU` rewrites each block between its
 # markers; `tools/docs.sh SITU --check` fails, naming the command to run, when one is stale.
 # README and MAN override the files (the CLI tests check the tree's own).
 set -eu

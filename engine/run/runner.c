@@ -19,6 +19,7 @@
 
 static void pump(struct runner *r);
 static void schedule(struct runner *r);
+static int drop_deliveries(struct runner *r, bool all, int tag);
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
@@ -120,6 +121,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     r->job_ended = child_ended;
     r->job_free = job_free;
     r->next_id = 1;
+    r->deliveries_end = &r->deliveries;
     r->cache = rcache_new(o && o->cache_max > 0 ? o->cache_max : 0);
     r->remember = !o || o->cache_max >= 0;
     if (!r->cache || (o && o->disk_cache && !(r->disk = strdup(o->disk_cache))))
@@ -194,6 +196,7 @@ void runner_free(struct runner *r)
         list_unlink(&r->queued, j);
         job_free(j);
     }
+    drop_deliveries(r, true, 0);
     runner_child_ready_stop(r);
     /* Running jobs own libuv handles; runner_shutdown and a drained loop have closed them. */
     rcache_free(r->cache);
@@ -216,6 +219,7 @@ void runner_shutdown(struct runner *r)
         job_free(j);
     }
     r->nqueued = 0;
+    drop_deliveries(r, true, 0);
     for (struct job *j = r->running; j; j = j->next) {
         for (struct waiter *w = j->waiters, *next; w; w = next) {
             next = w->next;
@@ -389,10 +393,36 @@ static void pump(struct runner *r)
     notify(r);
 }
 
+/* The cache hits submitted since the last turn, oldest first, each with its result as the cache
+ * holds it now; one evicted meanwhile (a burst past cache_max) is submitted again as a job. A
+ * callback may submit or cancel: what it adds waits for the next turn. */
+static void deliver_hits(struct runner *r)
+{
+    struct delivery *list = r->deliveries;
+    r->deliveries = NULL;
+    r->deliveries_end = &r->deliveries;
+    for (struct delivery *dv = list, *next; dv; dv = next) {
+        next = dv->next;
+        const struct sim_result *hit = rcache_get(r->cache, dv->key, dv->hash);
+        struct runner_done d = {.tag = dv->tag,
+                                .params = &dv->p,
+                                .key = dv->key,
+                                .status = RUNNER_OK,
+                                .result = hit,
+                                .cached = true};
+        if (hit && dv->cb)
+            dv->cb(dv->ud, &d);
+        else if (!hit)
+            runner_submit(r, &dv->p, 1, dv->tag, 0, dv->cb, dv->ud);
+        free(dv);
+    }
+}
+
 static void on_kick(uv_idle_t *h)
 {
     struct runner *r = h->data;
     uv_idle_stop(h);
+    deliver_hits(r);
     pump(r);
 }
 
@@ -446,15 +476,16 @@ long runner_submit(struct runner *r, const struct params *p, int priority, int t
     const struct sim_result *hit = force ? NULL : rcache_get(r->cache, key, h);
     if (!hit && !force && r->disk)
         hit = disk_lookup(r, p, &in, key, h);
-    if (hit) {
-        struct runner_done d = {.tag = tag,
-                                .params = p,
-                                .key = key,
-                                .status = RUNNER_OK,
-                                .result = hit,
-                                .cached = true};
-        if (cb)
-            cb(ud, &d);
+    if (hit) { /* said on the next loop turn (deliver), not inside this call */
+        struct delivery *dv = calloc(1, sizeof *dv);
+        if (!dv)
+            goto oom;
+        *dv = (struct delivery){.tag = tag, .cb = cb, .ud = ud, .p = *p, .hash = h};
+        snprintf(dv->key, sizeof dv->key, "%s", key);
+        *r->deliveries_end = dv;
+        r->deliveries_end = &dv->next;
+        if (r->kick_open)
+            uv_idle_start(&r->kick, on_kick);
         return 0;
     }
     struct waiter *w = calloc(1, sizeof *w);
@@ -489,7 +520,7 @@ long runner_submit(struct runner *r, const struct params *p, int priority, int t
     notify(r);
     schedule(r);
     return w->id;
-oom : {
+oom : { /* said in the call, the one exception: nothing could be queued to say it later */
     struct runner_done d = {.tag = tag,
                             .params = p,
                             .key = key,
@@ -545,9 +576,28 @@ int runner_cancel(struct runner *r, long id)
     return id > 0 ? drop_waiters(r, true, id, 0) : 0;
 }
 
+/* Drops the cache hits not yet said for `tag` (all of them for `all`); returns how many. */
+static int drop_deliveries(struct runner *r, bool all, int tag)
+{
+    int dropped = 0;
+    r->deliveries_end = &r->deliveries;
+    for (struct delivery **pp = &r->deliveries; *pp;) {
+        struct delivery *dv = *pp;
+        if (all || dv->tag == tag) {
+            *pp = dv->next;
+            free(dv);
+            dropped++;
+        } else {
+            r->deliveries_end = &dv->next;
+            pp = &dv->next;
+        }
+    }
+    return dropped;
+}
+
 int runner_cancel_tag(struct runner *r, int tag)
 {
-    return drop_waiters(r, false, 0, tag);
+    return drop_deliveries(r, false, tag) + drop_waiters(r, false, 0, tag);
 }
 
 enum runner_job_state runner_job_state(const struct runner *r, long id)

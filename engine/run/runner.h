@@ -18,7 +18,8 @@
  * turn (forking costs milliseconds, which no caller's event should wait for). Background jobs
  * (priority <= 0) run at nice 10, below the caller, and none starts while an urgent one
  * (priority > 0) runs: what someone is waiting for gets the cores. Callbacks run on the loop
- * thread; on a cache hit the callback runs inside runner_submit. No curses, no SimGrid here. */
+ * thread, never inside a call of the caller's: a cache hit is said on the next loop turn. No
+ * curses, no SimGrid here. */
 #ifndef SITU_RUNNER_H
 #define SITU_RUNNER_H
 
@@ -97,12 +98,15 @@ struct runner;
 struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *err, size_t errlen);
 
 /* Queues a simulation of p. Returns an id > 0 if queued (or attached to an identical job), 0 if
- * served from the cache (cb has run), -1 on error (cb has run with the reason). */
+ * served from the cache (cb runs on the next loop turn, unless its tag is cancelled first), -1
+ * when out of memory (cb has run with the reason: the one case it runs inside this call, as
+ * nothing could be queued to say it later). */
 long runner_submit(struct runner *r, const struct params *p, int priority, int tag, unsigned flags,
                    runner_cb cb, void *ud);
 
-/* Drops one submission / every submission with `tag`; a child left with no waiter is killed.
- * No callback runs for dropped submissions. Returns how many were dropped. */
+/* Drops one submission / every submission with `tag` (cache hits not yet said included); a child
+ * left with no waiter is killed. No callback runs for dropped submissions. Returns how many were
+ * dropped. */
 int runner_cancel(struct runner *r, long id);
 int runner_cancel_tag(struct runner *r, int tag);
 

@@ -61,6 +61,17 @@ struct job {
     size_t err_cur_len;
 };
 
+/* A cache hit waiting for the next loop turn: the result is looked up again then (by key). */
+struct delivery {
+    struct delivery *next;
+    int tag;
+    runner_cb cb;
+    void *ud;
+    struct params p;
+    char key[RUNNER_KEY_MAX];
+    uint64_t hash;
+};
+
 struct runner {
     uv_loop_t *loop;
     char **prefix; /* argv before the parameter flags (exec'd children) */
@@ -81,6 +92,10 @@ struct runner {
     void (*job_ended)(struct job *j, const struct sim_result *res, json_t *json, const char *error,
                       double secs);
     void (*job_free)(struct job *j);
+
+    /* Cache hits, delivered on the next loop turn (on_kick), never inside runner_submit: a
+     * caller's callback never runs inside its own call. Oldest first. */
+    struct delivery *deliveries, **deliveries_end;
 
     struct job *queued, *running;
     int nqueued, nrunning; /* nrunning counts orphans not yet reaped: they still hold a slot */

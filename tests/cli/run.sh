@@ -405,7 +405,10 @@ if [ -f "$root/Makefile" ] && [ "$situ" -ef "$root/situ" ]; then
     grep -q "^_situ()" "$tmp/inst/usr/local/share/bash-completion/completions/situ" 2>/dev/null ||
         miss "no bash completion installed"
     [ -s "$tmp/inst/usr/local/share/zsh/site-functions/_situ" ] || miss "no zsh completion installed"
-    finish "make install installs the bash and zsh completion"
+    # the simulation helper, where the installed situ looks for it (its data directory)
+    "$tmp/inst/usr/local/share/situ/situ-sim" --version >"$out" 2>"$err" ||
+        miss "no simulation helper installed in the data directory"
+    finish "make install installs the bash and zsh completion and the simulation helper"
 fi
 
 # Shell completion (issue 30), generated from the parameter table: bash completes a command, a

@@ -10,8 +10,8 @@
 
 #include "../../engine/model/layout.h"
 #include "../../engine/model/model.h"
-#include "../../tui/scaling.h"
-#include "../../tui/xover.h"
+#include "../../tui/scaling/scaling.h"
+#include "../../tui/xover/xover.h"
 
 static struct platform pf; /* loaded once, then only read, as the explorer's */
 static const char *pf_path;

@@ -34,8 +34,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "list.py")
 
-COPY = ["Makefile", "engine", "tui", "cli", "plot", "tests", "platforms", "presets", "scripts",
-        "tools", "build", "situ"]
+COPY = ["Makefile", "engine", "tui", "cli", "plot", "helper", "tests", "platforms", "presets",
+        "scripts", "tools", "build", "situ", "situ-sim"]
 TIMEOUT = 300
 EMPTY = re.compile(r"Tested: 0 \||: 0 passed, 0 failed")
 
@@ -188,7 +188,7 @@ def check(mutants, root):
 
 
 def build(tree):
-    return sh("make -j2 --no-print-directory situ build/unit", tree, timeout=600)
+    return sh("make -j2 --no-print-directory situ situ-sim build/unit", tree, timeout=600)
 
 
 def main():
@@ -213,9 +213,9 @@ def main():
         return 1
     if a.check:
         return check(mutants, ROOT)
-    for need in ("situ", "build/unit"):
+    for need in ("situ", "situ-sim", "build/unit"):
         if not os.access(os.path.join(ROOT, need), os.X_OK):
-            print(f"mutants: {need} missing: make situ build/unit first", file=sys.stderr)
+            print(f"mutants: {need} missing: make situ situ-sim build/unit first", file=sys.stderr)
             return 1
     tree = tempfile.mkdtemp(prefix="situ-mutants.")
     t0 = time.monotonic()

@@ -4,7 +4,8 @@ the knot around it) and only those (a private NAME_internal.h, a generated heade
 another folder with the same stem), and call circles among objects; tools/embed-lua.sh gives the
 C compiler every byte of a file; every Lua state is made in one place, where the sandbox is built;
 tests/mutants/run.py --check names every mutant that no longer applies or compiles, and only those;
-tools/check-forks.py finds a fork that never execs (and this tree has none).
+tools/check-forks.py finds a fork that never execs (and this tree has none); tools/check-layers.sh
+--front-end refuses a program that needs SimGrid (situ-sim) and passes situ.
 Ends with 'tools: N passed, M failed'."""
 import os
 import re
@@ -309,6 +310,18 @@ def this_tree_forks():
     assert p.returncode == 0, p.stderr
 
 
+def front_end_without_simgrid():
+    layers = os.path.join(ROOT, "tools", "check-layers.sh")
+    p = subprocess.run(["sh", layers, "--front-end", os.path.join(ROOT, "situ")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and not p.stderr, f"situ: exit {p.returncode}: {p.stderr}"
+    p = subprocess.run(["sh", layers, "--front-end", os.path.join(ROOT, "situ-sim")],
+                       capture_output=True, text=True)
+    lines = p.stderr.splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and "libsimgrid" in lines[0], \
+        f"situ-sim: exit {p.returncode}: {lines}"
+
+
 def main():
     check("two modules that include each other: one line naming both", two_modules)
     check("a longer loop, and the knot around it, on one line", longer_loop_and_knot)
@@ -323,7 +336,9 @@ def main():
           fork_without_exec)
     check("check-forks: a fork whose child execs through a helper of the file: accepted",
           fork_then_exec)
-    check("this tree: every fork execs, or is the runner's guarded copy", this_tree_forks)
+    check("this tree: every fork execs", this_tree_forks)
+    check("check-layers --front-end: situ needs no SimGrid, situ-sim does (and is refused)",
+          front_end_without_simgrid)
     check("embed-lua.sh: every byte of the file, NUL-terminated, at -Werror", embed_every_byte)
     check("embed-lua.sh: an unreadable file is one line and exit 2", embed_bad_input)
     check("one maker of Lua states (script_new, which builds the sandbox first)",

@@ -55,6 +55,7 @@ trap 'exit 130' INT TERM
 src=$(cd "$(dirname "$situ")" && pwd)
 mkdir -p "$work/tree/tests" "$work/home" "$work/tmp"
 cp "$situ" "$work/tree/situ" &&
+    cp "$src/situ-sim" "$work/tree/" && # the simulation helper, beside situ
     cp "$src/situ-smpi" "$src/libsitu_dtl.so" "$work/tree/" && # fidelity smpi (make smpi)
     cp -R "$src/platforms" "$src/presets" "$src/scripts" "$work/tree/" &&
     cp -R "$here" "$work/tree/tests/tui" &&

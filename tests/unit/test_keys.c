@@ -1,5 +1,5 @@
-/* The key tables (tui/app_keys.c): one row per binding drives the dispatch, the footer and the
- * help, so these check the table itself: no row is dead (shadowed by an earlier row that always
+/* The key tables (tui/state/app_keys.c): one row per binding drives the dispatch, the footer and
+ * the help, so these check the table itself: no row is dead (shadowed by an earlier row that always
  * applies with the same key), every binding is documented in the help, every footer key does
  * something, and the per-stage comparison flags what it should. */
 #include <criterion/criterion.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tui/app.h"
+#include "../../tui/state/app.h"
 #include "fixtures.h"
-#include "../../tui/stages.h"
+#include "../../tui/stages/stages.h"
 
 static const enum app_mode modes[] = {APP_MAIN,        APP_EDIT,  APP_HELP,        APP_PRESETS,
                                       APP_SCRIPT_PATH, APP_ERROR, APP_PRESET_SAVE, APP_ANSWER};

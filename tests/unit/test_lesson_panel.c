@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "../../engine/scenario/lesson.h"
-#include "../../tui/app.h"
-#include "../../tui/links.h"
-#include "../../tui/scaling.h"
+#include "../../tui/state/app.h"
+#include "../../tui/links/links.h"
+#include "../../tui/scaling/scaling.h"
 
 static struct app_state *lesson_start(const char *name)
 {

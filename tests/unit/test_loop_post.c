@@ -1,10 +1,10 @@
-/* The explorer loop's queue of posted flags (tui/loop.h): the callbacks of loop_jobs.c,
+/* The explorer loop's queue of posted flags (tui/loop/loop.h): the callbacks of loop_jobs.c,
  * loop_curves.c and the rest post what their app calls return, and loop.c acts on them in the
  * order they came; a full queue merges into its newest entry rather than lose a flag. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "../../tui/loop.h"
+#include "../../tui/loop/loop.h"
 
 static struct tui *fresh(void)
 {

@@ -145,13 +145,21 @@ Test(runner, model_child_succeeds_and_is_cached, .timeout = 20)
     cr_assert_eq(evaluate_model(&p, &m, err, sizeof err), 0, "%s", err);
     cr_assert_float_eq(s.makespan[0], m.makespan, 1e-6 * m.makespan);
 
-    /* Returning to the configuration is instant: the callback runs inside submit. */
+    /* Returning to the configuration is instant: no child, the result on the next loop turn,
+     * never inside submit (the caller's state must not change under its own call). */
     const struct sim_result *hit = runner_lookup(r, &p);
     cr_assert_not_null(hit);
     cr_assert_eq(runner_submit(r, &p, 0, 8, 0, on_done, &s), 0);
-    cr_assert_eq(s.n, 2);
+    cr_assert_eq(s.n, 1, "the cache hit was said inside runner_submit");
+    uv_run(&loop, UV_RUN_NOWAIT);
+    cr_assert_eq(s.n, 2, "the cache hit was not said on the next loop turn");
     cr_assert(s.ok[1] && s.cached[1]);
     cr_assert_float_eq(s.makespan[1], m.makespan, 1e-6 * m.makespan);
+    /* A hit whose tag is cancelled before that turn is never said. */
+    cr_assert_eq(runner_submit(r, &p, 0, 10, 0, on_done, &s), 0);
+    cr_assert_eq(runner_cancel_tag(r, 10), 1);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    cr_assert_eq(s.n, 2, "a cancelled cache hit was said");
     /* A forced re-run does run. */
     cr_assert_gt(runner_submit(r, &p, 0, 9, RUNNER_FORCE, on_done, &s), 0);
     run_until(&loop, &s, 3, 15);
@@ -181,9 +189,10 @@ Test(runner, results_persist_through_the_disk_cache, .timeout = 20)
             run_until(&loop, &s, 1, 15);
             cr_assert(s.ok[0] && !s.cached[0], "%s", s.error[0]);
         } else {
-            /* A new runner, an empty memory: the disk answers at once. */
+            /* A new runner, an empty memory: the disk answers, on the next turn. */
             cr_assert_eq(id, 0);
-            cr_assert(s.ok[0] && s.cached[0]);
+            uv_run(&loop, UV_RUN_NOWAIT);
+            cr_assert(s.n == 1 && s.ok[0] && s.cached[0]);
             cr_assert_not_null(runner_lookup(r, &p));
         }
         drain(&loop, r);

@@ -1,7 +1,8 @@
 /* The async protocol of scenarios, without curses or children: a scenario runs as a coroutine,
  * situ.run and situ.sweep yield requests, the test feeds fake results (as the explorer's runner
  * would) and resumes; output goes to a buffer; errors come back with file:line and a
- * traceback. Also the scenario panel's state (tui/app_script.c). Run from the repository root. */
+ * traceback. Also the scenario panel's state (tui/script/app_script.c). Run from the repository
+ * root. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include "../../engine/model/params.h"
 #include "../../engine/lua/script_async.h"
 #include "../../engine/scenario/script_situ.h"
-#include "../../tui/app.h"
+#include "../../tui/state/app.h"
 #include "fixtures.h"
 
 TestSuite(script_async, .init = fixture_dir_make, .fini = fixture_dir_remove);
@@ -300,7 +301,7 @@ Test(script_async, crossover_by_run_waits_for_each_round)
     script_free(s);
 }
 
-/* The panel's state; the scenario itself runs in its own process (tui/scenario_host.c, tested
+/* The panel's state; the scenario itself runs in its own process (tui/procs/scenario_host.c, tested
  * through the explorer in tests/tui and tests/lua/isolation.py): open hands the loop the file and
  * its arguments, as a shell splits them (a file whose name has blanks needs no quotes). */
 Test(script_panel, arguments)

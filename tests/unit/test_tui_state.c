@@ -11,10 +11,10 @@
 #include "../../engine/lua/evaluate.h"
 #include "../../engine/model/model.h"
 #include "../../engine/model/result.h"
-#include "../../tui/app.h"
-#include "../../tui/draw.h"
-#include "../../tui/plot.h"
-#include "../../tui/stats.h"
+#include "../../tui/state/app.h"
+#include "../../tui/view/draw.h"
+#include "../../tui/view/plot.h"
+#include "../../tui/loop/stats.h"
 
 static struct app_state *start(const struct params *p)
 {

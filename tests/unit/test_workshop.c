@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tui/app.h"
-#include "../../tui/draw.h"
+#include "../../tui/state/app.h"
+#include "../../tui/view/draw.h"
 
 static struct app_state *start_nodes(int nodes, const char *preset)
 {
