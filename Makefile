@@ -261,6 +261,7 @@ figures: all
 	./situ reproduce all --out docs/figures --no-cache
 
 bench: all
+	sh tests/bench/startup.sh ./situ $(BENCH_BASE)
 	sh tests/bench/run.sh ./situ
 	sh tests/bench/tui.sh ./situ $(BENCH_BASE)
 	sh tests/bench/lua.sh ./situ

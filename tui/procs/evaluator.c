@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../engine/base/child.h"
 #include "../../engine/lua/script.h"
 #include "../../engine/scenario/lesson_wire.h"
 #include "../../engine/base/watchdog.h"
@@ -290,22 +291,28 @@ struct lesson *evaluator_lesson_check(const char *lesson, double time_limit, cha
     char limit[32];
     snprintf(limit, sizeof limit, "%.17g", time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT);
     int out[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (pipe(out) < 0 || pipe(errp) < 0) {
+    if (pipe(out) < 0 || pipe(errp) < 0 || (out[1] = child_fd_above_std(out[1])) < 0 ||
+        (errp[1] = child_fd_above_std(errp[1])) < 0) {
         snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             if (out[k] >= 0)
                 close(out[k]);
+            if (errp[k] >= 0)
+                close(errp[k]);
+        }
         return NULL;
     }
-    pid_t pid = fork();
+    /* As every child of ours (engine/base/child.h): its own process group, dying with this
+     * process, no descriptor of ours but its pipes. */
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        dup2(errp[1], STDERR_FILENO);
-        close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
+        child_setup(parent, -1, out[1], errp[1]);
         execl("/proc/self/exe", "situ", "--time-limit", limit, "__lesson-check", lesson,
               (char *)NULL);
         _exit(127);
     }
+    if (pid > 0)
+        setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
     close(out[1]);
     close(errp[1]);
     if (pid < 0) {
@@ -347,7 +354,7 @@ struct lesson *evaluator_lesson_check(const char *lesson, double time_limit, cha
     char line[PROC_ERR_TAIL];
     proc_last_line(text ? text : "", line, sizeof line);
     if (!done) {
-        kill(pid, SIGKILL);
+        kill(-pid, SIGKILL); /* its group: whatever it started goes with it */
         waitpid(pid, &status, 0);
         snprintf(err, errlen, "%s: no answer within %s s, the time limit", lesson, limit);
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
