@@ -49,16 +49,11 @@ void cli_wrote(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Takes --time-limit SECONDS out of argv (main.c). -1 after an error message. */
 int cli_time_limit_flag(int *argc, char **argv);
 
-/* Takes --alert U out of argv[2..] into report_link_alert (a display option of `situ run`, which
- * the simulation helper renders with). -1 after an error message. */
-int cli_take_alert(int *argc, char **argv);
-
-/* Takes --smpi-app APP [ARG ...] [--] out of argv[2..] into sim_smpi_app. With a `--` after APP,
- * every argument up to it is the application's, whatever it looks like (--alert, --nodes: byte
- * for byte); without one, they end at the first of situ run's own flags. Called before any other
- * flag is taken out of argv, so that none is taken from the application's; *fidelity_given says
- * whether --fidelity was among the rest. -1 after an error message. */
-int cli_take_smpi_app(int *argc, char **argv, bool *fidelity_given);
+/* The start of `situ run` and of the helper's `__simulate` (cli/run_flags.c): --smpi-app APP
+ * [ARG ...] [--], --alert U, --time-limit S, then cli_prepare of the parameters (argv[2..]);
+ * --smpi-app sets fidelity smpi, and any other --fidelity with it is bad input. 0 to go on, 1
+ * when help was shown, -1 on bad input (said). */
+int cli_run_prepare(int argc, char **argv, void (*usage)(void), struct cli_opts *opts);
 
 int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -79,27 +79,14 @@ static void print_app_output(FILE *out, json_t *result)
 int cmd_run(int argc, char **argv)
 {
     struct cli_opts o;
-    struct model_result m;
-    bool fidelity_given;
-    if (cli_take_smpi_app(&argc, argv, &fidelity_given) < 0 || cli_take_alert(&argc, argv) < 0 ||
-        cli_time_limit_flag(&argc, argv) < 0)
-        return EXIT_BAD_INPUT;
-    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    int rc = cli_run_prepare(argc, argv, usage, &o);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
-    if (sim_smpi_app.argc > 0) {
-        if (fidelity_given && o.p.fidelity != FIDELITY_SMPI) {
-            cli_error("fidelity: --smpi-app runs at fidelity smpi, not %s",
-                      param_table[P_FIDELITY].choices[o.p.fidelity]);
-            return EXIT_BAD_INPUT;
-        }
-        o.p.fidelity = FIDELITY_SMPI;
-    }
     char err[512];
     struct sim_job job = {.p = o.p};
     int run = sim_pool_run(&job, 1, 1, 0, NULL, NULL);
     if (run != 0) {
-        cli_error("run: %s", run == -1 ? "cannot start the simulation" : job.err);
+        cli_error("run: %s", job.err[0] ? job.err : "cannot start the simulation");
         return run == -2 ? 128 + (int)sim_pool_stop : EXIT_SIM_FAILED;
     }
     struct outfile out;

@@ -1,5 +1,6 @@
-/* The flags of the commands that run one simulation, `situ run` and the helper's `__simulate`
- * (helper/situ_sim.c), which must read them alike: --alert U and --smpi-app APP [ARG ...]. */
+/* The start of the commands that run one simulation, `situ run` and the helper's `__simulate`
+ * (helper/situ_sim.c), which must read their flags alike: --smpi-app APP [ARG ...], --alert U,
+ * --time-limit S, then the parameters. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 #include "../engine/run/sim_pool.h"
 #include "cli.h"
 
-int cli_take_alert(int *argc, char **argv)
+/* Takes --alert U out of argv[2..] into report_link_alert (a display option of `situ run`, which
+ * the simulation helper renders with). -1 after an error message. */
+static int take_alert(int *argc, char **argv)
 {
     for (int i = 2; i < *argc; i++) {
         int at = i;
@@ -46,7 +49,12 @@ static bool situ_flag(const char *arg)
     return params_find(key) >= 0;
 }
 
-int cli_take_smpi_app(int *argc, char **argv, bool *fidelity_given)
+/* Takes --smpi-app APP [ARG ...] [--] out of argv[2..] into sim_smpi_app. With a `--` after APP,
+ * every argument up to it is the application's, whatever it looks like (--alert, --nodes: byte
+ * for byte); without one, they end at the first of situ run's own flags. Called before any other
+ * flag is taken out of argv, so that none is taken from the application's; *fidelity_given says
+ * whether --fidelity was among the rest. -1 after an error message. */
+static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
 {
     *fidelity_given = false;
     for (int i = 2; i < *argc; i++) {
@@ -100,5 +108,24 @@ int cli_take_smpi_app(int *argc, char **argv, bool *fidelity_given)
         *argc -= end - i;
         return 0;
     }
+    return 0;
+}
+
+int cli_run_prepare(int argc, char **argv, void (*usage)(void), struct cli_opts *o)
+{
+    struct model_result m;
+    bool fidelity_given;
+    if (take_smpi_app(&argc, argv, &fidelity_given) < 0 || take_alert(&argc, argv) < 0 ||
+        cli_time_limit_flag(&argc, argv) < 0)
+        return -1;
+    int rc = cli_prepare(argc, argv, 2, usage, o, &m);
+    if (rc != 0 || sim_smpi_app.argc == 0)
+        return rc;
+    if (fidelity_given && o->p.fidelity != FIDELITY_SMPI) {
+        cli_error("fidelity: --smpi-app runs at fidelity smpi, not %s",
+                  param_table[P_FIDELITY].choices[o->p.fidelity]);
+        return -1;
+    }
+    o->p.fidelity = FIDELITY_SMPI;
     return 0;
 }

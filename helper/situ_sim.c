@@ -79,12 +79,7 @@ static int simulate_ready(int *argc, char ***argv)
 static int simulate(int argc, char **argv)
 {
     struct cli_opts o;
-    struct model_result m;
-    bool fidelity_given;
-    if (cli_take_smpi_app(&argc, argv, &fidelity_given) < 0 || cli_take_alert(&argc, argv) < 0 ||
-        cli_time_limit_flag(&argc, argv) < 0)
-        return EXIT_BAD_INPUT;
-    int rc = cli_prepare(argc, argv, 2, usage, &o, &m);
+    int rc = cli_run_prepare(argc, argv, usage, &o);
     if (rc != 0)
         return rc < 0 ? EXIT_BAD_INPUT : 0;
     sim_child_main(&o.p);
