@@ -12,6 +12,7 @@
 #include "../engine/model/platform.h"
 #include "../plot/chart.h"
 #include "reproduce_figures.h"
+#include "../engine/base/units.h"
 
 /* ---- Fig. 9: simulation time against data scaling, in situ and in transit, and link load */
 
@@ -175,15 +176,6 @@ static double bytes_per_analysis(const struct study *s)
     return bytes;
 }
 
-static void human_bytes(double b, char *out, size_t len)
-{
-    const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
-    int k = 0;
-    while (b >= 1000 && k < 4)
-        b /= 1000, k++;
-    snprintf(out, len, "%.3g %s", b, unit[k]);
-}
-
 /* The in-transit run at the largest data scaling: the one whose links work hardest. */
 static json_t *busiest_run(const struct study *s)
 {
@@ -268,7 +260,7 @@ static void fig9_xlabel(const struct study *s, char *out, size_t len)
 {
     double bytes = bytes_per_analysis(s), particles = 4.0 * pow((double)s->base.region, 3);
     char total[32];
-    human_bytes(bytes, total, sizeof total);
+    units_bytes(bytes, total, sizeof total);
     if (isnan(bytes))
         snprintf(out, len, "data scaling (multiplier on the bytes of one analysis)");
     else

@@ -3,6 +3,7 @@
 #include "model_reduce.h"
 #include "result.h"
 #include "sim_measure.h"
+#include "../base/units.h"
 
 #include <math.h>
 #include <string.h>
@@ -102,21 +103,6 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
     return o;
 }
 
-static const char *unit_time(double s, char *buf, size_t len)
-{
-    if (s == 0)
-        snprintf(buf, len, "0 s");
-    else if (s < 1e-3)
-        snprintf(buf, len, "%.3g us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, len, "%.3g ms", s * 1e3);
-    else if (s < 3600)
-        snprintf(buf, len, "%.4g s", s);
-    else
-        snprintf(buf, len, "%.4g s (%.2f h)", s, s / 3600);
-    return buf;
-}
-
 void report_result_table(FILE *out, const char *title, const struct params *p,
                          const struct model_result *m)
 {
@@ -148,22 +134,22 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
                            "A (analyse)",  "W (send metrics)", "C (collect)"};
     double values[] = {s->S, s->Ing, s->R, s->A, s->W, s->C};
     for (int i = 0; i < 6; i++)
-        fprintf(out, "    %-18s %s\n", names[i], unit_time(values[i], a, sizeof a));
-    fprintf(out, "    %-18s %s of S\n", "halo", unit_time(m->halo, a, sizeof a));
+        fprintf(out, "    %-18s %s\n", names[i], units_time(values[i], a, sizeof a));
+    fprintf(out, "    %-18s %s of S\n", "halo", units_time(m->halo, a, sizeof a));
     fprintf(out, "    %-18s %.6g B per rank%s\n", "state moved", m->state_moved,
             reduce_on(p) && m->scenario != SCENARIO_INLINE ? " (after reduction)" : "");
     fprintf(out, "  over the run          active        idle\n");
-    fprintf(out, "    %-18s %-13s %s\n", "simulation", unit_time(m->sim_active, a, sizeof a),
-            unit_time(m->sim_idle, b, sizeof b));
-    fprintf(out, "    %-18s %-13s %s%s\n", "analytics", unit_time(m->ana_active, a, sizeof a),
-            unit_time(m->ana_idle, b, sizeof b),
+    fprintf(out, "    %-18s %-13s %s\n", "simulation", units_time(m->sim_active, a, sizeof a),
+            units_time(m->sim_idle, b, sizeof b));
+    fprintf(out, "    %-18s %-13s %s%s\n", "analytics", units_time(m->ana_active, a, sizeof a),
+            units_time(m->ana_idle, b, sizeof b),
             m->scenario == SCENARIO_INLINE ? "   (on the simulation's cores)" : "");
-    fprintf(out, "  %-20s %s\n", "makespan", unit_time(m->makespan, a, sizeof a));
+    fprintf(out, "  %-20s %s\n", "makespan", units_time(m->makespan, a, sizeof a));
     if (isfinite(m->makespan_eq5))
-        fprintf(out, "  %-20s %s\n", "  paper's eq. 5", unit_time(m->makespan_eq5, a, sizeof a));
+        fprintf(out, "  %-20s %s\n", "  paper's eq. 5", units_time(m->makespan_eq5, a, sizeof a));
     if (p->dtl == DTL_STAGING)
         fprintf(out, "  %-20s %s per step for room on the servers%s\n", "back-pressure",
-                unit_time(m->staging_wait, a, sizeof a),
+                units_time(m->staging_wait, a, sizeof a),
                 m->backpressure ? ": it sets the pace" : "");
     fprintf(out, "  %-20s %.4f\n", "efficiency", m->efficiency);
     fprintf(out, "  %-20s %s (%s)\n", "scenario", model_scenario_name(m->scenario),

@@ -11,6 +11,7 @@
 
 #include "../../tui/state/app.h"
 #include "../../tui/view/draw.h"
+#include "../../engine/base/units.h"
 
 static struct app_state *start_nodes(int nodes, const char *preset)
 {
@@ -210,14 +211,14 @@ Test(workshop, w_saves_a_preset_the_picker_lists_and_loads)
 Test(workshop, axis_labels_share_one_unit)
 {
     char t[32];
-    draw_time_as(32738, 907200, t, sizeof t);
+    units_time_as(32738, 907200, t, sizeof t);
     cr_assert_str_eq(t, "9.09 h");
-    draw_time_as(151, 45276, t, sizeof t);
+    units_time_as(151, 45276, t, sizeof t);
     cr_assert_str_eq(t, "151 s");
-    draw_time_as(0.5, 0.9, t, sizeof t);
+    units_time_as(0.5, 0.9, t, sizeof t);
     cr_assert_str_eq(t, "500 ms");
-    draw_time(32738, t, sizeof t);
-    cr_assert_str_eq(t, "32738 s", "draw_time alone would mix the units");
+    units_time_short(32738, t, sizeof t);
+    cr_assert_str_eq(t, "32738 s", "units_time_short alone would mix the units");
 }
 
 /* A student's place in the log (issue 30): their last step and goals met in this lesson, not

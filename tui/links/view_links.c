@@ -9,6 +9,7 @@
 #include "../view/draw.h"
 #include "links.h"
 #include "../view/view.h"
+#include "../../engine/base/units.h"
 
 #define NAME_W    20
 #define PLACE_W   8
@@ -16,15 +17,6 @@
 
 static const enum colour class_colour[] = {COL_UTIL_LOW, COL_UTIL_GOOD, COL_UTIL_HIGH,
                                            COL_UTIL_HOT};
-
-static void human_bytes(double b, char *buf, size_t len)
-{
-    const char *unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    int u = 0;
-    while (b >= 1000 && u < 5)
-        b /= 1000, u++;
-    snprintf(buf, len, "%.3g %s", b, unit[u]);
-}
 
 void view_links_draw(const struct screen *s, const struct view_layout *l, const struct app_state *a)
 {
@@ -81,7 +73,7 @@ void view_links_draw(const struct screen *s, const struct view_layout *l, const 
         x += draw_fmt(s, row, x, 6, COL_VALUE, "%5.1f%%", lk->utilisation * 100) + 1;
         x += draw_fmt(s, row, x, 5, class_colour[cl], "%-4s", links_class_name(cl)) + 1;
         char b[32];
-        human_bytes(lk->bytes, b, sizeof b);
+        units_bytes(lk->bytes, b, sizeof b);
         x += draw_fmt(s, row, x, 9, COL_MUTED, "%8s", b) + 1;
         if (alert)
             draw_fmt(s, row, x, l->cols - 1 - x, COL_UTIL_HOT, "%s ALERT", s->unicode ? "!" : "!");

@@ -11,6 +11,7 @@
 #include "../view/draw.h"
 #include "../view/plot.h"
 #include "../view/view.h"
+#include "../../engine/base/units.h"
 
 #define YLABEL_W 8
 #define SIDE_W   34
@@ -129,14 +130,14 @@ static void draw_plot(const struct screen *s, const struct scaling_curves *c, in
     int ay = y0 + ph;
     draw_text(s, ay, x0 - 1, 1, COL_BORDER, g->corner);
     draw_fill(s, ay, x0, pw, COL_BORDER, g->hline);
-    draw_time(pow(10, rx.lo), t, sizeof t);
+    units_time_short(pow(10, rx.lo), t, sizeof t);
     draw_text(s, ay + 1, x0, 10, COL_MUTED, t);
     /* The axis' name between its two end values, never running into them ("(log)821 s"). */
     const char *name = pw >= 46 ? "time to solution (log)" : "time (log)";
     int nw = draw_width(name), nx = x0 + (pw - nw) / 2;
     if (nx >= x0 + 11 && nx + nw <= x0 + pw - 11)
         draw_text(s, ay + 1, nx, nw, COL_MUTED, name);
-    draw_time(pow(10, rx.hi), t, sizeof t);
+    units_time_short(pow(10, rx.hi), t, sizeof t);
     draw_right(s, ay + 1, x0 + pw - 10, 10, COL_MUTED, t);
     plot_free(&p);
 }

@@ -9,6 +9,7 @@
 #include "../view/draw.h"
 #include "stages.h"
 #include "../view/view.h"
+#include "../../engine/base/units.h"
 
 void view_stages_draw(const struct screen *s, const struct view_layout *l,
                       const struct app_state *a)
@@ -42,13 +43,13 @@ void view_stages_draw(const struct screen *s, const struct view_layout *l,
         draw_text(s, row, nx, 10, total ? COL_HEADING : COL_TEXT, r->name);
         if (what)
             draw_text(s, row, wx, 22, COL_MUTED, r->what);
-        draw_time(r->model, t, sizeof t);
+        units_time_short(r->model, t, sizeof t);
         draw_right(s, row, mx, 9, COL_VALUE, t);
         if (!r->has_sim) {
             draw_right(s, row, sx, 9, COL_MUTED, a->sim_phase == SIM_FAILED ? "failed" : "...");
             continue;
         }
-        draw_time(r->sim, t, sizeof t);
+        units_time_short(r->sim, t, sizeof t);
         draw_right(s, row, sx, 9, COL_VALUE, t);
         if (r->model > 0)
             draw_fmt(s, row, dx + 1, w - dx, r->far ? COL_WARN : COL_MUTED, "%+.1f%%%s",

@@ -111,38 +111,6 @@ void draw_track(const struct screen *s, int y, int x, int w, double pos)
     draw_fill(s, y, x + knob + 1, w - knob - 1, COL_MUTED, s->g->track_off);
 }
 
-void draw_time(double t, char *buf, size_t len)
-{
-    if (!isfinite(t) || t < 0)
-        snprintf(buf, len, "-");
-    else if (t == 0)
-        snprintf(buf, len, "0 s");
-    else if (t < 1e-3)
-        snprintf(buf, len, "%.3g us", t * 1e6);
-    else if (t < 1)
-        snprintf(buf, len, "%.3g ms", t * 1e3);
-    else if (t < 100)
-        snprintf(buf, len, "%.3g s", t);
-    else if (t < 1e5)
-        snprintf(buf, len, "%.0f s", t);
-    else if (t < 3.6e7)
-        snprintf(buf, len, "%.3g h", t / 3600);
-    else
-        snprintf(buf, len, "%.2g s", t);
-}
-
-void draw_time_as(double t, double ref, char *buf, size_t len)
-{
-    if (!isfinite(t) || t < 0 || !isfinite(ref) || ref <= 0) {
-        draw_time(t, buf, len);
-        return;
-    }
-    /* draw_time's unit for ref, t in it: one axis, one unit ("252 h" over "9.09 h"). */
-    double div = ref < 1e-3 ? 1e-6 : ref < 1 ? 1e-3 : ref < 1e5 || ref >= 3.6e7 ? 1 : 3600;
-    const char *unit = div == 1e-6 ? "us" : div == 1e-3 ? "ms" : div == 1 ? "s" : "h";
-    snprintf(buf, len, ref >= 100 && ref < 1e5 ? "%.0f %s" : "%.3g %s", t / div, unit);
-}
-
 int draw_wrap(const char *text, int w, char lines[][256], int max)
 {
     int n = 0;

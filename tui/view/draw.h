@@ -44,9 +44,5 @@ int draw_wrap(const char *text, int w, char lines[][256], int max);
  * space, '-' or '*' (a list, an indented block), keeps its break. */
 void draw_reflow(const char *text, char *out, size_t len);
 
-/* Seconds in at most 7 cells: "750 ms", "1.23 s", "45278 s", "12.6 h". */
-void draw_time(double seconds, char *buf, size_t len);
-/* seconds in the unit draw_time picks for ref (an axis' largest value): one unit per axis. */
-void draw_time_as(double seconds, double ref, char *buf, size_t len);
 
 #endif

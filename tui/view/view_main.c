@@ -7,6 +7,7 @@
 
 #include "draw.h"
 #include "view.h"
+#include "../../engine/base/units.h"
 
 #define NAME_W  15
 #define VALUE_W 9
@@ -306,7 +307,7 @@ static void draw_status(const struct screen *s, const struct view_layout *l,
                       param_table[P_FIDELITY].choices[f]);
     } else if (a->has_sim && a->sim_phase != SIM_FAILED && !a->sim_cached && l->cols >= 90) {
         char t[32]; /* the run whose numbers show, labelled with its engine */
-        draw_time(a->sim_seconds, t, sizeof t);
+        units_time_short(a->sim_seconds, t, sizeof t);
         n += draw_fmt(s, y, n, l->cols - n, COL_MUTED, ", last run took %s (%s)", t,
                       result_engine(&a->sim));
     } else if (a->has_sim && a->sim_phase != SIM_FAILED && l->cols >= 90) {

@@ -8,6 +8,7 @@
 
 #include "draw.h"
 #include "view.h"
+#include "../../engine/base/units.h"
 
 #define LABEL_W 13 /* row labels of the results panel */
 
@@ -182,7 +183,7 @@ static void compare_row(const struct screen *s, int y, int x, const char *label,
     char v[32];
     draw_text(s, y, x, LABEL_W, COL_TEXT, label);
     if (time)
-        draw_time(model, v, sizeof v);
+        units_time_short(model, v, sizeof v);
     else
         snprintf(v, sizeof v, "%.3f", model);
     draw_text(s, y, c->mx, c->mw, time ? COL_VALUE : eta_colour(model), v);
@@ -191,7 +192,7 @@ static void compare_row(const struct screen *s, int y, int x, const char *label,
         return;
     }
     if (time)
-        draw_time(sim, v, sizeof v);
+        units_time_short(sim, v, sizeof v);
     else
         snprintf(v, sizeof v, "%.3f", sim);
     int n = draw_text(s, y, c->sx, c->sw, time ? COL_VALUE : eta_colour(sim), v);
@@ -229,7 +230,7 @@ static void draw_results(const struct screen *s, const struct view_layout *l,
      * makespan; the paper's eq. 5 beside it, for reference. */
     compare_row(s, y + 2, x, "makespan", &c, m->makespan, r ? r->makespan : NAN, true);
     draw_text(s, y + 3, x, LABEL_W, COL_MUTED, " paper eq.5");
-    draw_time(m->makespan_eq5, t, sizeof t);
+    units_time_short(m->makespan_eq5, t, sizeof t);
     draw_text(s, y + 3, mx, colw, COL_MUTED, t);
     if (sw >= 30)
         draw_text(s, y + 3, sx, sw, COL_MUTED, "(above: model's best, fill/drain)");
@@ -338,7 +339,7 @@ static void step_bar(const struct screen *s, int y, int x, int w, const double *
         active += cols[i] == COL_IDLE ? 0 : parts[i]; /* inline: the simulation's part, before */
     }
     char t[32];
-    draw_time(active, t, sizeof t);
+    units_time_short(active, t, sizeof t);
     draw_bar(s, y, x, w - 8, seg, n, s->g->idle);
     draw_right(s, y, x + w - 8, 8, COL_TEXT, t);
 }
@@ -357,7 +358,7 @@ static void draw_step_bars(const struct screen *s, const struct view_layout *l,
     bool inl = a->model.scenario == SCENARIO_INLINE;
     double period = inl ? sim_side + ana_side : fmax(sim_side, ana_side);
     char t[32];
-    draw_time(period, t, sizeof t);
+    units_time_short(period, t, sizeof t);
     draw_text(s, y, x, l->right_w, COL_HEADING, "ONE STEP");
     if (l->r_scen_text < 0) /* compact: the scenario's meaning has no row; it goes here */
         draw_fmt(s, y, x + 9, l->right_w - 9, COL_MUTED, "%s, %s: %s", t,

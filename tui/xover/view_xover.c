@@ -11,6 +11,7 @@
 #include "../view/draw.h"
 #include "../view/plot.h"
 #include "../view/view.h"
+#include "../../engine/base/units.h"
 
 #define YLABEL_W 8
 
@@ -161,7 +162,7 @@ static void draw_plot(const struct screen *s, const struct app_state *a, int y0,
         bool label = r == 0 || r == ph - 1 || (ph >= 5 && r == ph / 2);
         if (label) {
             double ly = r == 0 ? ax.lhi : r == ph - 1 ? ax.llo : (ax.lhi + ax.llo) / 2;
-            draw_time_as(pow(10, ly), pow(10, ax.lhi), t, sizeof t);
+            units_time_as(pow(10, ly), pow(10, ax.lhi), t, sizeof t);
             draw_right(s, y0 + r, x0 - YLABEL_W, YLABEL_W - 1, COL_MUTED, t);
         }
         draw_text(s, y0 + r, x0 - 1, 1, COL_BORDER, label ? g->tick_y : g->vline);
@@ -249,7 +250,7 @@ static void draw_side(const struct screen *s, const struct app_state *a, int y, 
         draw_text(s, y + r, x, 2, curve_colour[m], sample_of(s, m));
         draw_text(s, y + r, x + 2, 1, curve_colour[m], point_of(s, m));
         char v[32], at[32];
-        draw_time(xover_model_at(c, m, a->p.data_scaling), v, sizeof v);
+        units_time_short(xover_model_at(c, m, a->p.data_scaling), v, sizeof v);
         snprintf(at, sizeof at, " at %s%g", g->times, a->p.data_scaling);
         /* A long name keeps its value and drops "at x1" rather than be cut. */
         int len =
