@@ -10,6 +10,7 @@
 
 #include "../engine/lua/script.h"
 #include "../engine/scenario/script_situ.h"
+#include "../engine/base/flag.h"
 #include "cli.h"
 
 /* The documented ranges of the limit options (docs/lua.md): 10^18 instructions is centuries of
@@ -61,21 +62,20 @@ int cmd_script(int argc, char **argv)
     int i = 2;
     for (; i < argc && argv[i][0] == '-'; i++) {
         double v;
+        const char *text;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
             return 0;
         } else if (!strcmp(argv[i], "--unsafe")) {
             o.unsafe = true;
-        } else if (!strcmp(argv[i], "--max-instructions")) {
-            if (limit_option(argv[i], argv[i + 1], SCRIPT_LIMIT_INSTRUCTIONS, &v) < 0)
+        } else if (flag_take(argc, argv, &i, "max-instructions", &text)) {
+            if (limit_option("--max-instructions", text, SCRIPT_LIMIT_INSTRUCTIONS, &v) < 0)
                 return EXIT_BAD_INPUT;
             o.max_instructions = (long long)v;
-            i++;
-        } else if (!strcmp(argv[i], "--max-memory")) {
-            if (limit_option(argv[i], argv[i + 1], SCRIPT_LIMIT_MEMORY_MIB, &v) < 0)
+        } else if (flag_take(argc, argv, &i, "max-memory", &text)) {
+            if (limit_option("--max-memory", text, SCRIPT_LIMIT_MEMORY_MIB, &v) < 0)
                 return EXIT_BAD_INPUT;
             o.max_memory = (size_t)(v * (1 << 20));
-            i++;
         } else {
             cli_error("script: unknown option '%s'; see 'situ script --help'", argv[i]);
             return EXIT_BAD_INPUT;

@@ -733,6 +733,9 @@ def script_usage():
     lua_error(situ("script", "--bogus", "x.lua"), "script: unknown option", "", 2, False)
     lua_error(situ("script", "missing.lua"), "missing.lua: cannot open", "", 2, False)
     lua_error(situ("script", "--max-memory", "lots", "t.lua"), "max-memory:", "", 2, False)
+    # --NAME=VALUE too, as every command reads flags (engine/base/flag.c)
+    lua_error(situ("script", "--max-memory=lots", "t.lua"), "max-memory:", "", 2, False)
+    lua_error(situ("script", "--max-instructions=-1", "t.lua"), "max-instructions:", "", 2, False)
     assert "situ script" in ok(situ("script", "--help")).stdout
 
 
