@@ -114,7 +114,7 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     }
     r->loop = loop;
     r->max_jobs = o && o->max_jobs > 0 ? o->max_jobs : (int)uv_available_parallelism();
-    r->time_limit = o && o->time_limit != 0 ? o->time_limit : 60;
+    r->time_limit = o && o->time_limit != 0 ? o->time_limit : RUNNER_TIME_LIMIT;
     r->output_max = o && o->output_max > 0 ? o->output_max : (size_t)64 << 20;
     r->on_change = o ? o->on_change : NULL;
     r->on_change_ud = o ? o->on_change_ud : NULL;

@@ -31,8 +31,9 @@
 #include "../model/result.h"
 #include "cache.h" /* struct cache_inputs (runner_lookup_memo) */
 
-#define RUNNER_KEY_MAX (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + inputs */
-#define RUNNER_ERR_MAX 320
+#define RUNNER_KEY_MAX    (PARAMS_CANONICAL_MAX + PARAMS_PATH_MAX + 64) /* canonical + inputs */
+#define RUNNER_ERR_MAX    320
+#define RUNNER_TIME_LIMIT 60 /* seconds a simulation child may run, unless the caller says */
 
 enum runner_status { RUNNER_OK, RUNNER_FAILED };
 
@@ -64,7 +65,7 @@ struct runner_opts {
      * model --json`, a test's instant stand-in). Every parameter follows as "--key" "value". */
     const char *const *argv;
     int max_jobs;      /* concurrent children; <= 0: uv_available_parallelism() */
-    double time_limit; /* seconds per child before SIGKILL; 0: 60; < 0: none */
+    double time_limit; /* seconds per child before SIGKILL; 0: RUNNER_TIME_LIMIT; < 0: none */
     /* Results kept (oldest evicted first); 0: 4096; < 0: none, and no input file is checked at
      * a job's end (a caller that runs everything RUNNER_FORCE and keeps its own cache). */
     int cache_max;

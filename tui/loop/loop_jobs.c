@@ -313,10 +313,10 @@ int jobs_open(struct tui *t, char *err, size_t errlen)
     /* The results directory `situ sweep` fills: what any earlier run measured is instant. */
     char cache_dir[4096];
     bool disk = cache_default_dir(cache_dir, sizeof cache_dir) == 0;
-    /* The children are this binary exec'd (the runner's default): this process has threads, and
-     * a fork that is not followed by an exec may only make async-signal-safe calls. */
+    /* The children are the simulation helper exec'd (the runner's default); SITU_TIME_LIMIT
+     * overrides the runner's own limit (RUNNER_TIME_LIMIT). */
     struct runner_opts o = {
-        .time_limit = seconds > 0 ? seconds : 60,
+        .time_limit = seconds > 0 ? seconds : 0,
         .on_change = on_runner_change,
         .on_change_ud = t,
         .disk_cache = disk ? cache_dir : NULL,
