@@ -122,18 +122,26 @@ struct ana_step {
     int inbound;    /* most links one host receives remote states over */
 };
 
-static void analytics_step(const struct params *p, const struct platform *pf,
-                           const struct layout *l, const struct analytics_value *av,
-                           double sim_busy, double halo_load, const bool *apart, double spread,
-                           struct ana_step *out)
+/* The part of one step's analytics side that the layout, the DTL and a state's bytes fix (not the
+ * analysis' cost, nor the simulation's side): each loaded analytics host's retrieval, metrics
+ * message and shares, into g (its hosts in host order). A search that moves the stride or the
+ * costs over one layout computes it once (the memo's, model_internal.h). -1 if out of memory. */
+static int analytics_geometry(const struct params *p, const struct platform *pf,
+                              const struct layout *l, double chunk_bytes, struct ana_geometry *g)
 {
     bool queue = p->dtl == DTL_QUEUE, file = p->dtl == DTL_FILE;
+    g->ok = false;
+    if (g->cap < l->hosts) {
+        free(g->host);
+        g->cap = 0;
+        if (!(g->host = malloc(sizeof *g->host * (size_t)l->hosts)))
+            return -1;
+        g->cap = l->hosts;
+    }
     /* dtl=file: the actors of every host read one state each at once, in rounds (chunks). */
     int *round = file ? calloc((size_t)l->hosts, sizeof *round) : NULL;
     for (int h = 0; round && h < l->hosts; h++)
         round[h] = l->dtl_load[h] < l->ana_per_host[h] ? l->dtl_load[h] : l->ana_per_host[h];
-    /* The critical analytics host: the one whose actors take longest per step. */
-    double chunk_bytes = av->bytes / l->sim_cores;
     /* Every state crosses the links of its route at once with all the others: a link they
      * share (a staging cluster's uplink, a fat-tree's spine) may pace them more than any one
      * host's link does. */
@@ -142,8 +150,6 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     for (long r = 0; !queue && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r])
             model_net_flow(&net, l->rank_host[r], l->dtl_host[r], chunk_bytes);
-    /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
-    double exchange = model_exchange_time(pf, l, av);
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
     int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
@@ -166,14 +172,13 @@ static void analytics_step(const struct params *p, const struct platform *pf,
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
             feed[l->dtl_host[r]] = sent[l->rank_host[r]];
-    double worst = -1, active = 0, drifted = 0;
-    int inbound = inbound_links(pf, l);
-    *out = (struct ana_step){0};
+    g->n = 0;
+    g->inbound = inbound_links(pf, l);
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
+        struct ana_host *a = &g->host[g->n++];
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
-        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
         bool far = !queue && !file && remote && remote[h] > 0;
         int src = far ? from[h] - 1 : h;
@@ -199,9 +204,51 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                     fmax(retrieval, model_net_time(&net, src, h, chunk_bytes) +
                                         (chunks - 1) * lat[h] / remote[h] * NET_LATENCY_FACTOR);
         }
+        *a = (struct ana_host){.h = h, .far = far, .chunks = chunks, .retrieval = retrieval};
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
-        double w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        a->w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        /* one actor of the host does the exchange */
+        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
+                           &a->share_R, &a->share_A);
+        if (far && l->ana_per_host[h] > 1) /* the drift's floor: the transfers alone */
+            a->alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
+    }
+    free(remote);
+    free(lat);
+    free(round);
+    model_net_free(&net);
+    g->dtl = p->dtl;
+    g->chunk_bytes = chunk_bytes;
+    g->ok = true;
+    return 0;
+}
+
+/* One step of the analysis av: -1 if out of memory. */
+static int analytics_step(const struct params *p, const struct platform *pf, const struct layout *l,
+                          const struct analytics_value *av, double sim_busy, double halo_load,
+                          const bool *apart, double spread, struct model_memo *memo,
+                          struct ana_step *out)
+{
+    double chunk_bytes = av->bytes / l->sim_cores;
+    struct ana_geometry own = {0}, *g = model_memo_geometry(memo);
+    if (!g)
+        g = &own;
+    if ((!g->ok || g->dtl != p->dtl || memcmp(&g->chunk_bytes, &chunk_bytes, sizeof chunk_bytes)) &&
+        analytics_geometry(p, pf, l, chunk_bytes, g) < 0) {
+        free(own.host);
+        return -1;
+    }
+    /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
+    double exchange = model_exchange_time(pf, l, av);
+    double worst = -1, active = 0, drifted = 0;
+    *out = (struct ana_step){0};
+    for (int k = 0; k < g->n; k++) {
+        const struct ana_host *a = &g->host[k];
+        int h = a->h;
+        double chunks = a->chunks, retrieval = a->retrieval, w = a->w;
+        /* The critical analytics host: the one whose actors take longest per step. */
+        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         /* In situ, the simulation's halos cross the node links while the exchange does, from the
          * analysis' end until the simulation's S (both sides start a step together): meanwhile
          * the exchange gets what the halos leave of the link, 1 - halo_load. */
@@ -210,9 +257,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         if (x > 0 && window > 0)
             x = x <= window * rate ? x / rate : x + window * (1 - rate);
         double t = start + x + w;
-        double share_R, share_A; /* one actor of the host does the exchange */
-        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
-                           &share_R, &share_A);
+        double share_R = a->share_R, share_A = a->share_A;
         active +=
             (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
             l->ana_cores;
@@ -226,8 +271,8 @@ static void analytics_step(const struct params *p, const struct platform *pf,
          * than the transfers alone. The model keeps the actors in step (an upper bound); this is
          * the range's other end. */
         double drift_R = retrieval;
-        if (far && apart && apart[h] && l->ana_per_host[h] > 1) {
-            double alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
+        if (a->far && apart && apart[h] && l->ana_per_host[h] > 1) {
+            double alone = a->alone;
             if (chunks > 1 && spread >= DRIFT_SPREAD * chunk_compute)
                 drift_R = fmax(retrieval - chunks * chunk_compute, alone);
             else if (chunks == 1) /* one round, its transfers starting up to `spread` apart */
@@ -242,15 +287,13 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                                      .A = chunks * chunk_compute + x,
                                      .W = w,
                                      .chunks = chunks,
-                                     .inbound = inbound};
+                                     .inbound = g->inbound};
         }
     }
     out->active = active;
     out->drifted = drifted;
-    free(remote);
-    free(lat);
-    free(round);
-    model_net_free(&net);
+    free(own.host);
+    return 0;
 }
 
 /* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
@@ -439,8 +482,11 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
         double sim_k = side[k].S + put;
         double halo_busy = shared ? side[k].exchanges * side[k].halo_link : 0;
         struct ana_step a;
-        analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
-                       side[k].one_halo, &a);
+        if (analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
+                           side[k].one_halo, memo, &a) < 0) {
+            m->makespan = m->makespan_eq5 = NAN; /* out of memory (as above) */
+            goto done;
+        }
         double n = (double)prof->classes[k].count;
         if (p->dtl == DTL_STAGING) { /* the servers' queue in place of the retrieval */
             struct staging_step q;

@@ -108,6 +108,7 @@ struct model_memo {
     int states_cap;
     double end; /* run_end's over the network (the mailbox DTL), if end_ok */
     bool end_ok;
+    struct ana_geometry geo; /* the analytics hosts' (model_internal.h), if geo.ok */
 };
 
 struct model_memo *model_memo_new(void)
@@ -129,6 +130,7 @@ void model_memo_free(struct model_memo *memo)
     free(memo->dtl_host);
     free(memo->states);
     free(memo->ana_per_host);
+    free(memo->geo.host);
     free(memo);
 }
 
@@ -184,6 +186,7 @@ static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
     memcpy(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
     c->collector_host = l->collector_host;
     c->end_ok = false;
+    c->geo.ok = false;
     c->states_ok = cut->states != NULL;
     if (c->states_ok)
         memcpy(c->states, cut->states, sizeof(bool) * (size_t)l->hosts);
@@ -197,6 +200,11 @@ static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
     c->ranks = cut->ranks;
     c->valid = true;
     return worst;
+}
+
+struct ana_geometry *model_memo_geometry(struct model_memo *memo)
+{
+    return memo && memo->valid ? &memo->geo : NULL;
 }
 
 bool model_memo_end(const struct model_memo *memo, double *end)

@@ -52,6 +52,28 @@ int model_sim_sides(const struct params *p, const struct platform *pf, const str
                     const struct analytics_profile *prof, double f, struct model_memo *memo,
                     struct face_memo *faces, struct sim_side *side);
 
+/* One loaded analytics host's part of a step that the layout, the DTL and a state's bytes fix
+ * (model.c's analytics_geometry): its retrieval R, its metrics message W, its actors' shares
+ * (model_actor_shares), the drift's floor (its transfers alone, where they come from afar). */
+struct ana_host {
+    int h;
+    bool far;
+    double chunks, retrieval, w, share_R, share_A, alone;
+};
+
+struct ana_geometry {
+    bool ok;
+    int dtl;
+    double chunk_bytes;
+    int n, cap; /* hosts (in host order), room */
+    struct ana_host *host;
+    int inbound; /* inbound_links */
+};
+
+/* The geometry that memo keeps for its layout (valid while the memo holds the layout that
+ * model_sim_sides was last given: a new one clears it); NULL without a memo. */
+struct ana_geometry *model_memo_geometry(struct model_memo *memo);
+
 /* The run's end (model.c's run_end) kept in memo while it holds the same layout: *end and true
  * if it has one. memo may be NULL. */
 bool model_memo_end(const struct model_memo *memo, double *end);
