@@ -83,14 +83,13 @@ double model_exchange_time(const struct platform *pf, const struct layout *l,
 static int inbound_links(const struct platform *pf, const struct layout *l)
 {
     /* One pass over the ranks (not one per host): each host's links, in the ranks' order. */
-    int(*seen)[9] = calloc((size_t)l->hosts, sizeof *seen); /* [8]: how many */
-    int most = 0, len, prev_from = -1, prev_h = -1;
+    int(*seen)[10] = calloc((size_t)l->hosts, sizeof *seen); /* [8]: how many, [9]: last from */
+    int most = 0, len;
     for (long r = 0; seen && r < l->sim_cores; r++) {
         int h = l->dtl_host[r], from = l->rank_host[r];
-        if (h < 0 || from == h || !l->ana_per_host[h] || seen[h][8] == 8 ||
-            (from == prev_from && h == prev_h))
+        if (h < 0 || from == h || !l->ana_per_host[h] || seen[h][8] == 8 || seen[h][9] == from + 1)
             continue; /* (a rank after one of the same hosts brings the same last link) */
-        prev_from = from, prev_h = h;
+        seen[h][9] = from + 1;
         const int *route = platform_route(pf, from, h, &len);
         int last = route && len ? route[len - 1] : -1, k = 0, *n = &seen[h][8];
         while (k < *n && seen[h][k] != last)
@@ -122,6 +121,17 @@ struct ana_step {
     int inbound;    /* most links one host receives remote states over */
 };
 
+/* model_route_latency through c (model_internal.h): the same sum. */
+static double route_latency(const struct platform *pf, struct route_memo *c, int a, int b)
+{
+    int n;
+    const int *route = route_to(pf, c, a, b, &n);
+    double lat = 0;
+    for (int k = 0; route && k < n; k++)
+        lat += pf->link[route[k]].lat;
+    return lat;
+}
+
 /* The part of one step's analytics side that the layout, the DTL and a state's bytes fix (not the
  * analysis' cost, nor the simulation's side): each loaded analytics host's retrieval, metrics
  * message and shares, into g (its hosts in host order). A search that moves the stride or the
@@ -147,9 +157,21 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
      * host's link does. */
     struct model_net net;
     model_net_init(&net, pf);
+    struct route_memo *there = malloc(2 * sizeof *there * (size_t)l->hosts);
+    struct route_memo *back = there ? there + l->hosts : NULL;
+    for (int h = 0; there && h < 2 * l->hosts; h++)
+        there[h].other = -1;
     for (long r = 0; !queue && r < l->sim_cores; r++)
-        if (l->rank_host[r] != l->dtl_host[r])
-            model_net_flow(&net, l->rank_host[r], l->dtl_host[r], chunk_bytes);
+        if (l->rank_host[r] != l->dtl_host[r]) {
+            int a = l->rank_host[r], b = l->dtl_host[r], n, nback;
+            if (!there)
+                model_net_flow(&net, a, b, chunk_bytes);
+            else {
+                const int *to = route_to(pf, there, a, b, &n);
+                const int *from = route_from(pf, back, a, b, &nback);
+                model_net_flow_on(&net, to, n, from, nback, chunk_bytes);
+            }
+        }
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
     int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
@@ -165,7 +187,8 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
             /* (the ranks of one host to one host, in a row, have one route) */
             if (prev < 0 || l->rank_host[r] != l->rank_host[prev] ||
                 l->dtl_host[r] != l->dtl_host[prev])
-                route_lat = model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
+                route_lat = there ? route_latency(pf, there, l->rank_host[r], l->dtl_host[r])
+                                  : model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
             prev = r;
             lat[l->dtl_host[r]] += route_lat;
         }
@@ -217,6 +240,7 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
     free(remote);
     free(lat);
     free(round);
+    free(there);
     model_net_free(&net);
     g->dtl = p->dtl;
     g->chunk_bytes = chunk_bytes;

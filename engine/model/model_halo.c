@@ -22,18 +22,29 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
         int from, to;
         double bytes, largest;
     } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
-    long nflows = 0, plane = (long)l->px * l->py, first = 0, last = 0;
+    long nflows = 0, plane = (long)l->px * l->py, first = 0;
     int x = 0, y = 0, z = 0;
+    /* slot[to]: the flow of the current host to host `to` (-1: none yet). The flow being added
+     * to is kept in registers (cur, its bytes and largest message) and written back when another
+     * one's turn comes: each flow's bytes add up in the same order, without a store and a load
+     * between two additions (the loop's pace). */
+    long *slot = malloc(sizeof *slot * (size_t)l->hosts), cur = -1;
+    double cur_bytes = 0, cur_largest = 0;
+    for (int h = 0; slot && h < l->hosts; h++)
+        slot[h] = -1;
     /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
      * states, and [2 hosts, 4 hosts) of the ranks on host h. */
     int H = l->hosts;
     double *off = malloc(4 * (size_t)H * sizeof *off);
     for (int h = 0; off && h < 2 * H; h++)
         off[2 * h] = INFINITY, off[2 * h + 1] = -1;
-    for (long r = 0; flow && r < l->sim_cores; r++) {
+    for (long r = 0; flow && slot && r < l->sim_cores; r++) {
         int h = l->rank_host[r];
-        if (r > 0 && l->rank_host[r - 1] != h)
+        if (r > 0 && l->rank_host[r - 1] != h) {
+            for (long f = first; f < nflows; f++)
+                slot[flow[f].to] = -1;
             first = nflows;
+        }
         /* Past a boundary that does not wrap, the neighbour is the rank itself: none. */
         int b = l->bounded;
         const long nbs[6] = {r - x + (x + 1 == l->px ? (b ? x : 0) : x + 1),
@@ -50,14 +61,18 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 continue;
             int to = l->rank_host[nbs[k]];
             sent_off += to != h ? face[k / 2] : 0;
-            long f = last >= first && last < nflows && flow[last].to == to ? last : first;
-            while (f < nflows && flow[f].to != to)
-                f++;
-            last = f; /* (the next neighbour is most often on the same host again) */
-            if (f == nflows)
+            long f = slot[to];
+            if (f < 0) {
+                f = slot[to] = nflows;
                 flow[nflows++] = (struct halo_flow){h, to, 0, 0};
-            flow[f].bytes += face[k / 2];
-            flow[f].largest = max2(flow[f].largest, face[k / 2]);
+            }
+            if (f != cur) {
+                if (cur >= 0)
+                    flow[cur].bytes = cur_bytes, flow[cur].largest = cur_largest;
+                cur = f, cur_bytes = flow[f].bytes, cur_largest = flow[f].largest;
+            }
+            cur_bytes += face[k / 2];
+            cur_largest = max2(cur_largest, face[k / 2]);
         }
         int at[2] = {l->dtl_host[r] != h ? l->dtl_host[r] : -1, H + h};
         for (int k = 0; off && k < 2; k++)
@@ -66,6 +81,9 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 off[2 * at[k] + 1] = max2(off[2 * at[k] + 1], sent_off);
             }
     }
+    if (cur >= 0)
+        flow[cur].bytes = cur_bytes, flow[cur].largest = cur_largest;
+    free(slot);
     cut->ranks = false;
     for (int h = 0; h < 2 * H; h++) {
         bool differ = off && off[2 * h + 1] > off[2 * h] * (1 + 1e-9);

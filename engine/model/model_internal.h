@@ -22,6 +22,44 @@ static inline double min2(double a, double b)
     return b != b ? a : m;
 }
 
+/* A route remembered per host for the last other end asked (from[h] < 0: none yet): the ranks
+ * of one host, in order, send to the same hosts, so that most of a pass over the ranks finds
+ * its routes here rather than in the platform's table (a third of a map's layout). */
+struct route_memo {
+    int other, n;
+    const int *links;
+};
+
+/* The route a -> b through c[b] (c: [hosts], other = -1 at first). */
+static inline const int *route_to(const struct platform *pf, struct route_memo *c, int a, int b,
+                                  int *n)
+{
+    struct route_memo *e = &c[b];
+    if (e->other != a) {
+        e->links = platform_route(pf, a, b, &e->n);
+        e->other = a;
+    }
+    *n = e->n;
+    return e->links;
+}
+
+/* The same for b -> a, through c[b]. */
+static inline const int *route_from(const struct platform *pf, struct route_memo *c, int a, int b,
+                                    int *n)
+{
+    struct route_memo *e = &c[b];
+    if (e->other != a) {
+        e->links = platform_route(pf, b, a, &e->n);
+        e->other = a;
+    }
+    *n = e->n;
+    return e->links;
+}
+
+/* model_net_flow's a -> b over routes already found (there and back). */
+void model_net_flow_on(struct model_net *net, const int *there, int nthere, const int *back,
+                       int nback, double bytes);
+
 /* Seconds of latency of the route a -> b (0 when unknown): model_net.c. */
 double model_route_latency(const struct platform *pf, int a, int b);
 
