@@ -121,15 +121,17 @@ struct ana_step {
     int inbound;    /* most links one host receives remote states over */
 };
 
-/* model_route_latency through c (model_internal.h): the same sum. */
+/* model_route_latency through c (model_internal.h): the same sum, once per route found. */
 static double route_latency(const struct platform *pf, struct route_memo *c, int a, int b)
 {
     int n;
+    if (c[b].other == a && c[b].lat >= 0)
+        return c[b].lat;
     const int *route = route_to(pf, c, a, b, &n);
     double lat = 0;
     for (int k = 0; route && k < n; k++)
         lat += pf->link[route[k]].lat;
-    return lat;
+    return c[b].lat = lat;
 }
 
 /* The part of one step's analytics side that the layout, the DTL and a state's bytes fix (not the
@@ -332,17 +334,21 @@ static double run_end(const struct params *p, const struct platform *pf, const s
     /* heard[h]: when host h's last actor hears its last rank. One pass over the ranks; a rank
      * from the same host to the same host as the one before takes the same time. */
     double *heard = calloc((size_t)l->hosts, sizeof *heard), t = 0;
-    for (long r = 0; heard && r < l->sim_cores; r++) {
+    /* last[h]: the host of the last rank heard by h, +1: another from there changes nothing */
+    int *last = calloc((size_t)l->hosts, sizeof *last);
+    for (long r = 0; heard && last && r < l->sim_cores; r++) {
         int h = l->dtl_host[r];
-        if (h < 0 || !l->ana_per_host[h] || !l->dtl_load[h])
+        if (h < 0 || !l->ana_per_host[h] || !l->dtl_load[h] || last[h] == l->rank_host[r] + 1)
             continue;
+        last[h] = l->rank_host[r] + 1;
         if (p->dtl == DTL_FILE) /* the poisoned values come at once (the notices' queue) */
             t = 0;
-        else if (r == 0 || h != l->dtl_host[r - 1] || l->rank_host[r] != l->rank_host[r - 1])
+        else
             t = model_transfer_time(pf, l->rank_host[r], h, 0, 1);
         heard[h] = max2(heard[h], t);
         remote = remote || l->rank_host[r] != h;
     }
+    free(last);
     for (int h = 0; heard && h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;

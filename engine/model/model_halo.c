@@ -10,26 +10,30 @@
  * Messages share the shared links of their routes (the busiest link of a message's route sets
  * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
  * shared link is busy; *cut: the cut's unevenness. */
+/* One flow per pair of hosts: its messages' bytes summed, its largest message kept for a
+ * FATPIPE. */
+struct halo_flow {
+    int from, to;
+    double bytes, largest;
+    unsigned faces; /* bits: the faces it sends (its largest message is the largest of those) */
+};
+
 static double halo_exchange_time(const struct sim_profile *sim, const struct platform *pf,
                                  const struct layout *l, double *busy, struct halo_cut *cut)
 {
     const double *face = sim->face;
-    /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
-     * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
-     * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
-     * A host's flows are contiguous in flow[]. */
-    struct halo_flow {
-        int from, to;
-        double bytes, largest;
-    } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
+    /* One flow per pair of hosts: ranks in order walk the decomposition x fastest, so the
+     * neighbours follow from (x, y, z) without layout_neighbour's divisions (this loop is most of
+     * an advisor's search). A host's flows are contiguous in flow[]. */
+    struct halo_flow *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
     long nflows = 0, plane = (long)l->px * l->py, first = 0;
     int x = 0, y = 0, z = 0;
-    /* slot[to]: the flow of the current host to host `to` (-1: none yet). The flow being added
-     * to is kept in registers (cur, its bytes and largest message) and written back when another
-     * one's turn comes: each flow's bytes add up in the same order, without a store and a load
+    /* slot[to]: the flow of the current host to host `to` (-1: none yet). The bytes of the flow
+     * being added to are kept in a register (cur_bytes) and written back when another one's
+     * turn comes: each flow's bytes add up in the same order, without a store and a load
      * between two additions (the loop's pace). */
     long *slot = malloc(sizeof *slot * (size_t)l->hosts), cur = -1;
-    double cur_bytes = 0, cur_largest = 0;
+    double cur_bytes = 0;
     for (int h = 0; slot && h < l->hosts; h++)
         slot[h] = -1;
     /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
@@ -64,15 +68,15 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
             long f = slot[to];
             if (f < 0) {
                 f = slot[to] = nflows;
-                flow[nflows++] = (struct halo_flow){h, to, 0, 0};
+                flow[nflows++] = (struct halo_flow){h, to, 0, 0, 0};
             }
             if (f != cur) {
                 if (cur >= 0)
-                    flow[cur].bytes = cur_bytes, flow[cur].largest = cur_largest;
-                cur = f, cur_bytes = flow[f].bytes, cur_largest = flow[f].largest;
+                    flow[cur].bytes = cur_bytes;
+                cur = f, cur_bytes = flow[f].bytes;
             }
             cur_bytes += face[k / 2];
-            cur_largest = max2(cur_largest, face[k / 2]);
+            flow[f].faces |= 1u << (k / 2);
         }
         int at[2] = {l->dtl_host[r] != h ? l->dtl_host[r] : -1, H + h};
         for (int k = 0; off && k < 2; k++)
@@ -82,8 +86,13 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
             }
     }
     if (cur >= 0)
-        flow[cur].bytes = cur_bytes, flow[cur].largest = cur_largest;
+        flow[cur].bytes = cur_bytes;
     free(slot);
+    /* max2 over the same faces in another order than they were sent: the same largest */
+    for (long f = 0; flow && f < nflows; f++)
+        for (int d = 0; d < 3; d++)
+            if (flow[f].faces & 1u << d)
+                flow[f].largest = max2(flow[f].largest, face[d]);
     cut->ranks = false;
     for (int h = 0; h < 2 * H; h++) {
         bool differ = off && off[2 * h + 1] > off[2 * h] * (1 + 1e-9);

@@ -28,6 +28,7 @@ static inline double min2(double a, double b)
 struct route_memo {
     int other, n;
     const int *links;
+    double lat; /* its latency, once asked (model.c); < 0: not yet */
 };
 
 /* The route a -> b through c[b] (c: [hosts], other = -1 at first). */
@@ -38,6 +39,7 @@ static inline const int *route_to(const struct platform *pf, struct route_memo *
     if (e->other != a) {
         e->links = platform_route(pf, a, b, &e->n);
         e->other = a;
+        e->lat = -1;
     }
     *n = e->n;
     return e->links;
