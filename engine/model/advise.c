@@ -351,15 +351,57 @@ int advise_order(long *idx, long n, const double *values, bool maximise)
     return 0;
 }
 
+/* The fastest makespan of each count of cores (nodes x cores_per_node): core-hours grow with the
+ * makespan at one count (advise_metrics_finish), so that a slower candidate of a count is
+ * dominated by a faster one and never on the front (which pareto_in then sorts without it). A
+ * small open-addressed table; false when the counts outnumber its room (no such filter). */
+#define PARETO_COUNTS 4096
+struct fastest {
+    long cores; /* 0: an empty slot */
+    double makespan;
+};
+
+static struct fastest *fastest_of(struct fastest *tab, long cores)
+{
+    size_t at = (size_t)cores * 0x9E3779B97F4A7C15ull >> 20 & (PARETO_COUNTS - 1);
+    while (tab[at].cores && tab[at].cores != cores)
+        at = (at + 1) & (PARETO_COUNTS - 1);
+    return &tab[at];
+}
+
+static bool fastest_fill(const struct advise_cand *c, long n, struct fastest *tab)
+{
+    int used = 0;
+    for (long i = 0; i < n; i++) {
+        if (!c[i].feasible || c[i].repeat)
+            continue;
+        long cores = c[i].model.nodes * c[i].model.cores_per_node;
+        struct fastest *f = fastest_of(tab, cores);
+        if (!f->cores) {
+            if (++used > PARETO_COUNTS / 2)
+                return false;
+            *f = (struct fastest){cores, c[i].model.makespan};
+        } else if (c[i].model.makespan < f->makespan)
+            f->makespan = c[i].model.makespan;
+    }
+    return true;
+}
+
 /* advise_pareto's, with t: 2n scratch elements. */
 static long pareto_in(struct advise_cand *c, long n, long *front, struct two *t)
 {
     long m = 0;
+    struct fastest *tab = calloc(PARETO_COUNTS, sizeof *tab);
+    bool filter = tab && fastest_fill(c, n, tab);
     for (long i = 0; i < n; i++) {
         c[i].pareto = false;
-        if (c[i].feasible && !c[i].repeat)
+        if (c[i].feasible && !c[i].repeat &&
+            (!filter ||
+             c[i].model.makespan ==
+                 fastest_of(tab, c[i].model.nodes * c[i].model.cores_per_node)->makespan))
             t[m++] = (struct two){c[i].model.makespan, c[i].model.core_hours, i};
     }
+    free(tab);
     sort_two(t, t + m, m);
     /* By makespan: a point is on the front when it uses fewer core-hours than every faster
      * point, or ties the last point of the front on both. */
