@@ -354,31 +354,33 @@ int advise_order(long *idx, long n, const double *values, bool maximise)
 /* The fastest makespan of each count of cores (nodes x cores_per_node): core-hours grow with the
  * makespan at one count (advise_metrics_finish), so that a slower candidate of a count is
  * dominated by a faster one and never on the front (which pareto_in then sorts without it). A
- * small open-addressed table; false when the counts outnumber its room (no such filter). */
+ * small open-addressed table of `mask` + 1 slots (a power of two, twice the candidates up to
+ * PARETO_COUNTS: its pages are a small search's cost); false when the counts outnumber half of
+ * it (no such filter). */
 #define PARETO_COUNTS 4096
 struct fastest {
     long cores; /* 0: an empty slot */
     double makespan;
 };
 
-static struct fastest *fastest_of(struct fastest *tab, long cores)
+static struct fastest *fastest_of(struct fastest *tab, size_t mask, long cores)
 {
-    size_t at = (size_t)cores * 0x9E3779B97F4A7C15ull >> 20 & (PARETO_COUNTS - 1);
+    size_t at = (size_t)cores * 0x9E3779B97F4A7C15ull >> 20 & mask;
     while (tab[at].cores && tab[at].cores != cores)
-        at = (at + 1) & (PARETO_COUNTS - 1);
+        at = (at + 1) & mask;
     return &tab[at];
 }
 
-static bool fastest_fill(const struct advise_cand *c, long n, struct fastest *tab)
+static bool fastest_fill(const struct advise_cand *c, long n, struct fastest *tab, size_t mask)
 {
-    int used = 0;
+    size_t used = 0;
     for (long i = 0; i < n; i++) {
         if (!c[i].feasible || c[i].repeat)
             continue;
         long cores = c[i].model.nodes * c[i].model.cores_per_node;
-        struct fastest *f = fastest_of(tab, cores);
+        struct fastest *f = fastest_of(tab, mask, cores);
         if (!f->cores) {
-            if (++used > PARETO_COUNTS / 2)
+            if (++used > (mask + 1) / 2)
                 return false;
             *f = (struct fastest){cores, c[i].model.makespan};
         } else if (c[i].model.makespan < f->makespan)
@@ -391,14 +393,17 @@ static bool fastest_fill(const struct advise_cand *c, long n, struct fastest *ta
 static long pareto_in(struct advise_cand *c, long n, long *front, struct two *t)
 {
     long m = 0;
-    struct fastest *tab = calloc(PARETO_COUNTS, sizeof *tab);
-    bool filter = tab && fastest_fill(c, n, tab);
+    size_t slots = 16;
+    while (slots < PARETO_COUNTS && slots < 2 * (size_t)n)
+        slots *= 2;
+    struct fastest *tab = calloc(slots, sizeof *tab);
+    bool filter = tab && fastest_fill(c, n, tab, slots - 1);
     for (long i = 0; i < n; i++) {
         c[i].pareto = false;
         if (c[i].feasible && !c[i].repeat &&
-            (!filter ||
-             c[i].model.makespan ==
-                 fastest_of(tab, c[i].model.nodes * c[i].model.cores_per_node)->makespan))
+            (!filter || c[i].model.makespan ==
+                            fastest_of(tab, slots - 1, c[i].model.nodes * c[i].model.cores_per_node)
+                                ->makespan))
             t[m++] = (struct two){c[i].model.makespan, c[i].model.core_hours, i};
     }
     free(tab);
