@@ -1,9 +1,11 @@
 #include "advise.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../base/datadir.h"
 #include "layout.h"
@@ -93,6 +95,17 @@ struct advise_models {
     } pf[MODELS_PLATFORMS];
     int next;                /* the slot a new platform replaces when all are taken */
     struct model_memo *memo; /* the last layout's halo exchange (model.h); NULL: none */
+    /* The last layout built, with what layout_build reads of its configuration: a search moves
+     * the stride and the costs fastest, which keep it (building it was a sixth of a search). */
+    struct {
+        bool valid;
+        const struct platform *pf;
+        long nodes, cores_per_node, ratio;
+        int mapping;
+        bool files;
+        char zone[PARAMS_PATH_MAX], hostfile[PARAMS_PATH_MAX];
+        struct layout l;
+    } lay;
 };
 
 struct advise_models *advise_models_new(profile_source src)
@@ -112,19 +125,22 @@ void advise_models_free(struct advise_models *c)
     for (int k = 0; k < c->n; k++)
         if (c->pf[k].rc == 0)
             platform_free(&c->pf[k].pf);
+    if (c->lay.valid)
+        layout_free(&c->lay.l);
     model_memo_free(c->memo);
     free(c);
 }
 
 static int model_on(const struct platform *pf, profile_source src, const struct params *p,
-                    struct model_result *m, struct model_memo *memo, char *err, size_t errlen);
+                    struct model_result *m, struct advise_models *c, char *err, size_t errlen);
 
 /* The platform a configuration names: loaded the first time, from memory after. */
 static int models_platform(struct advise_models *c, struct params *p, struct platform **pf,
                            char *err, size_t errlen)
 {
-    int k = 0;
-    while (k < c->n && strcmp(c->pf[k].given, p->platform))
+    int k = 0; /* (a configuration may name it by where it was found: the same file) */
+    while (k < c->n && strcmp(c->pf[k].given, p->platform) &&
+           (c->pf[k].rc < 0 || strcmp(c->pf[k].resolved, p->platform)))
         k++;
     if (k == c->n) {
         if (c->n < MODELS_PLATFORMS)
@@ -132,6 +148,9 @@ static int models_platform(struct advise_models *c, struct params *p, struct pla
         else if (k = c->next, c->next = (c->next + 1) % MODELS_PLATFORMS, c->pf[k].rc == 0)
             platform_free(&c->pf[k].pf);
         model_memo_forget(c->memo); /* a platform may take a freed one's address */
+        if (c->lay.valid)
+            layout_free(&c->lay.l);
+        c->lay.valid = false;
         snprintf(c->pf[k].given, sizeof c->pf[k].given, "%s", p->platform);
         if (datadir_resolve(p->platform, c->pf[k].resolved, sizeof c->pf[k].resolved) < 0)
             snprintf(c->pf[k].resolved, sizeof c->pf[k].resolved, "%s", p->platform);
@@ -154,7 +173,7 @@ int advise_model(struct advise_models *c, struct params *p, struct model_result 
     struct platform *pf;
     if (models_platform(c, p, &pf, err, errlen) < 0)
         return -1;
-    return model_on(pf, c->src, p, m, c->memo, err, errlen);
+    return model_on(pf, c->src, p, m, c, err, errlen);
 }
 
 int advise_model_on(const struct platform *pf, profile_source src, const struct params *p,
@@ -163,21 +182,53 @@ int advise_model_on(const struct platform *pf, profile_source src, const struct 
     return model_on(pf, src, p, m, NULL, err, errlen);
 }
 
+/* p's layout: c's last one where p places its ranks and actors as that one's did (a failure is
+ * not kept: its message names p). */
+static int models_layout(struct advise_models *c, const struct platform *pf, const struct params *p,
+                         const struct layout **l, char *err, size_t errlen)
+{
+    bool files =
+        p->mapping == MAPPING_POSTHOC || (p->dtl == DTL_FILE && p->mapping != MAPPING_INLINE);
+    if (!c->lay.valid || c->lay.pf != pf || c->lay.nodes != p->nodes ||
+        c->lay.cores_per_node != p->cores_per_node || c->lay.ratio != p->ratio ||
+        c->lay.mapping != p->mapping || c->lay.files != files ||
+        strcmp(c->lay.zone, p->analytics_zone) || strcmp(c->lay.hostfile, p->hostfile)) {
+        if (c->lay.valid)
+            layout_free(&c->lay.l);
+        c->lay.valid = false;
+        if (layout_build(p, pf, &c->lay.l, err, errlen) < 0)
+            return -1;
+        c->lay.valid = true;
+        c->lay.pf = pf;
+        c->lay.nodes = p->nodes;
+        c->lay.cores_per_node = p->cores_per_node;
+        c->lay.ratio = p->ratio;
+        c->lay.mapping = p->mapping;
+        c->lay.files = files;
+        snprintf(c->lay.zone, sizeof c->lay.zone, "%s", p->analytics_zone);
+        snprintf(c->lay.hostfile, sizeof c->lay.hostfile, "%s", p->hostfile);
+    }
+    *l = &c->lay.l;
+    return 0;
+}
+
 static int model_on(const struct platform *pf, profile_source src, const struct params *p,
-                    struct model_result *m, struct model_memo *memo, char *err, size_t errlen)
+                    struct model_result *m, struct advise_models *c, char *err, size_t errlen)
 {
     char perr[PARAMS_ERR_MAX];
     if (params_validate(p, perr) < 0) {
         snprintf(err, errlen, "%s", perr);
         return -1;
     }
-    struct layout l;
-    if (layout_build(p, pf, &l, err, errlen) < 0)
+    struct layout own;
+    const struct layout *l = &own;
+    if (c ? models_layout(c, pf, p, &l, err, errlen) < 0
+          : layout_build(p, pf, &own, err, errlen) < 0)
         return -1;
     struct analytics_profile prof;
-    int rc = src(p, &l, &prof, err, errlen);
+    int rc = src(p, l, &prof, err, errlen);
     if (rc == 0) {
-        model_eval_memo(p, pf, &l, &prof, m, memo);
+        model_eval_memo(p, pf, l, &prof, m, c ? c->memo : NULL);
         profile_free(&prof);
         /* Finite inputs can still overflow (a cost of 1e308): no result to rank. */
         if (!isfinite(m->makespan) || !isfinite(m->efficiency) || !(m->makespan > 0)) {
@@ -185,37 +236,47 @@ static int model_on(const struct platform *pf, profile_source src, const struct 
             rc = -1;
         }
     }
-    layout_free(&l);
+    if (!c)
+        layout_free(&own);
     return rc;
 }
 
 /* ---- ranking and the front ---- */
+
+/* Arrays of a search's size (a candidate each): a page the kernel gives costs as much as a few
+ * candidates' model, so that a search's arrays took a third of it in 4 KiB pages; where the
+ * system gives huge pages on request, they are asked for. Freed with free(). */
+#define HUGE_PAGE (2u << 20)
+static void *big_alloc(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes >= 2 * HUGE_PAGE) {
+        size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        void *m = aligned_alloc(HUGE_PAGE, whole);
+        if (m)
+            madvise(m, whole, MADV_HUGEPAGE); /* advice: nothing lost where it is not taken */
+        return m;
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+static void *big_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    void *m = big_alloc(n * size);
+    return m ? memset(m, 0, n * size) : NULL;
+}
 
 struct keyed {
     double v;
     long i;
 };
 
-static int by_value(const void *a, const void *b)
+static inline bool keyed_before(const struct keyed *x, const struct keyed *y)
 {
-    const struct keyed *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v < y->v ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-int advise_order(long *idx, long n, const double *values, bool maximise)
-{
-    struct keyed *k = malloc(sizeof *k * (size_t)(n ? n : 1));
-    if (!k)
-        return -1;
-    for (long j = 0; j < n; j++)
-        k[j] = (struct keyed){maximise ? -values[idx[j]] : values[idx[j]], idx[j]};
-    qsort(k, (size_t)n, sizeof *k, by_value);
-    for (long j = 0; j < n; j++)
-        idx[j] = k[j].i;
-    free(k);
-    return 0;
+    return x->v != y->v ? x->v < y->v : x->i < y->i;
 }
 
 struct two {
@@ -223,28 +284,130 @@ struct two {
     long i;
 };
 
-static int by_makespan(const void *a, const void *b)
+static inline bool two_before(const struct two *x, const struct two *y)
 {
-    const struct two *x = a, *y = b;
     if (x->makespan != y->makespan)
-        return x->makespan < y->makespan ? -1 : 1;
+        return x->makespan < y->makespan;
     if (x->core_hours != y->core_hours)
-        return x->core_hours < y->core_hours ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
+        return x->core_hours < y->core_hours;
+    return x->i < y->i;
 }
 
-long advise_pareto(struct advise_cand *c, long n, long *front)
+/* A merge sort with its comparison inlined: qsort's calls to a comparator were a tenth of a
+ * search. The orders are total (the index breaks ties; no NaN is ranked), so that any sort gives
+ * qsort's order. tmp: n more elements. */
+#define MERGE_SORT(name, type, before)                                                             \
+    static void name(type *a, type *tmp, long n)                                                   \
+    {                                                                                              \
+        for (long lo = 0; lo < n; lo += 16) { /* runs of 16, by insertion */                       \
+            long hi = lo + 16 < n ? lo + 16 : n;                                                   \
+            for (long j = lo + 1; j < hi; j++) {                                                   \
+                type x = a[j];                                                                     \
+                long k = j;                                                                        \
+                for (; k > lo && before(&x, &a[k - 1]); k--)                                       \
+                    a[k] = a[k - 1];                                                               \
+                a[k] = x;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        type *from = a, *to = tmp;                                                                 \
+        for (long w = 16; w < n; w *= 2) {                                                         \
+            for (long lo = 0; lo < n; lo += 2 * w) {                                               \
+                long mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;          \
+                long i = lo, j = mid, k = lo;                                                      \
+                while (i < mid && j < hi)                                                          \
+                    to[k++] = before(&from[j], &from[i]) ? from[j++] : from[i++];                  \
+                while (i < mid)                                                                    \
+                    to[k++] = from[i++];                                                           \
+                while (j < hi)                                                                     \
+                    to[k++] = from[j++];                                                           \
+            }                                                                                      \
+            type *t = from;                                                                        \
+            from = to, to = t;                                                                     \
+        }                                                                                          \
+        if (from != a)                                                                             \
+            memcpy(a, from, sizeof *a *(size_t)n);                                                 \
+    }
+MERGE_SORT(sort_keyed, struct keyed, keyed_before)
+MERGE_SORT(sort_two, struct two, two_before)
+#undef MERGE_SORT
+
+/* advise_order's, on k[0..n) (values already negated where maximise); tmp: n more. */
+static void order_keyed(long *idx, struct keyed *k, struct keyed *tmp, long n)
+{
+    sort_keyed(k, tmp, n);
+    for (long j = 0; j < n; j++)
+        idx[j] = k[j].i;
+}
+
+int advise_order(long *idx, long n, const double *values, bool maximise)
+{
+    struct keyed *k = big_alloc(2 * sizeof *k * (size_t)n);
+    if (!k)
+        return -1;
+    for (long j = 0; j < n; j++)
+        k[j] = (struct keyed){maximise ? -values[idx[j]] : values[idx[j]], idx[j]};
+    order_keyed(idx, k, k + n, n);
+    free(k);
+    return 0;
+}
+
+/* The fastest makespan of each count of cores (nodes x cores_per_node): core-hours grow with the
+ * makespan at one count (advise_metrics_finish), so that a slower candidate of a count is
+ * dominated by a faster one and never on the front (which pareto_in then sorts without it). A
+ * small open-addressed table of `mask` + 1 slots (a power of two, twice the candidates up to
+ * PARETO_COUNTS: its pages are a small search's cost); false when the counts outnumber half of
+ * it (no such filter). */
+#define PARETO_COUNTS 4096
+struct fastest {
+    long cores; /* 0: an empty slot */
+    double makespan;
+};
+
+static struct fastest *fastest_of(struct fastest *tab, size_t mask, long cores)
+{
+    size_t at = (size_t)cores * 0x9E3779B97F4A7C15ull >> 20 & mask;
+    while (tab[at].cores && tab[at].cores != cores)
+        at = (at + 1) & mask;
+    return &tab[at];
+}
+
+static bool fastest_fill(const struct advise_cand *c, long n, struct fastest *tab, size_t mask)
+{
+    size_t used = 0;
+    for (long i = 0; i < n; i++) {
+        if (!c[i].feasible || c[i].repeat)
+            continue;
+        long cores = c[i].model.nodes * c[i].model.cores_per_node;
+        struct fastest *f = fastest_of(tab, mask, cores);
+        if (!f->cores) {
+            if (++used > (mask + 1) / 2)
+                return false;
+            *f = (struct fastest){cores, c[i].model.makespan};
+        } else if (c[i].model.makespan < f->makespan)
+            f->makespan = c[i].model.makespan;
+    }
+    return true;
+}
+
+/* advise_pareto's, with t: 2n scratch elements. */
+static long pareto_in(struct advise_cand *c, long n, long *front, struct two *t)
 {
     long m = 0;
-    struct two *t = malloc(sizeof *t * (size_t)(n ? n : 1));
-    if (!t)
-        return -1;
+    size_t slots = 16;
+    while (slots < PARETO_COUNTS && slots < 2 * (size_t)n)
+        slots *= 2;
+    struct fastest *tab = calloc(slots, sizeof *tab);
+    bool filter = tab && fastest_fill(c, n, tab, slots - 1);
     for (long i = 0; i < n; i++) {
         c[i].pareto = false;
-        if (c[i].feasible && !c[i].repeat)
+        if (c[i].feasible && !c[i].repeat &&
+            (!filter || c[i].model.makespan ==
+                            fastest_of(tab, slots - 1, c[i].model.nodes * c[i].model.cores_per_node)
+                                ->makespan))
             t[m++] = (struct two){c[i].model.makespan, c[i].model.core_hours, i};
     }
-    qsort(t, (size_t)m, sizeof *t, by_makespan);
+    free(tab);
+    sort_two(t, t + m, m);
     /* By makespan: a point is on the front when it uses fewer core-hours than every faster
      * point, or ties the last point of the front on both. */
     long nf = 0;
@@ -257,6 +420,15 @@ long advise_pareto(struct advise_cand *c, long n, long *front)
             front[nf++] = t[k].i;
         }
     }
+    return nf;
+}
+
+long advise_pareto(struct advise_cand *c, long n, long *front)
+{
+    struct two *t = big_alloc(2 * sizeof *t * (size_t)n);
+    if (!t)
+        return -1;
+    long nf = pareto_in(c, n, front, t);
     free(t);
     return nf;
 }
@@ -303,13 +475,17 @@ int advise_run(struct advise *a, profile_source src, char *err, size_t errlen)
     free(a->ranked);
     free(a->front);
     a->n = n;
-    a->cands = calloc((size_t)n, sizeof *a->cands);
-    a->ranked = calloc((size_t)n, sizeof *a->ranked);
-    a->front = calloc((size_t)n, sizeof *a->front);
-    double *values = calloc((size_t)n, sizeof *values);
+    a->cands = big_calloc((size_t)n, sizeof *a->cands);
+    a->ranked = big_calloc((size_t)n, sizeof *a->ranked);
+    a->front = calloc((size_t)n, sizeof *a->front); /* (its pages are touched as the front is) */
+    /* The ranking's keys, then the front's: one scratch, a sort's two halves. */
+    size_t half =
+        sizeof(struct two) > sizeof(struct keyed) ? sizeof(struct two) : sizeof(struct keyed);
+    void *scratch = big_alloc(2 * half * (size_t)n);
+    struct keyed *keys = scratch;
     struct advise_models *models = advise_models_new(src);
     int rc = -1;
-    if (!a->cands || !a->ranked || !a->front || !values || !models) {
+    if (!a->cands || !a->ranked || !a->front || !scratch || !models) {
         snprintf(err, errlen, "out of memory for %ld candidates", n);
         goto done;
     }
@@ -320,12 +496,15 @@ int advise_run(struct advise *a, profile_source src, char *err, size_t errlen)
     for (int k = 0; k < a->grid.naxes; k++)
         if (a->grid.axes[k].nids == 1 && a->grid.axes[k].ids[0] == P_RATIO)
             ratio_axis = k;
+    bool maximise = advise_maximise(a->objective);
+    /* p holds the last point's axis values: the next one sets those that change (a copy of the
+     * base and every axis parsed again per candidate were a tenth of a search). */
+    struct params p = a->base;
     for (long i = 0; i < n; i++) {
-        struct params p = a->base;
         struct model_result m;
         struct advise_cand *c = &a->cands[i];
         c->rank = -1;
-        if (grid_apply(&a->grid, i, &p, perr) < 0) {
+        if (grid_apply_from(&a->grid, i, i - 1, &p, perr) < 0) {
             snprintf(err, errlen, "%s", perr);
             goto done;
         }
@@ -341,27 +520,26 @@ int advise_run(struct advise *a, profile_source src, char *err, size_t errlen)
         c->valid = true;
         advise_metrics_from_model(&p, &m, &c->model);
         c->feasible = advise_feasible(&a->limits, &c->model);
-        values[i] = advise_value(&c->model, a->objective);
         /* inline ignores the ratio: its first row stands for the others */
         c->repeat =
             p.mapping == MAPPING_INLINE && ratio_axis >= 0 && grid_row(&a->grid, i, ratio_axis) > 0;
-        if (c->feasible && !c->repeat)
+        if (c->feasible && !c->repeat) {
+            double v = advise_value(&c->model, a->objective);
+            keys[a->nranked] = (struct keyed){maximise ? -v : v, i};
             a->ranked[a->nranked++] = i;
+        }
     }
     if (a->invalid == n) {
         snprintf(err, errlen, "%s", a->invalid_why);
         goto done;
     }
-    if (advise_order(a->ranked, a->nranked, values, advise_maximise(a->objective)) < 0 ||
-        (a->nfront = advise_pareto(a->cands, n, a->front)) < 0) {
-        snprintf(err, errlen, "out of memory for %ld candidates", n);
-        goto done;
-    }
+    order_keyed(a->ranked, keys, keys + a->nranked, a->nranked);
+    a->nfront = pareto_in(a->cands, n, a->front, scratch);
     for (long k = 0; k < a->nranked; k++)
         a->cands[a->ranked[k]].rank = k;
     rc = 0;
 done:
-    free(values);
+    free(scratch);
     advise_models_free(models);
     return rc;
 }

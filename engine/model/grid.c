@@ -174,6 +174,21 @@ int grid_apply(const struct grid *g, long n, struct params *p, char *err)
     return 0;
 }
 
+int grid_apply_from(const struct grid *g, long n, long prev, struct params *p, char *err)
+{
+    for (int k = g->naxes - 1; k >= 0; k--) {
+        const struct grid_axis *a = &g->axes[k];
+        int row = (int)(n % a->n);
+        bool same = prev >= 0 && row == (int)(prev % a->n);
+        n /= a->n;
+        prev = prev >= 0 ? prev / a->n : -1;
+        for (int i = 0; !same && i < a->nids; i++)
+            if (params_set(p, a->ids[i], a->values[row * a->nids + i], err) < 0)
+                return -1;
+    }
+    return 0;
+}
+
 void grid_describe(const struct grid *g, const struct params *p, char *out, size_t len)
 {
     size_t used = 0;

@@ -38,6 +38,11 @@ long grid_size(const struct grid *g, long max);
  * (PARAMS_ERR_MAX) when a value is out of its parameter's range. */
 int grid_apply(const struct grid *g, long n, struct params *p, char *err);
 
+/* The same on a p that holds point prev (grid_apply's, or this one's): only the axes whose row
+ * differs are set again (a search's last axis, most often), which gives grid_apply's p, since
+ * each value sets its own parameter only. prev < 0: every axis. */
+int grid_apply_from(const struct grid *g, long n, long prev, struct params *p, char *err);
+
 /* The row of axis k that point n takes. */
 int grid_row(const struct grid *g, long n, int k);
 

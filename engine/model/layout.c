@@ -393,11 +393,20 @@ int layout_build(const struct params *p, const struct platform *pf, struct layou
     for (int h = 0; h < pf->hosts; h++)
         if (l->ana_per_host[h])
             anas[nanas++] = h;
+    /* Hosts of as many actors each, all empty, take remote ranks in turn (the least loaded, the
+     * first of equals): the search below in O(1) a rank, until a rank stays on its node. */
+    bool turns = nanas > 0;
+    for (int i = 1; i < nanas; i++)
+        turns = turns && l->ana_per_host[anas[i]] == l->ana_per_host[anas[0]];
+    long turn = 0;
     for (r = 0; r < l->sim_cores && !l->inline_ranks; r++) {
         int h = l->rank_host[r];
         bool local = l->ana_per_host[h] && p->mapping != MAPPING_HOSTFILE;
         int best = local ? h : -1;
-        for (int i = 0; !local && i < nanas; i++) {
+        turns = turns && !local;
+        if (turns)
+            best = anas[turn++ % nanas];
+        for (int i = 0; !local && !turns && i < nanas; i++) {
             int a = anas[i];
             if (best < 0 || (double)(l->dtl_load[a] + 1) / l->ana_per_host[a] <
                                 (double)(l->dtl_load[best] + 1) / l->ana_per_host[best])

@@ -83,14 +83,13 @@ double model_exchange_time(const struct platform *pf, const struct layout *l,
 static int inbound_links(const struct platform *pf, const struct layout *l)
 {
     /* One pass over the ranks (not one per host): each host's links, in the ranks' order. */
-    int(*seen)[9] = calloc((size_t)l->hosts, sizeof *seen); /* [8]: how many */
-    int most = 0, len, prev_from = -1, prev_h = -1;
+    int(*seen)[10] = calloc((size_t)l->hosts, sizeof *seen); /* [8]: how many, [9]: last from */
+    int most = 0, len;
     for (long r = 0; seen && r < l->sim_cores; r++) {
         int h = l->dtl_host[r], from = l->rank_host[r];
-        if (h < 0 || from == h || !l->ana_per_host[h] || seen[h][8] == 8 ||
-            (from == prev_from && h == prev_h))
+        if (h < 0 || from == h || !l->ana_per_host[h] || seen[h][8] == 8 || seen[h][9] == from + 1)
             continue; /* (a rank after one of the same hosts brings the same last link) */
-        prev_from = from, prev_h = h;
+        seen[h][9] = from + 1;
         const int *route = platform_route(pf, from, h, &len);
         int last = route && len ? route[len - 1] : -1, k = 0, *n = &seen[h][8];
         while (k < *n && seen[h][k] != last)
@@ -122,28 +121,59 @@ struct ana_step {
     int inbound;    /* most links one host receives remote states over */
 };
 
-static void analytics_step(const struct params *p, const struct platform *pf,
-                           const struct layout *l, const struct analytics_value *av,
-                           double sim_busy, double halo_load, const bool *apart, double spread,
-                           struct ana_step *out)
+/* model_route_latency through c (model_internal.h): the same sum, once per route found. */
+static double route_latency(const struct platform *pf, struct route_memo *c, int a, int b)
+{
+    int n;
+    if (c[b].other == a && c[b].lat >= 0)
+        return c[b].lat;
+    const int *route = route_to(pf, c, a, b, &n);
+    double lat = 0;
+    for (int k = 0; route && k < n; k++)
+        lat += pf->link[route[k]].lat;
+    return c[b].lat = lat;
+}
+
+/* The part of one step's analytics side that the layout, the DTL and a state's bytes fix (not the
+ * analysis' cost, nor the simulation's side): each loaded analytics host's retrieval, metrics
+ * message and shares, into g (its hosts in host order). A search that moves the stride or the
+ * costs over one layout computes it once (the memo's, model_internal.h). -1 if out of memory. */
+static int analytics_geometry(const struct params *p, const struct platform *pf,
+                              const struct layout *l, double chunk_bytes, struct ana_geometry *g)
 {
     bool queue = p->dtl == DTL_QUEUE, file = p->dtl == DTL_FILE;
+    g->ok = false;
+    if (g->cap < l->hosts) {
+        free(g->host);
+        g->cap = 0;
+        if (!(g->host = malloc(sizeof *g->host * (size_t)l->hosts)))
+            return -1;
+        g->cap = l->hosts;
+    }
     /* dtl=file: the actors of every host read one state each at once, in rounds (chunks). */
     int *round = file ? calloc((size_t)l->hosts, sizeof *round) : NULL;
     for (int h = 0; round && h < l->hosts; h++)
         round[h] = l->dtl_load[h] < l->ana_per_host[h] ? l->dtl_load[h] : l->ana_per_host[h];
-    /* The critical analytics host: the one whose actors take longest per step. */
-    double chunk_bytes = av->bytes / l->sim_cores;
     /* Every state crosses the links of its route at once with all the others: a link they
      * share (a staging cluster's uplink, a fat-tree's spine) may pace them more than any one
      * host's link does. */
     struct model_net net;
     model_net_init(&net, pf);
+    struct route_memo *there = malloc(2 * sizeof *there * (size_t)l->hosts);
+    struct route_memo *back = there ? there + l->hosts : NULL;
+    for (int h = 0; there && h < 2 * l->hosts; h++)
+        there[h].other = -1;
     for (long r = 0; !queue && r < l->sim_cores; r++)
-        if (l->rank_host[r] != l->dtl_host[r])
-            model_net_flow(&net, l->rank_host[r], l->dtl_host[r], chunk_bytes);
-    /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
-    double exchange = model_exchange_time(pf, l, av);
+        if (l->rank_host[r] != l->dtl_host[r]) {
+            int a = l->rank_host[r], b = l->dtl_host[r], n, nback;
+            if (!there)
+                model_net_flow(&net, a, b, chunk_bytes);
+            else {
+                const int *to = route_to(pf, there, a, b, &n);
+                const int *from = route_from(pf, back, a, b, &nback);
+                model_net_flow_on(&net, to, n, from, nback, chunk_bytes);
+            }
+        }
     /* remote[h]: states h receives over the network; out[s]: states s sends over it; feed[h]:
      * the most any one sender of h sends (that sender's link carries all of it at once). */
     int *remote = calloc(4 * (size_t)l->hosts, sizeof(int));
@@ -159,21 +189,21 @@ static void analytics_step(const struct params *p, const struct platform *pf,
             /* (the ranks of one host to one host, in a row, have one route) */
             if (prev < 0 || l->rank_host[r] != l->rank_host[prev] ||
                 l->dtl_host[r] != l->dtl_host[prev])
-                route_lat = model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
+                route_lat = there ? route_latency(pf, there, l->rank_host[r], l->dtl_host[r])
+                                  : model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
             prev = r;
             lat[l->dtl_host[r]] += route_lat;
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
             feed[l->dtl_host[r]] = sent[l->rank_host[r]];
-    double worst = -1, active = 0, drifted = 0;
-    int inbound = inbound_links(pf, l);
-    *out = (struct ana_step){0};
+    g->n = 0;
+    g->inbound = inbound_links(pf, l);
     for (int h = 0; h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
+        struct ana_host *a = &g->host[g->n++];
         double chunks = ceil((double)l->dtl_load[h] / l->ana_per_host[h]);
-        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         double retrieval = 0;
         bool far = !queue && !file && remote && remote[h] > 0;
         int src = far ? from[h] - 1 : h;
@@ -199,9 +229,52 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                     fmax(retrieval, model_net_time(&net, src, h, chunk_bytes) +
                                         (chunks - 1) * lat[h] / remote[h] * NET_LATENCY_FACTOR);
         }
+        *a = (struct ana_host){.h = h, .far = far, .chunks = chunks, .retrieval = retrieval};
         /* The collector needs every host's metrics: the host whose chain ends last, its
          * metrics message included, sets the pace. */
-        double w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        a->w = queue ? 0 : model_transfer_time(pf, h, l->collector_host, METRIC_BYTES, 1);
+        /* one actor of the host does the exchange */
+        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
+                           &a->share_R, &a->share_A);
+        if (far && l->ana_per_host[h] > 1) /* the drift's floor: the transfers alone */
+            a->alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
+    }
+    free(remote);
+    free(lat);
+    free(round);
+    free(there);
+    model_net_free(&net);
+    g->dtl = p->dtl;
+    g->chunk_bytes = chunk_bytes;
+    g->ok = true;
+    return 0;
+}
+
+/* One step of the analysis av: -1 if out of memory. */
+static int analytics_step(const struct params *p, const struct platform *pf, const struct layout *l,
+                          const struct analytics_value *av, double sim_busy, double halo_load,
+                          const bool *apart, double spread, struct model_memo *memo,
+                          struct ana_step *out)
+{
+    double chunk_bytes = av->bytes / l->sim_cores;
+    struct ana_geometry own = {0}, *g = model_memo_geometry(memo);
+    if (!g)
+        g = &own;
+    if ((!g->ok || g->dtl != p->dtl || memcmp(&g->chunk_bytes, &chunk_bytes, sizeof chunk_bytes)) &&
+        analytics_geometry(p, pf, l, chunk_bytes, g) < 0) {
+        free(own.host);
+        return -1;
+    }
+    /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
+    double exchange = model_exchange_time(pf, l, av);
+    double worst = -1, active = 0, drifted = 0;
+    *out = (struct ana_step){0};
+    for (int k = 0; k < g->n; k++) {
+        const struct ana_host *a = &g->host[k];
+        int h = a->h;
+        double chunks = a->chunks, retrieval = a->retrieval, w = a->w;
+        /* The critical analytics host: the one whose actors take longest per step. */
+        double chunk_compute = av->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         /* In situ, the simulation's halos cross the node links while the exchange does, from the
          * analysis' end until the simulation's S (both sides start a step together): meanwhile
          * the exchange gets what the halos leave of the link, 1 - halo_load. */
@@ -210,9 +283,7 @@ static void analytics_step(const struct params *p, const struct platform *pf,
         if (x > 0 && window > 0)
             x = x <= window * rate ? x / rate : x + window * (1 - rate);
         double t = start + x + w;
-        double share_R, share_A; /* one actor of the host does the exchange */
-        model_actor_shares(l->dtl_load[h], l->ana_per_host[h], file || (remote && remote[h] > 0),
-                           &share_R, &share_A);
+        double share_R = a->share_R, share_A = a->share_A;
         active +=
             (l->ana_per_host[h] * (share_R * retrieval + share_A * chunks * chunk_compute) + x) /
             l->ana_cores;
@@ -226,8 +297,8 @@ static void analytics_step(const struct params *p, const struct platform *pf,
          * than the transfers alone. The model keeps the actors in step (an upper bound); this is
          * the range's other end. */
         double drift_R = retrieval;
-        if (far && apart && apart[h] && l->ana_per_host[h] > 1) {
-            double alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
+        if (a->far && apart && apart[h] && l->ana_per_host[h] > 1) {
+            double alone = a->alone;
             if (chunks > 1 && spread >= DRIFT_SPREAD * chunk_compute)
                 drift_R = fmax(retrieval - chunks * chunk_compute, alone);
             else if (chunks == 1) /* one round, its transfers starting up to `spread` apart */
@@ -242,15 +313,13 @@ static void analytics_step(const struct params *p, const struct platform *pf,
                                      .A = chunks * chunk_compute + x,
                                      .W = w,
                                      .chunks = chunks,
-                                     .inbound = inbound};
+                                     .inbound = g->inbound};
         }
     }
     out->active = active;
     out->drifted = drifted;
-    free(remote);
-    free(lat);
-    free(round);
-    model_net_free(&net);
+    free(own.host);
+    return 0;
 }
 
 /* The run's end (Algorithm 1): after its last metrics, each rank sends its analytics actors a
@@ -265,17 +334,21 @@ static double run_end(const struct params *p, const struct platform *pf, const s
     /* heard[h]: when host h's last actor hears its last rank. One pass over the ranks; a rank
      * from the same host to the same host as the one before takes the same time. */
     double *heard = calloc((size_t)l->hosts, sizeof *heard), t = 0;
-    for (long r = 0; heard && r < l->sim_cores; r++) {
+    /* last[h]: the host of the last rank heard by h, +1: another from there changes nothing */
+    int *last = calloc((size_t)l->hosts, sizeof *last);
+    for (long r = 0; heard && last && r < l->sim_cores; r++) {
         int h = l->dtl_host[r];
-        if (h < 0 || !l->ana_per_host[h] || !l->dtl_load[h])
+        if (h < 0 || !l->ana_per_host[h] || !l->dtl_load[h] || last[h] == l->rank_host[r] + 1)
             continue;
+        last[h] = l->rank_host[r] + 1;
         if (p->dtl == DTL_FILE) /* the poisoned values come at once (the notices' queue) */
             t = 0;
-        else if (r == 0 || h != l->dtl_host[r - 1] || l->rank_host[r] != l->rank_host[r - 1])
+        else
             t = model_transfer_time(pf, l->rank_host[r], h, 0, 1);
         heard[h] = max2(heard[h], t);
         remote = remote || l->rank_host[r] != h;
     }
+    free(last);
     for (int h = 0; heard && h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
@@ -439,8 +512,11 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
         double sim_k = side[k].S + put;
         double halo_busy = shared ? side[k].exchanges * side[k].halo_link : 0;
         struct ana_step a;
-        analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
-                       side[k].one_halo, &a);
+        if (analytics_step(p, pf, l, &v, sim_k, sim_k > 0 ? halo_busy / sim_k : 0, side[k].apart,
+                           side[k].one_halo, memo, &a) < 0) {
+            m->makespan = m->makespan_eq5 = NAN; /* out of memory (as above) */
+            goto done;
+        }
         double n = (double)prof->classes[k].count;
         if (p->dtl == DTL_STAGING) { /* the servers' queue in place of the retrieval */
             struct staging_step q;

@@ -157,9 +157,10 @@ void model_eval(const struct params *p, const struct platform *pf, const struct 
                 const struct analytics_profile *prof, struct model_result *m);
 
 /* The same, remembering in `memo` (its caller's, one thread's; NULL: none) what depends on the
- * layout, the platform and the halo's bytes only (the halo exchange, half of the time): a search
- * that moves the stride or the costs over one layout computes it once. The results are
- * model_eval's, bit for bit. A memo trusts the platform's address: after freeing or reloading a
+ * layout, the platform and the halo's bytes only (the halo exchange, half of the time), and with
+ * the DTL and a state's bytes too (each analytics host's retrieval, metrics message and shares):
+ * a search that moves the stride or the costs over one layout computes them once. The results
+ * are model_eval's, bit for bit. A memo trusts the platform's address: after freeing or reloading a
  * platform, model_memo_forget. */
 struct model_memo;
 struct model_memo *model_memo_new(void);

@@ -10,30 +10,45 @@
  * Messages share the shared links of their routes (the busiest link of a message's route sets
  * its pace); a FATPIPE (the loopback) carries each at full speed. *busy: seconds the busiest
  * shared link is busy; *cut: the cut's unevenness. */
+/* One flow per pair of hosts: its messages' bytes summed, its largest message kept for a
+ * FATPIPE. */
+struct halo_flow {
+    int from, to;
+    double bytes, largest;
+    unsigned faces; /* bits: the faces it sends (its largest message is the largest of those) */
+};
+
 static double halo_exchange_time(const struct sim_profile *sim, const struct platform *pf,
                                  const struct layout *l, double *busy, struct halo_cut *cut)
 {
     const double *face = sim->face;
-    /* One flow per pair of hosts (its messages' bytes summed, its largest message kept for a
-     * FATPIPE): ranks in order walk the decomposition x fastest, so the neighbours follow from
-     * (x, y, z) without layout_neighbour's divisions (this loop is most of an advisor's search).
-     * A host's flows are contiguous in flow[]. */
-    struct halo_flow {
-        int from, to;
-        double bytes, largest;
-    } *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
-    long nflows = 0, plane = (long)l->px * l->py, first = 0, last = 0;
+    /* One flow per pair of hosts: ranks in order walk the decomposition x fastest, so the
+     * neighbours follow from (x, y, z) without layout_neighbour's divisions (this loop is most of
+     * an advisor's search). A host's flows are contiguous in flow[]. */
+    struct halo_flow *flow = malloc(sizeof *flow * (6 * (size_t)l->sim_cores + 1));
+    long nflows = 0, plane = (long)l->px * l->py, first = 0;
     int x = 0, y = 0, z = 0;
+    /* slot[to]: the flow of the current host to host `to` (-1: none yet). The bytes of the flow
+     * being added to are kept in a register (cur_bytes) and written back when another one's
+     * turn comes: each flow's bytes add up in the same order, without a store and a load
+     * between two additions (the loop's pace). */
+    long *slot = malloc(sizeof *slot * (size_t)l->hosts), cur = -1;
+    double cur_bytes = 0;
+    for (int h = 0; slot && h < l->hosts; h++)
+        slot[h] = -1;
     /* Off-node bytes: the least and most [0, 2 hosts) of the ranks that send host h their
      * states, and [2 hosts, 4 hosts) of the ranks on host h. */
     int H = l->hosts;
     double *off = malloc(4 * (size_t)H * sizeof *off);
     for (int h = 0; off && h < 2 * H; h++)
         off[2 * h] = INFINITY, off[2 * h + 1] = -1;
-    for (long r = 0; flow && r < l->sim_cores; r++) {
+    for (long r = 0; flow && slot && r < l->sim_cores; r++) {
         int h = l->rank_host[r];
-        if (r > 0 && l->rank_host[r - 1] != h)
+        if (r > 0 && l->rank_host[r - 1] != h) {
+            for (long f = first; f < nflows; f++)
+                slot[flow[f].to] = -1;
             first = nflows;
+        }
         /* Past a boundary that does not wrap, the neighbour is the rank itself: none. */
         int b = l->bounded;
         const long nbs[6] = {r - x + (x + 1 == l->px ? (b ? x : 0) : x + 1),
@@ -50,14 +65,18 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 continue;
             int to = l->rank_host[nbs[k]];
             sent_off += to != h ? face[k / 2] : 0;
-            long f = last >= first && last < nflows && flow[last].to == to ? last : first;
-            while (f < nflows && flow[f].to != to)
-                f++;
-            last = f; /* (the next neighbour is most often on the same host again) */
-            if (f == nflows)
-                flow[nflows++] = (struct halo_flow){h, to, 0, 0};
-            flow[f].bytes += face[k / 2];
-            flow[f].largest = max2(flow[f].largest, face[k / 2]);
+            long f = slot[to];
+            if (f < 0) {
+                f = slot[to] = nflows;
+                flow[nflows++] = (struct halo_flow){h, to, 0, 0, 0};
+            }
+            if (f != cur) {
+                if (cur >= 0)
+                    flow[cur].bytes = cur_bytes;
+                cur = f, cur_bytes = flow[f].bytes;
+            }
+            cur_bytes += face[k / 2];
+            flow[f].faces |= 1u << (k / 2);
         }
         int at[2] = {l->dtl_host[r] != h ? l->dtl_host[r] : -1, H + h};
         for (int k = 0; off && k < 2; k++)
@@ -66,6 +85,14 @@ static double halo_exchange_time(const struct sim_profile *sim, const struct pla
                 off[2 * at[k] + 1] = max2(off[2 * at[k] + 1], sent_off);
             }
     }
+    if (cur >= 0)
+        flow[cur].bytes = cur_bytes;
+    free(slot);
+    /* max2 over the same faces in another order than they were sent: the same largest */
+    for (long f = 0; flow && f < nflows; f++)
+        for (int d = 0; d < 3; d++)
+            if (flow[f].faces & 1u << d)
+                flow[f].largest = max2(flow[f].largest, face[d]);
     cut->ranks = false;
     for (int h = 0; h < 2 * H; h++) {
         bool differ = off && off[2 * h + 1] > off[2 * h] * (1 + 1e-9);
@@ -108,6 +135,7 @@ struct model_memo {
     int states_cap;
     double end; /* run_end's over the network (the mailbox DTL), if end_ok */
     bool end_ok;
+    struct ana_geometry geo; /* the analytics hosts' (model_internal.h), if geo.ok */
 };
 
 struct model_memo *model_memo_new(void)
@@ -129,6 +157,7 @@ void model_memo_free(struct model_memo *memo)
     free(memo->dtl_host);
     free(memo->states);
     free(memo->ana_per_host);
+    free(memo->geo.host);
     free(memo);
 }
 
@@ -184,6 +213,7 @@ static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
     memcpy(c->ana_per_host, l->ana_per_host, sizeof(int) * (size_t)l->hosts);
     c->collector_host = l->collector_host;
     c->end_ok = false;
+    c->geo.ok = false;
     c->states_ok = cut->states != NULL;
     if (c->states_ok)
         memcpy(c->states, cut->states, sizeof(bool) * (size_t)l->hosts);
@@ -197,6 +227,11 @@ static double halo_memo(struct model_memo *c, const struct sim_profile *sim,
     c->ranks = cut->ranks;
     c->valid = true;
     return worst;
+}
+
+struct ana_geometry *model_memo_geometry(struct model_memo *memo)
+{
+    return memo && memo->valid ? &memo->geo : NULL;
 }
 
 bool model_memo_end(const struct model_memo *memo, double *end)

@@ -22,6 +22,46 @@ static inline double min2(double a, double b)
     return b != b ? a : m;
 }
 
+/* A route remembered per host for the last other end asked (from[h] < 0: none yet): the ranks
+ * of one host, in order, send to the same hosts, so that most of a pass over the ranks finds
+ * its routes here rather than in the platform's table (a third of a map's layout). */
+struct route_memo {
+    int other, n;
+    const int *links;
+    double lat; /* its latency, once asked (model.c); < 0: not yet */
+};
+
+/* The route a -> b through c[b] (c: [hosts], other = -1 at first). */
+static inline const int *route_to(const struct platform *pf, struct route_memo *c, int a, int b,
+                                  int *n)
+{
+    struct route_memo *e = &c[b];
+    if (e->other != a) {
+        e->links = platform_route(pf, a, b, &e->n);
+        e->other = a;
+        e->lat = -1;
+    }
+    *n = e->n;
+    return e->links;
+}
+
+/* The same for b -> a, through c[b]. */
+static inline const int *route_from(const struct platform *pf, struct route_memo *c, int a, int b,
+                                    int *n)
+{
+    struct route_memo *e = &c[b];
+    if (e->other != a) {
+        e->links = platform_route(pf, b, a, &e->n);
+        e->other = a;
+    }
+    *n = e->n;
+    return e->links;
+}
+
+/* model_net_flow's a -> b over routes already found (there and back). */
+void model_net_flow_on(struct model_net *net, const int *there, int nthere, const int *back,
+                       int nback, double bytes);
+
 /* Seconds of latency of the route a -> b (0 when unknown): model_net.c. */
 double model_route_latency(const struct platform *pf, int a, int b);
 
@@ -51,6 +91,28 @@ struct face_memo {
 int model_sim_sides(const struct params *p, const struct platform *pf, const struct layout *l,
                     const struct analytics_profile *prof, double f, struct model_memo *memo,
                     struct face_memo *faces, struct sim_side *side);
+
+/* One loaded analytics host's part of a step that the layout, the DTL and a state's bytes fix
+ * (model.c's analytics_geometry): its retrieval R, its metrics message W, its actors' shares
+ * (model_actor_shares), the drift's floor (its transfers alone, where they come from afar). */
+struct ana_host {
+    int h;
+    bool far;
+    double chunks, retrieval, w, share_R, share_A, alone;
+};
+
+struct ana_geometry {
+    bool ok;
+    int dtl;
+    double chunk_bytes;
+    int n, cap; /* hosts (in host order), room */
+    struct ana_host *host;
+    int inbound; /* inbound_links */
+};
+
+/* The geometry that memo keeps for its layout (valid while the memo holds the layout that
+ * model_sim_sides was last given: a new one clears it); NULL without a memo. */
+struct ana_geometry *model_memo_geometry(struct model_memo *memo);
 
 /* The run's end (model.c's run_end) kept in memo while it holds the same layout: *end and true
  * if it has one. memo may be NULL. */

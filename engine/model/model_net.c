@@ -49,14 +49,20 @@ void model_net_free(struct model_net *net)
 
 void model_net_flow(struct model_net *net, int a, int b, double bytes)
 {
-    int n;
+    int n = 0, nback = 0;
     const int *route = net->load ? platform_route(net->pf, a, b, &n) : NULL;
-    for (int k = 0; route && k < n; k++)
-        net->load[route[k]] += bytes;
+    const int *back = net->load ? platform_route(net->pf, b, a, &nback) : NULL;
+    model_net_flow_on(net, route, n, back, nback, bytes);
+}
+
+void model_net_flow_on(struct model_net *net, const int *there, int nthere, const int *back,
+                       int nback, double bytes)
+{
+    for (int k = 0; net->load && there && k < nthere; k++)
+        net->load[there[k]] += bytes;
     /* SimGrid's cross-traffic: the acknowledgements load the way back with 5% of the flow. */
-    route = net->load ? platform_route(net->pf, b, a, &n) : NULL;
-    for (int k = 0; route && k < n; k++)
-        net->load[route[k]] += bytes * (NET_CROSSTRAFFIC - 1);
+    for (int k = 0; net->load && back && k < nback; k++)
+        net->load[back[k]] += bytes * (NET_CROSSTRAFFIC - 1);
 }
 
 double model_net_time(const struct model_net *net, int a, int b, double bytes)

@@ -479,12 +479,13 @@ int params_validate(const struct params *p, char *err)
                p->mapping == MAPPING_POSTHOC ? "mapping=posthoc" : "dtl=file");
         return -1;
     }
-    long valid[PARAMS_RATIOS_MAX];
-    int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
-    bool ok = false;
-    for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++)
-        ok = ok || valid[i] == p->ratio;
+    /* params_valid_ratios' test for p's ratio alone (its list only for the message: making it
+     * was most of a search's validation) */
+    bool ok =
+        p->ratio >= 1 && p->ratio < p->cores_per_node && p->cores_per_node % (p->ratio + 1) == 0;
     if (!ok && p->mapping != MAPPING_INLINE && p->mapping != MAPPING_POSTHOC) {
+        long valid[PARAMS_RATIOS_MAX];
+        int n = params_valid_ratios(p->cores_per_node, valid, PARAMS_RATIOS_MAX);
         /* inline, posthoc: every core is a rank, whatever R */
         long below = 0, above = 0;
         for (int i = 0; i < n && i < PARAMS_RATIOS_MAX; i++) {

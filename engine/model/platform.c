@@ -13,11 +13,14 @@
 #include <string.h>
 
 /* route_cap is a power of two (grow_routes doubles it from 1024): a mask, not a division, in
- * the model's most frequent lookup. */
+ * the model's most frequent lookup. The slot is taken from the product's high bits, which both
+ * hosts reach (from bits 17 up, a's shifted by 32 reached none below 32: every route to one host
+ * shared a slot, and a lookup walked runs of as many routes as hosts). */
 static size_t route_slot(const struct platform *pf, int a, int b)
 {
-    uint64_t h = ((uint64_t)(unsigned)a << 32 | (unsigned)b) * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & ((size_t)pf->route_cap - 1);
+    uint64_t h =
+        ((uint64_t)(unsigned)a * 0x9E3779B97F4A7C15ull + (unsigned)b) * 0xBF58476D1CE4E5B9ull;
+    return (size_t)(h >> 32) & ((size_t)pf->route_cap - 1);
 }
 
 const int *platform_route(const struct platform *pf, int a, int b, int *n)
