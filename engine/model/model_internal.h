@@ -119,4 +119,24 @@ struct ana_geometry *model_memo_geometry(struct model_memo *memo);
 bool model_memo_end(const struct model_memo *memo, double *end);
 void model_memo_keep_end(struct model_memo *memo, double end);
 
+/* The analytics side of one step whose analysis is av: R, A and W of the critical host. */
+struct ana_step {
+    double R, A, W, chunks;
+    double active;  /* R + A over all the analytics cores, per core: some take fewer states */
+    double drifted; /* the same should the actors' rounds drift apart (model.h) */
+    int inbound;    /* most links one host receives remote states over */
+};
+
+/* The analytics side of one step (model_ana.c): av's R, A and W on the host that sets the pace,
+ * given the simulation side's busy time, its halo load, which classes' rounds stay apart and
+ * the ranks' spread; the layout's part is kept in memo (NULL: none). -1 when out of memory. */
+int model_analytics_step(const struct params *p, const struct platform *pf, const struct layout *l,
+                         const struct analytics_value *av, double sim_busy, double halo_load,
+                         const bool *apart, double spread, struct model_memo *memo,
+                         struct ana_step *out);
+
+/* What the run's end adds after the last step: the last states' way to the analytics and the
+ * collector's messages (model_ana.c). */
+double model_run_end(const struct params *p, const struct platform *pf, const struct layout *l);
+
 #endif
