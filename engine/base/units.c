@@ -1,9 +1,11 @@
 #include "units.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 
-const char *units_time(double s, char *buf, size_t len)
+/* Under a second, both widths alike: "0 s", "750 us", "1.23 ms". False for a second or more. */
+static bool under_a_second(double s, char *buf, size_t len)
 {
     if (s == 0)
         snprintf(buf, len, "0 s");
@@ -11,7 +13,14 @@ const char *units_time(double s, char *buf, size_t len)
         snprintf(buf, len, "%.3g us", s * 1e6);
     else if (s < 1)
         snprintf(buf, len, "%.3g ms", s * 1e3);
-    else if (s < 3600)
+    return s < 1;
+}
+
+const char *units_time(double s, char *buf, size_t len)
+{
+    if (under_a_second(s, buf, len))
+        return buf;
+    if (s < 3600)
         snprintf(buf, len, "%.4g s", s);
     else
         snprintf(buf, len, "%.4g s (%.2f h)", s, s / 3600);
@@ -22,12 +31,8 @@ const char *units_time_short(double t, char *buf, size_t len)
 {
     if (!isfinite(t) || t < 0)
         snprintf(buf, len, "-");
-    else if (t == 0)
-        snprintf(buf, len, "0 s");
-    else if (t < 1e-3)
-        snprintf(buf, len, "%.3g us", t * 1e6);
-    else if (t < 1)
-        snprintf(buf, len, "%.3g ms", t * 1e3);
+    else if (under_a_second(t, buf, len))
+        return buf;
     else if (t < 100)
         snprintf(buf, len, "%.3g s", t);
     else if (t < 1e5)
