@@ -393,16 +393,18 @@ static void pump(struct runner *r)
     notify(r);
 }
 
-/* The cache hits submitted since the last turn, oldest first, each with its result as the cache
+/* The cache hits submitted before this turn, oldest first, each with its result as the cache
  * holds it now; one evicted meanwhile (a burst past cache_max) is submitted again as a job. A
- * callback may submit or cancel: what it adds waits for the next turn. */
+ * callback may submit (its hits wait for the next turn) or cancel (the hits not yet said go,
+ * these included): each is taken off the list only when it is said. */
 static void deliver_hits(struct runner *r)
 {
-    struct delivery *list = r->deliveries;
-    r->deliveries = NULL;
-    r->deliveries_end = &r->deliveries;
-    for (struct delivery *dv = list, *next; dv; dv = next) {
-        next = dv->next;
+    long last = r->delivery_seq;
+    struct delivery *dv;
+    while ((dv = r->deliveries) != NULL && dv->seq <= last) {
+        r->deliveries = dv->next;
+        if (!r->deliveries)
+            r->deliveries_end = &r->deliveries;
         const struct sim_result *hit = rcache_get(r->cache, dv->key, dv->hash);
         struct runner_done d = {.tag = dv->tag,
                                 .params = &dv->p,
@@ -413,7 +415,7 @@ static void deliver_hits(struct runner *r)
         if (hit && dv->cb)
             dv->cb(dv->ud, &d);
         else if (!hit)
-            runner_submit(r, &dv->p, 1, dv->tag, 0, dv->cb, dv->ud);
+            runner_submit(r, &dv->p, dv->priority, dv->tag, 0, dv->cb, dv->ud);
         free(dv);
     }
 }
@@ -476,11 +478,17 @@ long runner_submit(struct runner *r, const struct params *p, int priority, int t
     const struct sim_result *hit = force ? NULL : rcache_get(r->cache, key, h);
     if (!hit && !force && r->disk)
         hit = disk_lookup(r, p, &in, key, h);
-    if (hit) { /* said on the next loop turn (deliver), not inside this call */
+    if (hit) { /* said on the next loop turn (deliver_hits), not inside this call */
         struct delivery *dv = calloc(1, sizeof *dv);
         if (!dv)
             goto oom;
-        *dv = (struct delivery){.tag = tag, .cb = cb, .ud = ud, .p = *p, .hash = h};
+        *dv = (struct delivery){.seq = ++r->delivery_seq,
+                                .tag = tag,
+                                .priority = priority,
+                                .cb = cb,
+                                .ud = ud,
+                                .p = *p,
+                                .hash = h};
         snprintf(dv->key, sizeof dv->key, "%s", key);
         *r->deliveries_end = dv;
         r->deliveries_end = &dv->next;

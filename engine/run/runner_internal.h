@@ -64,7 +64,8 @@ struct job {
 /* A cache hit waiting for the next loop turn: the result is looked up again then (by key). */
 struct delivery {
     struct delivery *next;
-    int tag;
+    long seq; /* in submission order: a turn says those submitted before it began */
+    int tag, priority;
     runner_cb cb;
     void *ud;
     struct params p;
@@ -96,6 +97,7 @@ struct runner {
     /* Cache hits, delivered on the next loop turn (on_kick), never inside runner_submit: a
      * caller's callback never runs inside its own call. Oldest first. */
     struct delivery *deliveries, **deliveries_end;
+    long delivery_seq;
 
     struct job *queued, *running;
     int nqueued, nrunning; /* nrunning counts orphans not yet reaped: they still hold a slot */

@@ -46,6 +46,15 @@ static void on_done(void *ud, const struct runner_done *d)
     snprintf(s->error[i], sizeof s->error[i], "%s", d->error ? d->error : "");
 }
 
+/* on_done, then what a caller does on a result: drops tag 11 and submits p again as tag 12. */
+static void on_done_cancel_11(void *ud, const struct runner_done *d)
+{
+    struct seen *s = ud;
+    on_done(ud, d);
+    runner_cancel_tag(s->r, 11);
+    runner_submit(s->r, d->params, 0, 12, 0, on_done, s);
+}
+
 static void on_change(void *ud)
 {
     struct seen *s = ud;
@@ -155,15 +164,24 @@ Test(runner, model_child_succeeds_and_is_cached, .timeout = 20)
     cr_assert_eq(s.n, 2, "the cache hit was not said on the next loop turn");
     cr_assert(s.ok[1] && s.cached[1]);
     cr_assert_float_eq(s.makespan[1], m.makespan, 1e-6 * m.makespan);
-    /* A hit whose tag is cancelled before that turn is never said. */
+    /* A hit whose tag is cancelled before that turn is never said, nor one that a callback of
+     * the same turn cancels; one a callback submits waits for the next turn. */
     cr_assert_eq(runner_submit(r, &p, 0, 10, 0, on_done, &s), 0);
     cr_assert_eq(runner_cancel_tag(r, 10), 1);
     uv_run(&loop, UV_RUN_NOWAIT);
     cr_assert_eq(s.n, 2, "a cancelled cache hit was said");
+    s.r = r;
+    cr_assert_eq(runner_submit(r, &p, 0, 11, 0, on_done_cancel_11, &s), 0);
+    cr_assert_eq(runner_submit(r, &p, 0, 11, 0, on_done, &s), 0);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    cr_assert_eq(s.n, 3, "a hit cancelled by a callback of its turn was said");
+    uv_run(&loop, UV_RUN_NOWAIT);
+    cr_assert_eq(s.n, 4, "the hit a callback submitted was not said on the next turn");
+    cr_assert_eq(s.tags[3], 12);
     /* A forced re-run does run. */
     cr_assert_gt(runner_submit(r, &p, 0, 9, RUNNER_FORCE, on_done, &s), 0);
-    run_until(&loop, &s, 3, 15);
-    cr_assert(s.ok[2] && !s.cached[2], "forced re-run: %s", s.error[2]);
+    run_until(&loop, &s, 5, 15);
+    cr_assert(s.ok[4] && !s.cached[4], "forced re-run: %s", s.error[4]);
     drain(&loop, r);
 }
 
