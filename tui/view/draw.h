@@ -44,5 +44,4 @@ int draw_wrap(const char *text, int w, char lines[][256], int max);
  * space, '-' or '*' (a list, an indented block), keeps its break. */
 void draw_reflow(const char *text, char *out, size_t len);
 
-
 #endif
