@@ -3,7 +3,8 @@
  * SimGrid knows, always by fork and exec (engine/run/runner.h, engine/model/platform_load.c):
  *   situ-sim __simulate [FLAG ...] --PARAM VALUE ...   one simulation, its JSON line on stdout
  *   situ-sim __simulate [FLAG ...] --ready             the same, its parameters on stdin
- *   situ-sim __digest PLATFORM [--routes] [--parent PID]   a platform as SimGrid reads it
+ *   situ-sim __digest PLATFORM [--routes]              a platform as SimGrid reads it
+ *   situ-sim __smpi-warden DIR -- APP [ARG ...]        an SMPI run's warden (sim_smpi_proc.h)
  * It is found beside `situ` or in the data directory (engine/base/datadir.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include "../engine/lua/simulation.h"
 #include "../engine/sim/sim.h"
 #include "../engine/sim/sim_digest.h"
+#include "../engine/sim/sim_smpi_proc.h"
 
 #ifndef SITU_VERSION
 #define SITU_VERSION "0.1.0"
@@ -25,7 +27,7 @@ static void usage(void)
 {
     printf("usage: situ-sim __simulate [--time-limit S] [--alert U] [--smpi-app APP [ARG ...] --]\n"
            "                           [--PARAM VALUE ...] [--ready]\n"
-           "       situ-sim __digest PLATFORM [--routes] [--parent PID]\n"
+           "       situ-sim __digest PLATFORM [--routes]\n"
            "       situ-sim --version\n\n"
            "Situ's simulation helper, which situ starts: one SimGrid simulation, or a platform's\n"
            "digest, per process. The parameters are situ's (situ --help).\n");
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "__digest"))
         return sim_digest_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "__smpi-warden"))
+        return sim_smpi_warden_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "__simulate")) {
         cli_error("%s: situ-sim is Situ's simulation helper, which situ starts (situ --help)",
                   argc < 2 ? "no command" : "unknown command");

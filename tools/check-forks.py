@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""Fork only to exec (engine/base/child.h).
+"""One process module, and fork only to exec (engine/base/child.h).
 
-After fork() only the forking thread exists in the copy, and any lock another thread held then
-(the allocator's, stdio's, libuv's) stays held there for ever: a process that may have threads
-(the explorer, whose platforms are read on its thread pool; Lua's watchdog) forks only to exec.
-This reads every C file of the tree and fails on a function that calls fork() or vfork() but
-never an exec (directly, or through a function of the same file that does): such a copy would
-go on running our code. Situ makes no such copy: every simulation is the helper exec'd
-(situ-sim), every other child an exec too.
+Every child of Situ starts in engine/base/child.c: one place gives it its process group, its
+death with its parent, its descriptors and its place in the registry a fatal signal empties.
+This reads every C file of the tree and fails on
+
+- a call that starts a process (fork, vfork, _Fork, clone, posix_spawn, uv_spawn, system,
+  popen) anywhere but engine/base/child.c;
+- in that file, a function that forks but never execs (directly, or through a function of the
+  same file that does). After fork() only the forking thread exists in the copy, and any lock
+  another thread held then (the allocator's, stdio's, libuv's) stays held there for ever: a
+  process that may have threads (the explorer, whose platforms are read on its thread pool;
+  Lua's watchdog) forks only to exec.
+
+An exec alone (a process that becomes another program, as `situ __simulate` becomes the
+helper) starts no child and is allowed anywhere.
 
 usage: check-forks.py [ROOT [DIR ...]]   (default: this tree; engine cli tui helper smpi plot)
-One line per offending function, exit 1; exit 0 when every fork execs."""
+One line per offence, exit 1; exit 0 when every child starts in the process module."""
 import os
 import re
 import sys
 
 EXECS = {"execv", "execve", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve",
          "posix_spawn", "posix_spawnp"}
-FORKS = {"fork", "vfork"}
+FORKS = {"fork", "vfork", "_Fork"}
+STARTS = FORKS | {"clone", "clone3", "posix_spawn", "posix_spawnp", "uv_spawn", "system", "popen"}
+MODULE = "engine/base/child.c"
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
 
 
@@ -83,12 +92,20 @@ def check_file(path, shown):
         execs |= more
         grew = bool(more)
     bad = []
+    if shown != MODULE:
+        for name, line, body in funcs:
+            for call in sorted(called[name] & STARTS):
+                at = line + body[:re.search(r"\b%s\s*\(" % call, body).start()].count("\n")
+                bad.append(f"forks: {shown}:{at}: {name}() calls {call}(): every child starts "
+                           f"in the process module ({MODULE}: child_start, or engine/run/proc.h "
+                           "on a libuv loop)")
+        return bad
     for name, line, body in funcs:
         if called[name] & FORKS and name not in execs:
             at = line + body[:body.find("fork")].count("\n")
             bad.append(f"forks: {shown}:{at}: {name}() forks and never execs: a process that "
                        "may have threads must not run a copy of itself; exec instead "
-                       "(child_spawn, engine/base/child.h)")
+                       "(in_child, engine/base/child.c)")
     return bad
 
 

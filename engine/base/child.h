@@ -1,40 +1,114 @@
-/* A child process of ours between fork() and exec(): the one place that prepares it (the
- * simulations' children, the digest's). And the rule for the fork itself: a process that may
- * have threads forks only to exec; a copy that goes on running our code is made only while the
- * process has one thread (child_threads), because after a fork only the forking thread exists
- * in the copy, and any lock another thread held then (the allocator's, stdio's, libuv's) stays
- * held in it for ever. */
+/* The process module: every child process of Situ starts here, and only here
+ * (tools/check-forks.py holds the tree to it). A child is always a fork and an exec, of this
+ * binary or the simulation helper, never a copy of us that goes on running our code: after
+ * fork() only the forking thread exists in the copy, and any lock another thread held then (the
+ * allocator's, stdio's, libuv's) stays held in it for ever. Between the two only
+ * async-signal-safe calls run, so a process with threads may start children too.
+ *
+ * What every child gets: its own process group (one kill(-pid) takes whatever it starts),
+ * death with its parent (PR_SET_PDEATHSIG, even a SIGKILLed one), default signal dispositions
+ * and mask but a TERM, INT, HUP or PIPE the parent ignored stays ignored (nohup), and no
+ * descriptor of ours but the ones it is given. What every caller gets: the same pipes, the
+ * same registry of live children that a fatal-signal handler kills, the same reading of its
+ * stderr into one line (child_reason) and the same words for its end (child_end_line).
+ *
+ * The explorer's and the runner's children are read on a libuv loop (engine/run/proc.h); the
+ * digest and the lesson check wait for theirs (child_wait). */
 #ifndef SITU_CHILD_H
 #define SITU_CHILD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
-/* In the forked child: async-signal-safe calls only (the parent may have threads). Its own
- * process group, so that one kill(-pid) takes whatever it starts; default signal dispositions
- * and mask, but a TERM, INT, HUP or PIPE the parent ignored stays ignored (nohup); death with
- * the parent, even a SIGKILLed one (then getppid() is no longer it if it died before prctl);
- * stdin from `in` (/dev/null when -1), stdout and stderr on `out` and `err`, which must be
- * above 2, and no other descriptor of ours. Exits 3 when any of it fails. */
-void child_setup(pid_t parent, int in, int out, int err);
+/* For child_spec's in, out and err: a descriptor of ours (>= 0) is handed over as it is. */
+#define CHILD_NULL (-1) /* /dev/null */
+#define CHILD_PIPE (-2) /* a pipe whose other end is ours (struct child) */
 
-/* Starts argv[0] (a path) with argv, and the same setup as child_setup but for the death with
- * the parent, which the program asks for itself (child_die_with): posix_spawn, which runs no
- * pthread_atfork handler (a library's, such as libuv's, that closes descriptors it believes
- * are its own) and is made for processes with threads. 0 with *pid, or -1 with errno. */
-int child_spawn(char *const argv[], int in, int out, int err, pid_t *pid);
+#define CHILD_KEEP_MAX    2
+#define CHILD_KEEP_AT_MAX 9 /* a kept descriptor's number in the child: 3 to this */
 
-/* In a program child_spawn started: dies with `parent` (PDEATHSIG), and now if it is gone
- * already. */
-void child_die_with(pid_t parent);
+struct child_spec {
+    char *const *argv; /* argv[0] a path (no PATH search), NULL-terminated */
+    int in, out, err;  /* CHILD_NULL, CHILD_PIPE or a descriptor of ours */
+    /* More descriptors of ours it keeps, each at its number `at` (> 2): SMPI's directory. */
+    struct {
+        int fd, at;
+    } keep[CHILD_KEEP_MAX];
+    int nkeep;
+    /* Lives on when we die: only SMPI's warden, whose job is to clean up after its caller. */
+    bool outlive_parent;
+    /* > 0: its group runs at this niceness (background work below an interactive parent). */
+    int nice;
+};
 
-/* How many threads this process has now (/proc/self/task); 0 when it cannot tell, which callers
- * take as "several". Only the calling thread can make it grow between this call and a fork, so
- * 1 means a fork copies the whole process. */
+struct child {
+    pid_t pid;        /* the leader of its own group; 0 once reaped */
+    int in, out, err; /* our ends of its pipes, -1 where it has none */
+    int slot;         /* in the registry of live children */
+};
+
+/* Starts s->argv[0]. 0, or -1 with why ("cannot start PROGRAM: reason") and nothing left open.
+ * An exec that fails in the child says so on its stderr ("situ: cannot run PROGRAM: ...") and
+ * exits 127. */
+int child_start(struct child *c, const struct child_spec *s, char *why, size_t len);
+
+/* SIGKILL to its process group, until it is reaped (its pid may be another's after). */
+void child_kill(const struct child *c);
+
+/* waitpid for it: 1 when it has ended (*status its wait status; its group is killed, it leaves
+ * the registry), 0 while it runs (block false), -1 on error. */
+int child_reap(struct child *c, bool block, int *status);
+
+/* Closes our ends of its pipes that are still open. */
+void child_close_pipes(struct child *c);
+
+/* From a fatal-signal handler: SIGKILLs every live child's group and reaps it. */
+void child_kill_all_signal_safe(void);
+
+/* ---- what it says: its stderr kept, and the one line that tells why it ended ------------ */
+
+/* Its stderr, head and tail: SimGrid's message comes first and its backtrace after, our own
+ * verdict last. */
+#define CHILD_ERR_HEAD 8192
+#define CHILD_ERR_KEEP 16384
+struct child_err {
+    char text[CHILD_ERR_KEEP + 1];
+    size_t len;
+    bool cut; /* bytes between the head and the tail were dropped */
+};
+void child_err_feed(struct child_err *e, const char *buf, size_t n);
+
+/* The most telling line of a child's stderr, on one line: SimGrid's logged ERROR or CRITICAL
+ * message (its "[clock] [category/LEVEL] " and "Uncaught exception ... by ACTOR: " go, its
+ * continuation lines join), unless our own "situ: " verdict follows it; else the last line that
+ * says something. Backtraces, blank lines and "Exiting now." never. "" if nothing. */
+void child_reason(const struct child_err *e, char *out, size_t len);
+
+/* How it ended, for a wait status: "WHAT timed out after S s (the time limit)", "WHAT printed
+ * more than N bytes (killed)", "WHAT crashed (Signal): reason", "WHAT failed (exit N): reason".
+ * "" when it exited 0 (and neither flag). */
+void child_end_line(const char *what, int status, bool timed_out, double limit, bool overflow,
+                    size_t out_max, const char *reason, char *out, size_t len);
+
+/* ---- waiting for one child, for callers without a loop --------------------------------- */
+
+struct child_wait {
+    double limit;   /* seconds; past it its group is killed (timed_out) */
+    size_t out_max; /* more stdout than this: killed (overflow) */
+    char *out;      /* its stdout, NUL-terminated (malloc'd; the caller frees it) */
+    size_t out_len;
+    struct child_err err;
+    int status; /* its wait status */
+    bool timed_out, overflow;
+};
+
+/* Reads c's stdout and stderr until both close and it has ended, or the limit: then its group
+ * is killed. Always reaps it and closes its pipes. 0, or -1 when its stdout could not be kept
+ * (no memory: overflow). */
+int child_wait(struct child *c, struct child_wait *w);
+
+/* How many threads this process has now (/proc/self/task); 0 when it cannot tell. */
 int child_threads(void);
-
-/* Moves a pipe end to a descriptor above 2 (close-on-exec), so that child_setup's dup2 onto
- * 0, 1 and 2 cannot close another of them: a caller whose own stdout is closed gets 1 from
- * pipe(). Returns the descriptor, or -1 (fd closed). */
-int child_fd_above_std(int fd);
 
 #endif

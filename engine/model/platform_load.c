@@ -27,69 +27,6 @@
 #include "platform.h"
 #include "platform_xml.h"
 
-/* A line of a SimGrid backtrace ("  ->  3# ...", "Backtrace (displayed in actor maestro):",
- * "[...] Current backtrace:"): never the reason. */
-static bool backtrace_line(const char *msg, size_t n)
-{
-    while (n && *msg == ' ')
-        msg++, n--;
-    return (n >= 2 && !strncmp(msg, "->", 2)) || (n >= 9 && !strncmp(msg, "Backtrace", 9)) ||
-           (n >= 18 && !strncmp(msg, "Current backtrace:", 18));
-}
-
-/* SimGrid's reason, from the child's stderr, as one line: the first message SimGrid logged at
- * ERROR or CRITICAL ("[clock] file:line: [category/LEVEL] " dropped, and the "Uncaught exception
- * ... : " of an exception), with the lines that continue it ("Existing netpoints:" and
- * their names) joined by spaces; never "Exiting now." nor a backtrace. When SimGrid logged no
- * such message (a crash, a failed exec), the last line that says something. */
-static void simgrid_reason(const char *text, char *out, size_t len)
-{
-    out[0] = 0;
-    size_t used = 0;
-    bool in_msg = false;
-    const char *last = NULL, *last_end = NULL;
-    for (const char *line = text ? text : ""; *line;) {
-        const char *end = line + strcspn(line, "\n"), *next = *end ? end + 1 : end;
-        while (end > line && (end[-1] == ' ' || end[-1] == '\r'))
-            end--;
-        const char *tag = memmem(line, (size_t)(end - line), "/ERROR] ", 8);
-        if (!tag)
-            tag = memmem(line, (size_t)(end - line), "/CRITICAL] ", 11);
-        const char *msg = tag ? strstr(tag, "] ") + 2 : line;
-        while (msg < end && *msg == ' ')
-            msg++;
-        size_t n = (size_t)(end - msg);
-        bool quiet = !n || backtrace_line(msg, n) || (n >= 12 && !strncmp(msg, "Exiting now.", 12));
-        if (in_msg) { /* it goes on until the next logged line, blank line or backtrace */
-            if (line[0] == '[' || quiet || used >= len)
-                break;
-            used += (size_t)snprintf(out + used, len - used, " %.*s", (int)n, msg);
-        } else if (tag && !quiet) {
-            /* "Uncaught exception TYPE by ACTOR: " goes; a standard library's terse message
-             * keeps its type ("std::out_of_range: stoi": a number too large). */
-            static const char uncaught[] = "Uncaught exception ";
-            const char *colon = memmem(msg, n, ": ", 2);
-            if (n > sizeof uncaught && !strncmp(msg, uncaught, sizeof uncaught - 1) && colon) {
-                const char *by = memmem(msg, (size_t)(colon - msg), " by ", 4);
-                msg = by ? colon + 2 : msg + sizeof uncaught - 1;
-            }
-            used = (size_t)snprintf(out, len, "%.*s", (int)(end - msg), msg);
-            in_msg = true;
-        } else if (!quiet) {
-            last = msg;
-            last_end = end;
-        }
-        line = next;
-    }
-    if (!in_msg && last) {
-        if (last_end - last > 6 && !strncmp(last, "situ: ", 6))
-            last += 6;
-        snprintf(out, len, "%.*s", (int)(last_end - last), last);
-    }
-    if (used >= len && len > 4) /* cut: say so */
-        memcpy(out + len - 4, "...", 4);
-}
-
 static char digest_program[4096]; /* "": the simulation helper */
 
 void platform_set_digest_program(const char *path)
@@ -113,100 +50,51 @@ static int pairs_file(const long *pairs, long npairs)
 }
 
 /* Runs `situ-sim __digest PATH [--routes]` (sim_digest.c); *out gets its stdout (malloc'd). -1 with
- * err naming the file and SimGrid's reason. Spawned (posix_spawn, an exec), never a copy of this
- * process: the explorer calls this from a thread of its pool, and a copy of a process with
- * threads may not start SimGrid; a copy that is itself a fork without exec (a simulation child
- * of `situ run`) has closed the descriptors libuv's fork handler would close again. The child
- * leads its own process group, dies with this process (PDEATHSIG, --parent), and is killed,
- * group and all, past DIGEST_SECONDS_MAX or DIGEST_BYTES_MAX. */
+ * err naming the file and SimGrid's reason. A child like any other (engine/base/child.h): an
+ * exec, its own group, death with this process, killed group and all past DIGEST_SECONDS_MAX or
+ * DIGEST_BYTES_MAX. */
 static int digest_child(const char *path, const long *pairs, long npairs, bool routes_only,
                         struct platform_text *out, char *err, size_t errlen)
 {
-    char self[sizeof digest_program], parent[32];
+    char self[sizeof digest_program];
     if (digest_program[0])
         memcpy(self, digest_program, sizeof self);
     else if (datadir_helper(self, sizeof self, err, errlen) < 0)
         return -1;
-    snprintf(parent, sizeof parent, "%ld", (long)getpid());
-    char *argv[] = {
-        self, "__digest", (char *)path, "--parent", parent, routes_only ? "--routes" : NULL, NULL};
+    char *argv[] = {self, "__digest", (char *)path, routes_only ? "--routes" : NULL, NULL};
     *out = (struct platform_text){0};
-    int po[2] = {-1, -1}, pe[2] = {-1, -1}, in = -1;
-    pid_t pid = -1;
-    if (access(self, X_OK) < 0 || (routes_only && (in = pairs_file(pairs, npairs)) < 0) ||
-        pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
-        (po[1] = child_fd_above_std(po[1])) < 0 || (pe[1] = child_fd_above_std(pe[1])) < 0 ||
-        (in >= 0 && (in = child_fd_above_std(in)) < 0) ||
-        child_spawn(argv, in, po[1], pe[1], &pid) < 0) {
-        snprintf(err, errlen, "%s: cannot start SimGrid (%s): %s", path, self, strerror(errno));
-        for (int i = 0; i < 2; i++) {
-            if (po[i] >= 0)
-                close(po[i]);
-            if (pe[i] >= 0)
-                close(pe[i]);
-        }
-        if (in >= 0)
-            close(in);
-        return -1;
-    }
-    close(po[1]);
-    close(pe[1]);
+    int in = routes_only ? pairs_file(pairs, npairs) : CHILD_NULL;
+    struct child c;
+    char why[512];
+    struct child_spec spec = {.argv = argv, .in = in, .out = CHILD_PIPE, .err = CHILD_PIPE};
+    int started = in == -1 && routes_only ? -1 : child_start(&c, &spec, why, sizeof why);
     if (in >= 0)
         close(in);
-    struct platform_text msg = {0};
-    bool ok = true, too_long = false;
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int open_fds = 2; ok && open_fds > 0;) {
-        struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-        if (poll(fds, 2, 200) < 0 && errno != EINTR)
-            break;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        /* SimGrid builds every host of a huge platform before anything can be said of it. */
-        if (now.tv_sec - t0.tv_sec > DIGEST_SECONDS_MAX || out->len + msg.len > DIGEST_BYTES_MAX) {
-            too_long = true;
-            ok = false;
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            int r = platform_text_read(i ? &msg : out, fds[i].fd);
-            if (r <= 0) {
-                close(i ? pe[0] : po[0]);
-                *(i ? &pe[0] : &po[0]) = -1;
-                open_fds--;
-                ok = r == 0;
-            }
-        }
+    if (started < 0) {
+        snprintf(err, errlen, "%s: cannot start SimGrid (%s): %s", path, self,
+                 routes_only && in < 0 ? strerror(errno) : why);
+        return -1;
     }
-    if (po[0] >= 0)
-        close(po[0]);
-    if (pe[0] >= 0)
-        close(pe[0]);
-    int status = 0;
-    if (!ok)
-        kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    struct child_wait w = {.limit = DIGEST_SECONDS_MAX, .out_max = DIGEST_BYTES_MAX};
+    child_wait(&c, &w);
     char reason[384];
-    /* Not msg.buf alone: allocated by a first read that found nothing, it holds no string. */
-    simgrid_reason(msg.len ? msg.buf : NULL, reason, sizeof reason);
-    free(msg.buf);
-    if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out->len > 0)
+    child_reason(&w.err, reason, sizeof reason);
+    if (!w.timed_out && !w.overflow && WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0 &&
+        w.out_len > 0) {
+        *out = (struct platform_text){.buf = w.out, .len = w.out_len, .cap = w.out_len + 1};
         return 0;
-    if (too_long)
+    }
+    free(w.out);
+    if (w.timed_out || w.overflow) /* SimGrid builds every host before it can say anything */
         snprintf(err, errlen,
                  "%s: too large: SimGrid took over %d s or %d MiB to describe it (Situ takes up "
                  "to %d hosts)",
                  path, DIGEST_SECONDS_MAX, DIGEST_BYTES_MAX >> 20, PLATFORM_MAX_HOSTS);
-    else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT) /* SimGrid's errors abort */
+    else if (WIFSIGNALED(w.status) && WTERMSIG(w.status) != SIGABRT) /* SimGrid's errors abort */
         snprintf(err, errlen, "%s: SimGrid crashed reading it (%s)", path,
-                 strsignal(WTERMSIG(status)));
+                 strsignal(WTERMSIG(w.status)));
     else
         snprintf(err, errlen, "%s: %s", path, reason[0] ? reason : "SimGrid could not read it");
-    free(out->buf);
-    *out = (struct platform_text){0};
     return -1;
 }
 

@@ -79,28 +79,13 @@ const struct sim_result *runner_lookup_memo(struct runner *r, const struct param
 
 /* ---- lifecycle --------------------------------------------------------------------------- */
 
-static void on_sigchld(uv_signal_t *h, int sig)
-{
-    (void)sig;
-    runner_child_reap(h->data);
-}
-
 static void on_closed(uv_handle_t *h)
 {
     (void)h;
 }
 
-/* Once shut down, the SIGCHLD handle closes with the last child reaped. */
-static void maybe_close_sigchld(struct runner *r)
-{
-    if (!r->kick_open && r->sigchld_open && !r->running) {
-        uv_close((uv_handle_t *)&r->sigchld, on_closed);
-        r->sigchld_open = false;
-    }
-}
-
 static void job_free(struct job *j);
-static void child_ended(struct job *j, const struct sim_result *res, json_t *json,
+static void child_ended(struct job *j, const struct sim_result *res, json_t *json, const char *text,
                         const char *error, double secs);
 
 struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *err, size_t errlen)
@@ -160,13 +145,6 @@ struct runner *runner_new(uv_loop_t *loop, const struct runner_opts *o, char *er
     uv_idle_init(loop, &r->kick);
     r->kick.data = r;
     r->kick_open = true;
-    /* The children are forked here, not by uv_spawn: libuv does not reap them, this does. It
-     * keeps the loop alive only while a child is not reaped (runner_child.c). */
-    uv_signal_init(loop, &r->sigchld);
-    r->sigchld.data = r;
-    r->sigchld_open = true;
-    uv_signal_start(&r->sigchld, on_sigchld, SIGCHLD);
-    uv_unref((uv_handle_t *)&r->sigchld);
     runner_child_ready_start(r);
     return r;
 fail:
@@ -183,7 +161,6 @@ static void job_free(struct job *j)
         next = w->next;
         free(w);
     }
-    free(j->out_buf);
     free(j);
 }
 
@@ -230,15 +207,14 @@ void runner_shutdown(struct runner *r)
     }
     r->ready_on = false;
     runner_child_ready_stop(r);
-    maybe_close_sigchld(r);
     notify(r);
 }
 
 /* ---- a job's end ------------------------------------------------------------------------- */
 
 static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
-                    const struct sim_result *res, json_t *json, const char *error, double secs,
-                    const char *changed)
+                    const struct sim_result *res, json_t *json, const char *text, const char *error,
+                    double secs, const char *changed)
 {
     for (struct waiter *w = waiters, *next; w; w = next) {
         next = w->next;
@@ -249,7 +225,7 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
             .key = j->key,
             .status = error ? RUNNER_FAILED : RUNNER_OK,
             .result = error ? NULL : res,
-            .text = error ? NULL : j->out_buf,
+            .text = error ? NULL : text,
             .json = error ? NULL : json,
             .error = error,
             .seconds = secs,
@@ -264,8 +240,8 @@ static void deliver(struct runner *r, struct job *j, struct waiter *waiters,
 
 /* A job's child has ended, or could not start: its slot frees, a result joins the caches and
  * the waiters hear the outcome. No schedule here: start runs inside pump, which goes on. */
-static void job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *error,
-                      double secs)
+static void job_ended(struct job *j, const struct sim_result *res, json_t *json, const char *text,
+                      const char *error, double secs)
 {
     struct runner *r = j->r;
     list_unlink(&r->running, j);
@@ -277,22 +253,21 @@ static void job_ended(struct job *j, const struct sim_result *res, json_t *json,
      * the very line `situ sweep` would have stored. */
     bool keep = res && r->remember;
     if (keep && r->disk)
-        cache_put(r->disk, &j->p, &j->inputs, j->out_buf, changed, sizeof changed);
+        cache_put(r->disk, &j->p, &j->inputs, text, changed, sizeof changed);
     else if (keep)
         cache_inputs_same(&j->p, &j->inputs, changed, sizeof changed);
     if (keep && !changed[0] && j->inputs.n >= 0)
         rcache_put(r->cache, j->key, j->hash, res);
-    deliver(r, j, waiters, res, json, error, secs, changed);
-    maybe_close_sigchld(r);
+    deliver(r, j, waiters, res, json, text, error, secs, changed);
     notify(r);
 }
 
 /* runner_child.c's report that j's child has ended. */
-static void child_ended(struct job *j, const struct sim_result *res, json_t *json,
+static void child_ended(struct job *j, const struct sim_result *res, json_t *json, const char *text,
                         const char *error, double secs)
 {
     struct runner *r = j->r;
-    job_ended(j, res, json, error, secs);
+    job_ended(j, res, json, text, error, secs);
     schedule(r);
 }
 
@@ -307,8 +282,10 @@ static void start(struct runner *r, struct job *j)
     r->nrunning++;
     j->state = JOB_RUNNING;
     char error[RUNNER_ERR_MAX];
-    if (runner_child_start(j, error, sizeof error) < 0)
-        job_ended(j, NULL, NULL, error, 0);
+    if (runner_child_start(j, error, sizeof error) < 0) {
+        job_ended(j, NULL, NULL, NULL, error, 0);
+        job_free(j);
+    }
 }
 
 static struct job *most_urgent(struct runner *r)

@@ -139,8 +139,4 @@ void runner_shutdown(struct runner *r);
 /* Frees the runner; call after runner_shutdown and after the loop has drained. */
 void runner_free(struct runner *r);
 
-/* For a fatal-signal handler: SIGKILLs and reaps every live child of every runner.
- * Async-signal-safe; the runners are unusable afterwards. */
-void runner_kill_all_signal_safe(void);
-
 #endif

@@ -17,7 +17,9 @@
 #include "cache.h"
 #include "runner.h"
 
-#define STDERR_LINE_MAX 200
+struct proc;
+
+#define STDERR_LINE_MAX 200 /* of the reason a failed simulation gives */
 
 struct waiter {
     long id;
@@ -43,22 +45,7 @@ struct job {
     long seq;                   /* FIFO order among equal priorities */
     bool force;
 
-    pid_t pid; /* the child, leader of its own process group; 0 before the fork */
-    uv_pipe_t out, err;
-    uv_timer_t timer;
-    int open_handles; /* the job is freed when the last one has closed */
-    int pid_slot;
-    uint64_t started;
-    bool exited, timed_out, overflow, finished;
-    int eofs; /* 2 when both pipes are done */
-    int exit_status;
-    int term_signal;
-
-    char *out_buf;
-    size_t out_len, out_cap;
-    char err_line[STDERR_LINE_MAX + 1]; /* the most telling complete stderr line so far */
-    char err_cur[STDERR_LINE_MAX + 1];  /* the line being read */
-    size_t err_cur_len;
+    struct proc *proc; /* its child while it runs (runner_child.c), NULL before and after */
 };
 
 /* A cache hit waiting for the next loop turn: the result is looked up again then (by key). */
@@ -77,21 +64,17 @@ struct runner {
     uv_loop_t *loop;
     char **prefix; /* argv before the parameter flags (exec'd children) */
     int nprefix;
-    uv_signal_t sigchld; /* reaps the children: they are forked here, not by uv_spawn */
-    bool sigchld_open;
-    int unreaped; /* children not reaped yet: while there are, sigchld keeps the loop alive */
     int max_jobs;
     double time_limit;
     size_t output_max;
     void (*on_change)(void *ud);
     void *on_change_ud;
 
-    /* How the child wrapper reports back (set by runner_new). job_ended: j's child has ended and
-     * its handles are closing; its slot frees, and the result (res, parsed from json, the child's
-     * stdout in j->out_buf) or the reason `error` goes to its waiters. job_free: j's last handle
-     * has closed. */
-    void (*job_ended)(struct job *j, const struct sim_result *res, json_t *json, const char *error,
-                      double secs);
+    /* How the child wrapper reports back (set by runner_new). job_ended: j's child has ended;
+     * its slot frees, and the result (res, parsed from json, the child's stdout `text`) or the
+     * reason `error` goes to its waiters. job_free: then j goes. */
+    void (*job_ended)(struct job *j, const struct sim_result *res, json_t *json, const char *text,
+                      const char *error, double secs);
     void (*job_free)(struct job *j);
 
     /* Cache hits, delivered on the next loop turn (on_kick), never inside runner_submit: a
@@ -110,32 +93,25 @@ struct runner {
     bool remember;        /* cache_max >= 0: results are kept (if their inputs held) */
     char *disk;           /* the results directory shared with `situ sweep`, or NULL */
 
-    /* The ready child (runner_child.c): `situ __simulate --ready`, started ahead and waiting on
-     * its stdin (ready_in, ours to write) for the next urgent job's parameters. ready_pid 0:
-     * none (the descriptors are then unused). */
+    /* The ready child (runner_child.c): `situ-sim __simulate --ready`, started ahead and
+     * waiting on its stdin for the next urgent job's parameters. NULL: none. */
     bool ready_on;
-    pid_t ready_pid;
-    int ready_in, ready_out, ready_err, ready_slot;
-
-    char readbuf[65536];
+    struct proc *ready;
 };
 
 /* ---- runner_child.c: one child process --------------------------------------------------- */
 
-/* Spawns j's child (j is already in r->running). On failure its handles are closing and error
- * holds the one-line reason; returns -1. */
+/* Starts j's child (j is already in r->running). On failure error holds the one-line reason;
+ * returns -1. */
 int runner_child_start(struct job *j, char *error, size_t errlen);
 
 /* SIGKILLs j's child and everything in its process group; its exit is reaped as usual. */
 void runner_child_kill(struct job *j);
 
-/* A SIGCHLD arrived: reaps whichever of r's children have exited (the ready one too). */
-void runner_child_reap(struct runner *r);
-
 /* Starts the ready child if r keeps one (ready_on) and has none. */
 void runner_child_ready_start(struct runner *r);
 
-/* SIGKILLs the ready child, if any, and reaps it now (it runs nothing: it dies at once). */
+/* SIGKILLs the ready child, if any; the loop reaps it. */
 void runner_child_ready_stop(struct runner *r);
 
 #endif

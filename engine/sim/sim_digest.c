@@ -26,7 +26,6 @@
 #include <xbt/log.h>
 #include <xbt/sysdep.h>
 
-#include "../base/child.h"
 #include "../model/platform.h"
 
 static int host_order(const void *a, const void *b)
@@ -222,14 +221,11 @@ int sim_digest_main(int argc, char **argv)
     for (int i = 3; i < argc && !usage; i++) {
         if (!strcmp(argv[i], "--routes"))
             routes = true;
-        else if (!strcmp(argv[i], "--parent") && i + 1 < argc && atol(argv[i + 1]) > 0)
-            child_die_with((pid_t)atol(argv[++i])); /* platform_load's child */
         else
             usage = true;
     }
     if (usage) {
-        fprintf(stderr, "usage: situ __digest PLATFORM [--routes] [--parent PID]  (pairs 'A B' "
-                        "on stdin)\n");
+        fprintf(stderr, "usage: situ __digest PLATFORM [--routes]  (pairs 'A B' on stdin)\n");
         return 2;
     }
     long *pairs = NULL, n = 0, cap = 0, a, b;

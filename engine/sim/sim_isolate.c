@@ -1,12 +1,8 @@
-/* What runs in a simulation's child, and the blocking way to run simulations: SimGrid cannot be
- * reset, may abort on a bad platform or a deadlock, and writes assertion failures to stderr, so
- * each simulation runs in a child of the one child wrapper (runner.h), which turns its end into
- * one line. sim_child_main is the child's whole life: one simulation, its JSON line on stdout.
- * sim_pool_run drives the runner on a loop of its own for `situ run`, `situ sweep` and Lua, whose
- * children are copies of the caller (forks without exec: no second start of the binary) while it
- * has one thread (Lua's watchdog ends its own while the pool runs), else `situ __simulate`
- * exec'd with the same state (a library's thread: see child.h). While children run, TERM, INT
- * and HUP kill and reap their groups before the caller goes (see struct guard). */
+/* What runs in a simulation's child: SimGrid cannot be reset, may abort on a bad platform or a
+ * deadlock, and writes assertion failures to stderr, so each simulation is a `situ-sim
+ * __simulate` of its own, started by the runner through the process module (engine/run/proc.h),
+ * which turns its end into one line. sim_child_main is the child's whole life: one simulation,
+ * its JSON line on stdout. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

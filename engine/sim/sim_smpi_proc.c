@@ -1,5 +1,5 @@
 /* The processes of an SMPI run: the warden and smpimain (sim_smpi_proc.h). */
-#define _GNU_SOURCE /* nftw, syscall (pidfd_open), _Fork */
+#define _GNU_SOURCE /* nftw, syscall (pidfd_open) */
 #include "sim_smpi_proc.h"
 
 #include <errno.h>
@@ -45,25 +45,31 @@ static void sleep_ms(long ms)
     nanosleep(&d, NULL);
 }
 
-/* In smpimain's process, before the exec: the runner's child setup (own group, death with the
- * warden, output into the directory), then the directory as SIM_SMPI_DIR_FD. */
-static _Noreturn void exec_main(const char *dir, char *const argv[], pid_t warden)
+/* smpimain, a child like any other (engine/base/child.h): its own group, death with the
+ * warden, its output into the directory, which it has open as SIM_SMPI_DIR_FD. */
+static int start_main(const char *dir, char *const argv[], struct child *m)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], why[512];
     snprintf(path, sizeof path, "%s/app.out", dir);
     int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     snprintf(path, sizeof path, "%s/app.err", dir);
     int err = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (out < 0 || err < 0)
-        _exit(127);
-    child_setup(warden, -1, out, err);
-    int d = open(dir, O_RDONLY | O_DIRECTORY); /* the lowest free: SIM_SMPI_DIR_FD */
-    if (d < 0 || (d != SIM_SMPI_DIR_FD && dup2(d, SIM_SMPI_DIR_FD) < 0))
-        _exit(127);
-    execv(argv[0], argv);
-    fprintf(stderr, "situ: cannot run %s: %s (make deps installs libsimgrid-dev)\n", argv[0],
-            strerror(errno));
-    _exit(127);
+    int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct child_spec spec = {.argv = argv,
+                              .in = CHILD_NULL,
+                              .out = out,
+                              .err = err,
+                              .keep = {{d, SIM_SMPI_DIR_FD}},
+                              .nkeep = 1};
+    int rc = out < 0 || err < 0 || d < 0 ? -1 : child_start(m, &spec, why, sizeof why);
+    int start_errno = errno ? errno : EAGAIN;
+    if (out >= 0)
+        close(out);
+    if (err >= 0)
+        close(err);
+    if (d >= 0)
+        close(d);
+    return rc < 0 ? -start_errno : 0;
 }
 
 /* Kills each child the warden has (orphans of the run come to it: it is their subreaper) until
@@ -115,21 +121,21 @@ static void catch_stops(void)
             sigaction(sigs[i], &sa, NULL);
 }
 
-static _Noreturn void warden(const char *dir, char *const argv[], int life, int report)
+/* The warden, on its own: stdin is the life pipe, stdout the report pipe. */
+static int warden(const char *dir, char *const argv[])
 {
-    setpgid(0, 0);
+    const int life = STDIN_FILENO, report = STDOUT_FILENO;
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    struct report rep = {0, 0};
-    pid_t self = getpid(), m = _Fork();
-    if (m == 0)
-        exec_main(dir, argv, self);
     signal(SIGPIPE, SIG_IGN); /* a dead caller: EPIPE, not death before the cleaning */
     catch_stops();
+    struct report rep = {0, 0};
+    struct child main_child;
+    int rc = start_main(dir, argv, &main_child);
+    pid_t m = rc < 0 ? -1 : main_child.pid;
     bool ended = m < 0;
     if (m < 0)
-        rep.start_errno = errno ? errno : EAGAIN;
+        rep.start_errno = -rc;
     if (m > 0) {
-        setpgid(m, m); /* as the child does: whichever runs first, the group exists */
         int pidfd = -1;
 #ifdef SYS_pidfd_open
         pidfd = (int)syscall(SYS_pidfd_open, m, 0);
@@ -158,43 +164,55 @@ static _Noreturn void warden(const char *dir, char *const argv[], int life, int 
                 break;
     }
     sim_smpi_proc_remove_dir(dir);
-    _exit(0);
+    return 0;
+}
+
+int sim_smpi_warden_main(int argc, char **argv)
+{
+    if (argc < 5 || strcmp(argv[3], "--")) {
+        fprintf(stderr, "usage: situ-sim __smpi-warden DIR -- APP [ARG ...]\n");
+        return 2;
+    }
+    return warden(argv[2], argv + 4);
 }
 
 int sim_smpi_proc_start(struct sim_smpi_proc *pr, const char *dir, char *const argv[], char *err,
                         size_t errlen)
 {
-    int life[2] = {-1, -1}, report[2] = {-1, -1};
-    if (pipe2(life, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "cannot start smpimain: %s", strerror(errno));
-        for (int i = 0; i < 2; i++)
-            if (life[i] >= 0)
-                close(life[i]);
+    int n = 0;
+    while (argv[n])
+        n++;
+    char self[] = "/proc/self/exe", cmd[] = "__smpi-warden", sep[] = "--";
+    char **args = calloc((size_t)n + 5, sizeof *args);
+    if (!args) {
+        snprintf(err, errlen, "cannot start smpimain: out of memory");
         return -1;
     }
+    args[0] = self;
+    args[1] = cmd;
+    args[2] = (char *)dir;
+    args[3] = sep;
+    memcpy(args + 4, argv, (size_t)n * sizeof *args);
+    /* The warden keeps our stdout and stderr open (the second at its 2, the first at 3). */
+    struct child_spec spec = {.argv = args,
+                              .in = CHILD_PIPE,
+                              .out = CHILD_PIPE,
+                              .err = STDERR_FILENO,
+                              .keep = {{STDOUT_FILENO, 3}},
+                              .nkeep = 1,
+                              .outlive_parent = true};
+    struct child w;
+    char why[512];
     fflush(NULL); /* nothing buffered is written twice */
-    /* _Fork: no atfork handler runs in the warden. libuv's (the runner's loop) closes and
-     * reopens its signal pipe by descriptor number, in this process a number since reused (the
-     * runner's child closed every descriptor): it would close the warden's end of a pipe. */
-    pid_t w = _Fork();
-    if (w == 0) {
-        close(life[1]);
-        close(report[0]);
-        warden(dir, argv, life[0], report[1]);
-    }
-    int fork_errno = errno;
-    close(life[0]);
-    close(report[1]);
-    if (w < 0) {
-        close(life[1]);
-        close(report[0]);
-        snprintf(err, errlen, "cannot fork: %s", strerror(fork_errno));
+    int rc = child_start(&w, &spec, why, sizeof why);
+    free(args);
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot start smpimain: %s", why);
         return -1;
     }
-    setpgid(w, w); /* as the warden does: out of this group at once */
     pr->warden = w;
-    pr->life = life[1];
-    pr->report = report[0];
+    pr->life = w.in;
+    pr->report = w.out;
     return 0;
 }
 
@@ -236,6 +254,5 @@ void sim_smpi_proc_end(struct sim_smpi_proc *pr)
 {
     close(pr->life);
     close(pr->report);
-    while (waitpid(pr->warden, NULL, 0) < 0 && errno == EINTR)
-        ;
+    child_reap(&pr->warden, true, NULL);
 }

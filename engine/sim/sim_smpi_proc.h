@@ -17,13 +17,15 @@
 
 #include <sys/types.h>
 
+#include "../base/child.h"
+
 /* smpimain's descriptor of the run's directory: SimGrid's --cfg values cannot hold a space or
  * a comma (it splits them there), so the hostfile and the temporary files are named through it. */
 #define SIM_SMPI_DIR_FD   3
 #define SIM_SMPI_DIR_PATH "/proc/self/fd/3"
 
 struct sim_smpi_proc {
-    pid_t warden;
+    struct child warden;
     int life;   /* write end: closed when the caller is done */
     int report; /* read end: smpimain's wait status, once everything of the run is dead */
 };
@@ -45,5 +47,9 @@ void sim_smpi_proc_end(struct sim_smpi_proc *pr);
 
 /* Removes a directory and everything in it (no symbolic link followed). */
 void sim_smpi_proc_remove_dir(const char *dir);
+
+/* `situ-sim __smpi-warden DIR -- APP [ARG ...]`: the warden, exec'd by sim_smpi_proc_start
+ * (its stdin the life pipe, its stdout the report pipe, the caller's stdout at 3). */
+int sim_smpi_warden_main(int argc, char **argv);
 
 #endif

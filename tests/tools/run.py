@@ -250,8 +250,8 @@ def sound_mutants():
                                     "them: make it unique)"), lines
 
 
-def forks(files):
-    p = subprocess.run([sys.executable, FORKS, tree(files), "engine"], capture_output=True,
+def forks(files, dirs=("engine",)):
+    p = subprocess.run([sys.executable, FORKS, tree(files), *dirs], capture_output=True,
                        text=True)
     return p.returncode, p.stderr.splitlines()
 
@@ -293,16 +293,31 @@ int start(char **argv)
 
 
 def fork_without_exec():
-    rc, lines = forks({"engine/model/platform_load.c": "#include <unistd.h>\n" + FORK_COPY})
+    rc, lines = forks({"engine/base/child.c": "#include <unistd.h>\n" + FORK_COPY})
     assert rc == 1, f"exit {rc}: {lines}"
     assert len(lines) == 1 and lines[0].startswith(
-        "forks: engine/model/platform_load.c:5: digest_child() forks and never execs"), lines
+        "forks: engine/base/child.c:5: digest_child() forks and never execs"), lines
 
 
 def fork_then_exec():
-    rc, lines = forks({"engine/sim/a.c": FORK_EXEC,
-                       "engine/sim/b.c": "int spawn(void) { return posix_spawn(0, 0, 0, 0, 0, 0); }"})
+    rc, lines = forks({"engine/base/child.c": FORK_EXEC})
     assert rc == 0 and not lines, lines
+
+
+def child_outside_the_module():
+    """Each way to start a process, outside engine/base/child.c: one line each, naming it."""
+    rc, lines = forks({
+        "engine/sim/a.c": FORK_EXEC,
+        "engine/sim/b.c": "int spawn(void) { return posix_spawn(0, 0, 0, 0, 0, 0); }",
+        "tui/procs/c.c": "int go(void *l, void *p, void *o)\n{\n    return uv_spawn(l, p, o);\n}",
+        "engine/sim/d.c": "void w(void)\n{\n    if (_Fork() == 0)\n        _exit(0);\n}",
+        "cli/e.c": "int become(char **argv) { return execv(argv[0], argv); }"},
+        ("engine", "tui", "cli"))
+    assert rc == 1, f"exit {rc}: {lines}"
+    want = ["engine/sim/a.c:15: start() calls fork()", "engine/sim/b.c:1: spawn() calls posix_spawn()",
+            "engine/sim/d.c:3: w() calls _Fork()", "tui/procs/c.c:3: go() calls uv_spawn()"]
+    assert len(lines) == 4 and all(any(w in l for l in lines) for w in want), lines
+    assert not any("cli/e.c" in l for l in lines), "an exec alone starts no child: " + str(lines)
 
 
 def this_tree_forks():
@@ -336,6 +351,8 @@ def main():
           fork_without_exec)
     check("check-forks: a fork whose child execs through a helper of the file: accepted",
           fork_then_exec)
+    check("check-forks: fork, posix_spawn, _Fork, uv_spawn outside the process module: named; "
+          "an exec alone: accepted", child_outside_the_module)
     check("this tree: every fork execs", this_tree_forks)
     check("check-layers --front-end: situ needs no SimGrid, situ-sim does (and is refused)",
           front_end_without_simgrid)

@@ -17,6 +17,7 @@
 
 #include "../../engine/lua/analytics.h"
 #include "../../engine/lua/script.h"
+#include "../../engine/base/child.h"
 #include "../../engine/base/watchdog.h"
 #include "../procs/evaluator.h"
 #include "loop.h"
@@ -413,7 +414,7 @@ int tui_run(const struct tui_opts *o)
         goto out;
     }
     t->screen_on = true;
-    screen_on_fatal(runner_kill_all_signal_safe);
+    screen_on_fatal(child_kill_all_signal_safe); /* every child of ours, of any kind */
     /* A scenario or a lesson's goal stuck past its time limit where Lua cannot be interrupted
      * ends the explorer with one line: the terminal and the children first. */
     watchdog_on_fire(emergency_exit);

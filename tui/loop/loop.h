@@ -15,7 +15,7 @@
 
 #include "../../engine/run/runner.h"
 #include "../state/app.h"
-#include "../procs/proc.h"
+#include "../../engine/run/proc.h"
 #include "../view/screen.h"
 #include "stats.h"
 #include "../view/view.h"
@@ -100,9 +100,9 @@ struct tui {
 
     /* loop_watch.c: the analytics, lesson and scenario files */
     struct watch watches[WATCH_KINDS];
-    struct proc *lesson_check; /* a changed lesson, read in a child: the explorer takes its */
-    char *lesson_wire;         /* lesson as data (lesson_wire.h), never runs its Lua */
-    size_t lesson_wire_len, lesson_wire_cap;
+    /* A changed lesson, read in a child: the explorer takes its lesson as data (lesson_wire.h),
+     * never runs its Lua. */
+    struct proc *lesson_check;
 
     /* loop_helpers.c: a Lua analytics' model and a lesson's goals are evaluated in child
      * processes (evaluator.h), so that neither waits for the other or for the curves. */

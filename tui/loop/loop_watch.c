@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../engine/lua/analytics.h"
+#include "../../engine/base/watchdog.h"
 #include "../../engine/lua/script.h"
 #include "../../engine/scenario/lesson_wire.h"
 #include "loop.h"
@@ -25,50 +26,23 @@ static void split_path(const char *path, char *dir, size_t dlen, char *base, siz
     }
 }
 
-static void wire_clear(struct tui *t)
-{
-    free(t->lesson_wire);
-    t->lesson_wire = NULL;
-    t->lesson_wire_len = t->lesson_wire_cap = 0;
-}
-
-static void on_lesson_checked(void *ud, int status, const char *err_tail)
+static void on_lesson_checked(void *ud, const struct proc_end *e)
 {
     struct tui *t = ud;
     t->lesson_check = NULL; /* proc.h: gone after on_exit */
-    if (t->quitting) {
-        wire_clear(t);
+    if (t->quitting)
         return;
-    }
-    char why[APP_MSG_MAX];
+    char why[APP_MSG_MAX], reason[APP_MSG_MAX];
     struct lesson *l = NULL;
-    if (status == 0)
-        l = lesson_wire_read(t->lesson_wire ? t->lesson_wire : "", t->lesson_wire_len, why,
-                             sizeof why);
-    else
-        proc_last_line(err_tail, why, sizeof why);
-    wire_clear(t);
+    child_reason(e->err, reason, sizeof reason);
+    child_end_line("its check", e->status, e->timed_out, e->limit, e->overflow, LESSON_WIRE_MAX,
+                   reason, why, sizeof why);
+    if (!why[0])
+        l = lesson_wire_read(e->out, e->out_len, why, sizeof why);
+    else if (reason[0] && !e->overflow)
+        snprintf(why, sizeof why, "%s", reason); /* the check's own word: "FILE:LINE: ..." */
     loop_post(t, l ? app_lesson_reload(&t->app, l)
                    : app_lesson_reload_failed(&t->app, why[0] ? why : "its check failed"));
-}
-
-/* The lesson, as data, as the child writes it: kept whole (up to LESSON_WIRE_MAX) for
- * on_lesson_checked. */
-static void on_lesson_out(void *ud, const char *buf, size_t n)
-{
-    struct tui *t = ud;
-    if (t->lesson_wire_len + n > LESSON_WIRE_MAX)
-        return; /* dropped: the reader finds it cut short and says so */
-    if (t->lesson_wire_len + n > t->lesson_wire_cap) {
-        size_t want = (t->lesson_wire_len + n) * 2;
-        char *grown = realloc(t->lesson_wire, want);
-        if (!grown)
-            return;
-        t->lesson_wire = grown;
-        t->lesson_wire_cap = want;
-    }
-    memcpy(t->lesson_wire + t->lesson_wire_len, buf, n);
-    t->lesson_wire_len += n;
 }
 
 /* The lesson is user code: a child runs it under the limit and hands over what the panel needs
@@ -81,11 +55,19 @@ static void lesson_changed(struct tui *t)
     char limit[32], why[256];
     double secs = script_time_limit(); /* 0: none given, the default (as at start-up) */
     snprintf(limit, sizeof limit, "%.17g", secs > 0 ? secs : ANALYTICS_TIME_LIMIT);
-    const char *args[] = {"--time-limit", limit, "__lesson-check", lesson_path(t->app.lesson.l),
-                          NULL};
-    struct proc_cbs cbs = {.on_out = on_lesson_out, .on_exit = on_lesson_checked, .ud = t};
-    wire_clear(t);
-    t->lesson_check = proc_start(&t->loop, args, &cbs, why, sizeof why);
+    char *args[] = {"/proc/self/exe",
+                    "--time-limit",
+                    limit,
+                    "__lesson-check",
+                    (char *)lesson_path(t->app.lesson.l),
+                    NULL};
+    /* Its lesson, as data, is kept whole (up to LESSON_WIRE_MAX) for on_lesson_checked. */
+    /* Its own watchdog stops it at the limit; this one is for a child that cannot. */
+    struct proc_opts o = {.spec = {.argv = args, .in = CHILD_NULL},
+                          .time_limit = atof(limit) + WATCHDOG_GRACE + 1,
+                          .out_max = LESSON_WIRE_MAX};
+    struct proc_cbs cbs = {.on_exit = on_lesson_checked, .ud = t};
+    t->lesson_check = proc_start(&t->loop, &o, &cbs, why, sizeof why);
     if (!t->lesson_check)
         loop_post(t, app_lesson_reload_failed(&t->app, why));
 }
@@ -170,5 +152,4 @@ void watch_close(struct tui *t)
     }
     proc_close(t->lesson_check);
     t->lesson_check = NULL;
-    wire_clear(t);
 }

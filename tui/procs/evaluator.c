@@ -17,7 +17,7 @@
 #include "../../engine/lua/script.h"
 #include "../../engine/scenario/lesson_wire.h"
 #include "../../engine/base/watchdog.h"
-#include "proc.h"
+#include "../../engine/run/proc.h"
 
 struct evaluator {
     uv_loop_t *loop;
@@ -79,7 +79,7 @@ static const char *analytics_name(const struct evaluator *ev)
     return ev->running.p.analytics[0] ? ev->running.p.analytics : "analytics";
 }
 
-static void on_child_exit(void *ud, int status, const char *err_tail)
+static void on_child_exit(void *ud, const struct proc_end *e)
 {
     struct evaluator *ev = ud;
     ev->child = NULL; /* proc.h: gone after on_exit */
@@ -101,12 +101,13 @@ static void on_child_exit(void *ud, int status, const char *err_tail)
         return;
     }
     /* The child's own last word: the watchdog's "situ: FILE: stopped after ..." */
-    char line[PROC_ERR_TAIL];
-    proc_last_line(err_tail, line, sizeof line);
+    char line[512], end[256];
+    child_reason(e->err, line, sizeof line);
+    child_end_line("the evaluator process", e->status, false, 0, false, 0, NULL, end, sizeof end);
     if (line[0])
         fail(ev, "%s", line);
     else
-        fail(ev, "%s: the evaluator process ended (status %d)", analytics_name(ev), status);
+        fail(ev, "%s: %s", analytics_name(ev), end[0] ? end : "the evaluator process ended");
 }
 
 static void on_child_out(void *ud, const char *buf, size_t n)
@@ -148,20 +149,24 @@ static void start(struct evaluator *ev)
     ev->has_running = true;
     ev->killed_for_time = ev->superseded = false;
     if (!ev->child) {
-        char limit[32], nice[16], why[200];
+        char limit[32], nice[16], why[200], self[] = "/proc/self/exe", cmd[] = "__evaluate",
+                                            tl[] = "--time-limit", nf[] = "--nice",
+                                            sim[] = "--simulation";
         snprintf(limit, sizeof limit, "%.17g", ev->time_limit);
         snprintf(nice, sizeof nice, "%d", ev->nice);
         /* The profile the explorer started with: its parameters are in the requests. */
-        const char *args[] = {"__evaluate",
-                              "--time-limit",
-                              limit,
-                              "--nice",
-                              nice,
-                              simulation_active()[0] ? "--simulation" : NULL,
-                              simulation_active(),
-                              NULL};
+        char *args[] = {self,
+                        cmd,
+                        tl,
+                        limit,
+                        nf,
+                        nice,
+                        simulation_active()[0] ? sim : NULL,
+                        (char *)simulation_active(),
+                        NULL};
+        struct proc_opts o = {.spec = {.argv = args, .in = CHILD_PIPE}};
         struct proc_cbs cbs = {.on_out = on_child_out, .on_exit = on_child_exit, .ud = ev};
-        if (!(ev->child = proc_start(ev->loop, args, &cbs, why, sizeof why))) {
+        if (!(ev->child = proc_start(ev->loop, &o, &cbs, why, sizeof why))) {
             fail(ev, "%s: %s", analytics_name(ev), why);
             return;
         }
@@ -255,114 +260,34 @@ void evaluator_close(struct evaluator *ev)
     uv_close((uv_handle_t *)&ev->deadline, on_timer_closed);
 }
 
-/* Appends what fd has now to *buf (grown as needed, at most max bytes kept: the first ones, or
- * with tail the last ones); false at its end (or an error: nothing more will come). */
-static bool take(int fd, char **buf, size_t *len, size_t *cap, size_t max, bool tail)
-{
-    char chunk[16384];
-    ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        return true;
-    if (n <= 0)
-        return false;
-    if (tail && *len + (size_t)n >= max && *len > (size_t)n) { /* the newer part is the reason */
-        memmove(*buf, *buf + (size_t)n, *len - (size_t)n);
-        *len -= (size_t)n;
-    }
-    if (*len + (size_t)n + 1 > *cap && *len + (size_t)n < max) {
-        size_t want = (*len + (size_t)n + 1) * 2;
-        char *grown = realloc(*buf, want);
-        if (grown) {
-            *buf = grown;
-            *cap = want;
-        }
-    }
-    if (*len + (size_t)n + 1 > *cap)
-        return true; /* over max, or no memory: dropped, and the reader finds it cut short */
-    memcpy(*buf + *len, chunk, (size_t)n);
-    *len += (size_t)n;
-    (*buf)[*len] = 0;
-    return true;
-}
-
 struct lesson *evaluator_lesson_check(const char *lesson, double time_limit, char *err,
                                       size_t errlen)
 {
-    char limit[32];
+    char limit[32], self[] = "/proc/self/exe", tl[] = "--time-limit", cmd[] = "__lesson-check";
     snprintf(limit, sizeof limit, "%.17g", time_limit > 0 ? time_limit : ANALYTICS_TIME_LIMIT);
-    int out[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (pipe(out) < 0 || pipe(errp) < 0 || (out[1] = child_fd_above_std(out[1])) < 0 ||
-        (errp[1] = child_fd_above_std(errp[1])) < 0) {
-        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
-        for (int k = 0; k < 2; k++) {
-            if (out[k] >= 0)
-                close(out[k]);
-            if (errp[k] >= 0)
-                close(errp[k]);
-        }
+    char *argv[] = {self, tl, limit, cmd, (char *)lesson, NULL};
+    struct child c;
+    char why[256];
+    struct child_spec spec = {.argv = argv, .in = CHILD_NULL, .out = CHILD_PIPE, .err = CHILD_PIPE};
+    if (child_start(&c, &spec, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, why);
         return NULL;
     }
-    /* As every child of ours (engine/base/child.h): its own process group, dying with this
-     * process, no descriptor of ours but its pipes. */
-    pid_t parent = getpid(), pid = fork();
-    if (pid == 0) {
-        child_setup(parent, -1, out[1], errp[1]);
-        execl("/proc/self/exe", "situ", "--time-limit", limit, "__lesson-check", lesson,
-              (char *)NULL);
-        _exit(127);
-    }
-    if (pid > 0)
-        setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
-    close(out[1]);
-    close(errp[1]);
-    if (pid < 0) {
-        close(out[0]);
-        close(errp[0]);
-        snprintf(err, errlen, "%s: cannot check the lesson: %s", lesson, strerror(errno));
-        return NULL;
-    }
-    /* Its own watchdog stops it at the limit; this deadline is for a child that cannot. Both
-     * pipes are read as it goes: a lesson bigger than a pipe must not stall it. */
-    double wait_s = atof(limit) + WATCHDOG_GRACE + 1;
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    char *wire = NULL, *text = NULL;
-    size_t wlen = 0, wcap = 0, tlen = 0, tcap = 0;
-    bool out_open = true, err_open = true, done = false;
-    int status = 0;
-    for (;;) {
-        struct pollfd fds[2] = {{out_open ? out[0] : -1, POLLIN, 0},
-                                {err_open ? errp[0] : -1, POLLIN, 0}};
-        if (out_open || err_open)
-            (void)poll(fds, 2, 10);
-        else
-            nanosleep(&(struct timespec){0, 10000000}, NULL);
-        if (out_open && fds[0].revents)
-            out_open = take(out[0], &wire, &wlen, &wcap, LESSON_WIRE_MAX, false);
-        if (err_open && fds[1].revents)
-            err_open = take(errp[0], &text, &tlen, &tcap, 64 * 1024, true);
-        done = done || waitpid(pid, &status, WNOHANG) == pid;
-        if (done && !out_open && !err_open)
-            break;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > wait_s)
-            break;
-    }
-    close(out[0]);
-    close(errp[0]);
+    /* Its own watchdog stops it at the limit; this one is for a child that cannot. */
+    struct child_wait w = {.limit = atof(limit) + WATCHDOG_GRACE + 1, .out_max = LESSON_WIRE_MAX};
+    child_wait(&c, &w);
     struct lesson *l = NULL;
-    char line[PROC_ERR_TAIL];
-    proc_last_line(text ? text : "", line, sizeof line);
-    if (!done) {
-        kill(-pid, SIGKILL); /* its group: whatever it started goes with it */
-        waitpid(pid, &status, 0);
+    char line[512];
+    child_reason(&w.err, line, sizeof line);
+    if (w.timed_out)
         snprintf(err, errlen, "%s: no answer within %s s, the time limit", lesson, limit);
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    else if (w.overflow)
+        snprintf(err, errlen, "%s: the lesson's check said more than %d bytes", lesson,
+                 LESSON_WIRE_MAX);
+    else if (!WIFEXITED(w.status) || WEXITSTATUS(w.status) != 0)
         snprintf(err, errlen, "%s", line[0] ? line : "the lesson's check failed");
-    } else {
-        l = lesson_wire_read(wire ? wire : "", wlen, err, errlen);
-    }
-    free(wire);
-    free(text);
+    else
+        l = lesson_wire_read(w.out ? w.out : "", w.out_len, err, errlen);
+    free(w.out);
     return l;
 }

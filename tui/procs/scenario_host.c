@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../engine/model/report.h"
-#include "proc.h"
+#include "../../engine/run/proc.h"
 
 #define SCENARIO_LINE_MAX (64u << 20) /* a line longer than this is not the child talking */
 
@@ -89,16 +89,17 @@ static void on_out(void *ud, const char *buf, size_t n)
     }
 }
 
-static void on_exit_cb(void *ud, int status, const char *err_tail)
+static void on_exit_cb(void *ud, const struct proc_end *e)
 {
     struct scenario_host *sc = ud;
     sc->child = NULL; /* proc.h: gone after on_exit */
-    char why[PROC_ERR_TAIL + 64];
-    /* The child's last stderr line: the watchdog's "situ: FILE: stopped after ...". */
-    proc_last_line(err_tail, why, sizeof why);
+    char why[512];
+    /* The child's own word: the watchdog's "situ: FILE: stopped after ...". */
+    child_reason(e->err, why, sizeof why);
     if (!why[0])
-        snprintf(why, sizeof why, "the scenario's process ended (status %d)", status);
-    end_with(sc, SCENARIO_FAILED, why);
+        child_end_line("the scenario's process", e->status, false, 0, false, 0, NULL, why,
+                       sizeof why);
+    end_with(sc, SCENARIO_FAILED, why[0] ? why : "the scenario's process ended");
 }
 
 struct scenario_host *scenario_host_start(uv_loop_t *loop, int argc, char **argv, bool unsafe,
@@ -106,8 +107,7 @@ struct scenario_host *scenario_host_start(uv_loop_t *loop, int argc, char **argv
                                           size_t errlen)
 {
     struct scenario_host *sc = calloc(1, sizeof *sc);
-    const char *args[48];
-    char limit[32];
+    char *args[50], limit[32];
     int n = 0;
     if (!sc || argc < 1 || argc > 40) {
         free(sc);
@@ -116,6 +116,7 @@ struct scenario_host *scenario_host_start(uv_loop_t *loop, int argc, char **argv
     }
     sc->cb = cb;
     sc->ud = ud;
+    args[n++] = "/proc/self/exe";
     args[n++] = "__scenario";
     if (unsafe)
         args[n++] = "--unsafe";
@@ -126,14 +127,15 @@ struct scenario_host *scenario_host_start(uv_loop_t *loop, int argc, char **argv
     }
     if (simulation_active()[0]) { /* its parameters are in the table the scenario reads */
         args[n++] = "--simulation";
-        args[n++] = simulation_active();
+        args[n++] = (char *)simulation_active();
     }
     args[n++] = "--";
     for (int i = 0; i < argc; i++)
         args[n++] = argv[i];
     args[n] = NULL;
+    struct proc_opts o = {.spec = {.argv = args, .in = CHILD_PIPE}};
     struct proc_cbs cbs = {.on_out = on_out, .on_exit = on_exit_cb, .ud = sc};
-    if (!(sc->child = proc_start(loop, args, &cbs, err, errlen))) {
+    if (!(sc->child = proc_start(loop, &o, &cbs, err, errlen))) {
         free(sc);
         return NULL;
     }
