@@ -161,13 +161,16 @@ int child_start(struct child *c, const struct child_spec *s, char *why, size_t l
     /* A kept descriptor at 0, 1 or 2 would be gone once those are the child's: a copy. */
     int keep[CHILD_KEEP_MAX] = {-1, -1};
     bool keep_made[CHILD_KEEP_MAX] = {false, false};
-    for (int k = 0; k < s->nkeep && k < CHILD_KEEP_MAX && ok; k++) {
-        keep[k] = s->keep[k].fd;
-        ok = s->keep[k].at > STDERR_FILENO && s->keep[k].at <= CHILD_KEEP_AT_MAX;
-        if (ok && keep[k] <= STDERR_FILENO)
-            ok = keep_made[k] = (keep[k] = fcntl(keep[k], F_DUPFD_CLOEXEC, 16)) >= 0;
-        if (!ok && !errno)
+    for (int k = 0; k < s->nkeep && ok; k++) {
+        if (k >= CHILD_KEEP_MAX || s->keep[k].at <= STDERR_FILENO ||
+            s->keep[k].at > CHILD_KEEP_AT_MAX) {
+            ok = false;
             errno = EINVAL;
+            break;
+        }
+        keep[k] = s->keep[k].fd;
+        if (keep[k] <= STDERR_FILENO)
+            ok = keep_made[k] = (keep[k] = fcntl(keep[k], F_DUPFD_CLOEXEC, 16)) >= 0;
     }
     pid_t parent = getpid(), pid = -1;
     int fork_errno = 0;
@@ -313,7 +316,8 @@ int child_wait(struct child *c, struct child_wait *w)
             w->timed_out = true;
             break;
         }
-        /* Polled at 10 ms once its pipes are closed: something it left behind may hold them. */
+        /* Its end is looked for every 10 ms, pipes open or not: what it leaves behind in its
+         * group may hold them, and child_reap kills that group. */
         struct pollfd fds[2] = {{c->out, POLLIN, 0}, {c->err, POLLIN, 0}};
         if (poll(fds, 2, 10) < 0 && errno != EINTR)
             break;

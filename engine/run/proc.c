@@ -42,21 +42,20 @@ static void handle_closed(uv_handle_t *h)
     }
 }
 
-static void close_handle(struct proc *p, uv_handle_t *h)
+static void close_handle(uv_handle_t *h)
 {
     if (!uv_is_closing(h))
         uv_close(h, handle_closed);
-    (void)p;
 }
 
 static void close_all(struct proc *p)
 {
     if (p->has_in)
-        close_handle(p, (uv_handle_t *)&p->in);
-    close_handle(p, (uv_handle_t *)&p->out);
-    close_handle(p, (uv_handle_t *)&p->err);
-    close_handle(p, (uv_handle_t *)&p->sigchld);
-    close_handle(p, (uv_handle_t *)&p->timer);
+        close_handle((uv_handle_t *)&p->in);
+    close_handle((uv_handle_t *)&p->out);
+    close_handle((uv_handle_t *)&p->err);
+    close_handle((uv_handle_t *)&p->sigchld);
+    close_handle((uv_handle_t *)&p->timer);
 }
 
 /* Reaped and both pipes done: its end, once. */
@@ -244,9 +243,8 @@ int proc_write(struct proc *p, const void *buf, size_t n)
  * half-close (shutdown() is for sockets). */
 static void on_shut(uv_shutdown_t *sd, int status)
 {
-    struct proc *p = sd->handle->data;
     (void)status;
-    close_handle(p, (uv_handle_t *)sd->handle);
+    close_handle((uv_handle_t *)sd->handle);
     free(sd);
 }
 
@@ -257,7 +255,7 @@ void proc_close_in(struct proc *p)
         uv_shutdown_t *sd = malloc(sizeof *sd);
         if (!sd || uv_shutdown(sd, (uv_stream_t *)&p->in, on_shut) < 0) {
             free(sd);
-            close_handle(p, (uv_handle_t *)&p->in);
+            close_handle((uv_handle_t *)&p->in);
         }
     }
 }
