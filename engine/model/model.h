@@ -88,6 +88,9 @@ struct model_result {
      * halo exchanges are at least a tenth of S, so full fidelity's ranks drift apart and share
      * the node links less (measured up to 7% less S; no estimate). */
     bool ranks_drift;
+    /* The actors' drift range comes from the routes into an analytics host, not the halos
+     * (ana_host.route_spread): the caution names that cause. */
+    bool routes_drift;
     double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
                           * last step (the pipeline's fill and drain) */
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+
@@ -238,9 +241,10 @@ const char *model_scenario_name(enum scenario s);
 /* The caveat of a result that keeps the ranks and actors in step (`who`: "the model's",
  * "fidelity=fast:") when the drifted end `low` of its analytics active time `active` lies below
  * it (`paced`: the analytics sets the pace, so the makespan is an upper bound too), or its ranks
- * may drift (ranks_drift): one line in buf, or "" when neither. */
-const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool paced,
-                                char *buf, size_t len);
+ * may drift (ranks_drift): one line in buf, or "" when neither. `routes`: the actors' drift comes
+ * from the routes into their host (routes_drift), and the line names that cause. */
+const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool routes,
+                                bool paced, char *buf, size_t len);
 
 /* The model's caveats for m, in buf ("" when none): traces, several inbound links, the actors'
  * drift. */

@@ -145,7 +145,8 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
     int *sent = remote ? remote + l->hosts : NULL, *feed = remote ? sent + l->hosts : NULL;
     int *from = remote ? feed + l->hosts : NULL; /* one remote sender of each host, +1 */
     /* An actor's chunks come from near and far senders alike: each costs the mean latency. */
-    double *lat = remote ? calloc((size_t)l->hosts, sizeof *lat) : NULL, route_lat = 0;
+    double *lat = remote ? calloc(3 * (size_t)l->hosts, sizeof *lat) : NULL, route_lat = 0;
+    double *lat_lo = lat ? lat + l->hosts : NULL, *lat_hi = lat ? lat_lo + l->hosts : NULL;
     for (long r = 0, prev = -1; remote && lat && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r]) {
             remote[l->dtl_host[r]]++;
@@ -157,7 +158,11 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
                 route_lat = there ? route_latency(pf, there, l->rank_host[r], l->dtl_host[r])
                                   : model_route_latency(pf, l->rank_host[r], l->dtl_host[r]);
             prev = r;
-            lat[l->dtl_host[r]] += route_lat;
+            int h = l->dtl_host[r];
+            lat[h] += route_lat;
+            bool first = remote[h] == 1;
+            lat_lo[h] = first || route_lat < lat_lo[h] ? route_lat : lat_lo[h];
+            lat_hi[h] = first || route_lat > lat_hi[h] ? route_lat : lat_hi[h];
         }
     for (long r = 0; remote && r < l->sim_cores; r++)
         if (l->rank_host[r] != l->dtl_host[r] && sent[l->rank_host[r]] > feed[l->dtl_host[r]])
@@ -203,6 +208,8 @@ static int analytics_geometry(const struct params *p, const struct platform *pf,
                            &a->share_R, &a->share_A);
         if (far && l->ana_per_host[h] > 1) /* the drift's floor: the transfers alone */
             a->alone = chunks * model_transfer_time(pf, src, h, chunk_bytes, 1);
+        if (far && lat)
+            a->route_spread = (lat_hi[h] - lat_lo[h]) * NET_LATENCY_FACTOR;
     }
     free(remote);
     free(lat);
@@ -233,6 +240,7 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
     /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
     double exchange = model_exchange_time(pf, l, av);
     double worst = -1, active = 0, drifted = 0;
+    bool by_routes = false;
     *out = (struct ana_step){0};
     for (int k = 0; k < g->n; k++) {
         const struct ana_host *a = &g->host[k];
@@ -262,12 +270,17 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
          * than the transfers alone. The model keeps the actors in step (an upper bound); this is
          * the range's other end. */
         double drift_R = retrieval;
-        if (a->far && apart && apart[h] && l->ana_per_host[h] > 1) {
+        bool halos = apart && apart[h];
+        /* Routes of different lengths part the rounds only where an actor takes several states:
+         * one round ends together, whatever its transfers' routes. */
+        bool routes = chunks > 1 && a->route_spread >= DRIFT_SPREAD * chunk_compute;
+        if (a->far && (halos || routes) && l->ana_per_host[h] > 1) {
             double alone = a->alone;
-            if (chunks > 1 && spread >= DRIFT_SPREAD * chunk_compute)
+            if (chunks > 1 && (routes || spread >= DRIFT_SPREAD * chunk_compute))
                 drift_R = fmax(retrieval - chunks * chunk_compute, alone);
             else if (chunks == 1) /* one round, its transfers starting up to `spread` apart */
                 drift_R = fmax(retrieval - spread, alone);
+            by_routes = by_routes || (!halos && drift_R < retrieval);
         }
         drifted +=
             (l->ana_per_host[h] * (share_R * drift_R + share_A * chunks * chunk_compute) + x) /
@@ -283,6 +296,7 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
     }
     out->active = active;
     out->drifted = drifted;
+    out->routes = by_routes;
     free(own.host);
     return 0;
 }

@@ -99,6 +99,11 @@ struct ana_host {
     int h;
     bool far;
     double chunks, retrieval, w, share_R, share_A, alone;
+    /* How far apart in latency its remote senders' routes are (seconds, as SimGrid pays them).
+     * From the second step on, the ranks put their states as the metrics reach them, so a
+     * round's transfers come from several nodes: over routes of different lengths they end
+     * apart, and the actors' rounds drift as an uneven halo cut makes them (docs/model.md). */
+    double route_spread;
 };
 
 struct ana_geometry {
@@ -125,6 +130,7 @@ struct ana_step {
     double active;  /* R + A over all the analytics cores, per core: some take fewer states */
     double drifted; /* the same should the actors' rounds drift apart (model.h) */
     int inbound;    /* most links one host receives remote states over */
+    bool routes;    /* the drift range comes from the routes' spread alone, not the halos */
 };
 
 /* The analytics side of one step (model_ana.c): av's R, A and W on the host that sets the pace,

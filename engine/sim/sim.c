@@ -85,13 +85,14 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
      * apart, fast's analytics active time is an upper bound by the same share. The model reads
      * routes that a platform of over DIGEST_EAGER_HOSTS hosts may lack here: then no range. */
     e->drift_share = 1;
-    e->ranks_drift = e->drift_paced = false;
+    e->ranks_drift = e->routes_drift = e->drift_paced = false;
     if (e->fast && !platform_layout_routes_missing(&e->pf, &e->l)) {
         struct model_result m;
         model_eval(&e->p, &e->pf, &e->l, &prof, &m);
         if (m.ana_active > 0 && m.ana_active_drifted < m.ana_active)
             e->drift_share = m.ana_active_drifted / m.ana_active;
         e->ranks_drift = m.ranks_drift;
+        e->routes_drift = m.routes_drift;
         e->drift_paced = m.scenario == SCENARIO_IS;
     }
     profile_free(&prof);
@@ -171,7 +172,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
         e->fast = false;
         e->staging_as_full = true;
         e->drift_share = 1;
-        e->ranks_drift = e->drift_paced = false;
+        e->ranks_drift = e->routes_drift = e->drift_paced = false;
     }
     e->flops_per_iteration = e->sim.cost * REFERENCE_SPEED;
     sim_links_init(&e->links);
@@ -392,7 +393,8 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
     summarise(e, out);
     if (!out->warning[0]) /* a broken assumption (check_fast_assumption) matters more */
         model_drift_warning("fidelity=fast:", out->m.ana_active, out->m.ana_active_drifted,
-                            e->ranks_drift, e->drift_paced, out->warning, sizeof out->warning);
+                            e->ranks_drift, e->routes_drift, e->drift_paced, out->warning,
+                            sizeof out->warning);
     bool several = false; /* files read several to an actor: fast reads them at once */
     for (int k = 0; e->fast && e->files && k < e->nanas; k++)
         several = several || e->anas[k].chunks > 1;

@@ -109,6 +109,7 @@ struct engine {
     bool fast;
     double drift_share; /* fast: the model's drifted share of analytics active time (model.h) */
     bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
+    bool routes_drift;  /* fast: the model's routes_drift (model.h) */
     bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
     bool instant;     /* dtl=queue */
     /* files (sim_file.c): dtl=file or mapping=posthoc; the file system's servers, their disks */
