@@ -77,8 +77,9 @@ struct model_result {
     double ana_active, ana_idle; /* over the run, one analytics core */
     /* ana_active should the actors' rounds drift apart: the other end of the range where the
      * model (and fast mode) keep them in step, an upper bound. States that reach a host's shared
-     * link at different dates (the ranks that send them have uneven halo cuts), for actors that
-     * take several each, let an actor's transfer overlap the others' analyses:
+     * link at different dates (the ranks that send them have uneven halo cuts, or come over
+     * routes of different lengths: routes_drift), for actors that take several each, let an
+     * actor's transfer overlap the others' analyses:
      * fewer share the link (R - A once the rounds are fully apart, model.c: an estimate, not a
      * bound; full fidelity measured -6% to -20% where this said -17% to -23%); taking one each,
      * their round's transfers start apart (R - one halo exchange). Equal to ana_active elsewhere,
