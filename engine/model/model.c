@@ -209,6 +209,7 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
         busy_ana += n * a.active;
         drifted += n * a.drifted;
         m->routes_drift = m->routes_drift || (a.routes && a.drifted < a.active);
+        m->routes_apart = m->routes_apart || a.routes_apart;
         R += n * a.R;
         A += n * a.A;
         W += n * a.W;

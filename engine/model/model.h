@@ -92,6 +92,9 @@ struct model_result {
     /* The actors' drift range comes from the routes into an analytics host, not the halos
      * (ana_host.route_spread): the caution names that cause. */
     bool routes_drift;
+    /* Some analytics host's actors take several states each, over routes of different lengths,
+     * whether or not the halos part them too: what fast mode must not merge (engine/sim). */
+    bool routes_apart;
     double makespan;     /* the best prediction: makespan_eq5 + min(S + Ing, R + A + W + C) of the
                           * last step (the pipeline's fill and drain) */
     double makespan_eq5; /* the paper's eq. 5: sum over steps of max(S + Ing, R + A + W + C) (+

@@ -240,7 +240,7 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
     /* The analytics actors' exchange follows each analysis: part of A (law in model.h). */
     double exchange = model_exchange_time(pf, l, av);
     double worst = -1, active = 0, drifted = 0;
-    bool by_routes = false;
+    bool by_routes = false, routes_apart = false;
     *out = (struct ana_step){0};
     for (int k = 0; k < g->n; k++) {
         const struct ana_host *a = &g->host[k];
@@ -274,6 +274,7 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
         /* Routes of different lengths part the rounds only where an actor takes several states:
          * one round ends together, whatever its transfers' routes. */
         bool routes = chunks > 1 && a->route_spread >= DRIFT_SPREAD * chunk_compute;
+        routes_apart = routes_apart || (routes && a->far && l->ana_per_host[h] > 1);
         if (a->far && (halos || routes) && l->ana_per_host[h] > 1) {
             double alone = a->alone;
             if (chunks > 1 && (routes || spread >= DRIFT_SPREAD * chunk_compute))
@@ -297,6 +298,7 @@ int model_analytics_step(const struct params *p, const struct platform *pf, cons
     out->active = active;
     out->drifted = drifted;
     out->routes = by_routes;
+    out->routes_apart = routes_apart;
     free(own.host);
     return 0;
 }

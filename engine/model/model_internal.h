@@ -131,6 +131,9 @@ struct ana_step {
     double drifted; /* the same should the actors' rounds drift apart (model.h) */
     int inbound;    /* most links one host receives remote states over */
     bool routes;    /* the drift range comes from the routes' spread alone, not the halos */
+    /* an analytics host whose actors take several states each gets them over routes of different
+     * lengths (whatever else parts the actors): merged transfers would end together */
+    bool routes_apart;
 };
 
 /* The analytics side of one step (model_ana.c): av's R, A and W on the host that sets the pace,

@@ -133,17 +133,19 @@ static bool dtl_local(const struct engine *e, int h)
     return true;
 }
 
-/* The DTL: one channel per analytics host. Full: each rank puts its state, each actor takes one
- * at a time (Algorithm 1). Fast: each node puts one message with all its states for the host,
- * and one actor group takes a step's messages at once, standing for `actors` actors that each
- * analyse ceil(load / actors) states one after the other. */
+/* The DTL: one channel per analytics host. Full (and fast at engine.dtl_per_rank): each rank
+ * puts its state, each actor takes one at a time (Algorithm 1). Fast: each node puts one message
+ * with all its states for the host, and one actor group takes a step's messages at once,
+ * standing for `actors` actors that each analyse ceil(load / actors) states one after the
+ * other. */
 static int build_dtl(struct engine *e, const int *group_of_rank)
 {
     const struct layout *l = &e->l;
+    bool merged = e->fast && !e->dtl_per_rank;
     e->nanas = 0;
     e->nstate_channels = 0;
     for (int h = 0; h < l->hosts; h++) {
-        e->nanas += l->ana_per_host[h] ? (e->fast ? 1 : l->ana_per_host[h]) : 0;
+        e->nanas += l->ana_per_host[h] ? (merged ? 1 : l->ana_per_host[h]) : 0;
         e->nstate_channels += l->ana_per_host[h] > 0;
     }
     if (!ZALLOC(e->anas, e->nanas) || !ZALLOC(e->state_channels, e->nstate_channels))
@@ -164,7 +166,7 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
         /* dtl=file: the states travel as files (sim_file.c); the channel carries their notices,
          * at no cost. */
         channel_init(in, name, e->hosts[h], e->instant || e->files, true);
-        if (!e->fast && !e->instant && !e->files && dtl_local(e, h)) /* fast: merged transfers */
+        if (!merged && !e->instant && !e->files && dtl_local(e, h))
             channel_set_local(
                 in, sim_links_latency(&e->links, e->hosts[h], e->hosts[h]) * NET_LATENCY_FACTOR,
                 sim_links_bandwidth(&e->links, e->hosts[h], e->hosts[h]) * NET_BANDWIDTH_FACTOR);
@@ -191,11 +193,11 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             /* An actor's states from its own node come one after the other over the unshared
              * loopback; remote ones share the links with every other state in flight. */
             bool local = g->host == h && e->loopback_fatpipe;
-            x->bytes = local && e->fast ? per_actor : x->real_bytes;
+            x->bytes = local && merged ? per_actor : x->real_bytes;
         }
-        int groups = e->fast ? 1 : actors;
+        int groups = merged ? 1 : actors;
         double share_R = 1, share_A = 1;
-        if (e->fast) /* the group's timings are its critical actor's */
+        if (merged) /* the group's timings are its critical actor's */
             model_actor_shares(load, actors, e->files || (!e->instant && !dtl_local(e, h)),
                                &share_R, &share_A);
         for (int n = 0; n < groups; n++) {
@@ -203,13 +205,13 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
             a->host = h;
             a->sg = e->hosts[h];
             a->in = in;
-            a->actors = e->fast ? actors : 1;
-            a->pieces = e->fast ? pieces : 1;
-            a->states = e->fast ? load : 1;
-            a->chunks = e->fast ? per_actor : 1;
+            a->actors = merged ? actors : 1;
+            a->pieces = merged ? pieces : 1;
+            a->states = merged ? load : 1;
+            a->chunks = merged ? per_actor : 1;
             a->extra_latency =
-                e->fast && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
-            if (e->fast && e->files) /* one read stands for per_actor: their latencies */
+                merged && !e->instant ? (per_actor - 1) * latency * NET_LATENCY_FACTOR : 0;
+            if (merged && e->files) /* one read stands for per_actor: their latencies */
                 a->extra_latency = (per_actor - 1) * model_file_latency(&e->pf, h);
             a->share_R = share_R;
             a->share_A = share_A;
@@ -219,7 +221,7 @@ static int build_dtl(struct engine *e, const int *group_of_rank)
          * poisoned value for each message a retrieval takes. */
         if (first_group >= 0) {
             struct sim_group *g = &e->sims[first_group];
-            g->poisons[g->npoisons++] = (struct edge){in, 0, 0, groups * (e->fast ? pieces : 1)};
+            g->poisons[g->npoisons++] = (struct edge){in, 0, 0, groups * (merged ? pieces : 1)};
         }
     }
     return 0;

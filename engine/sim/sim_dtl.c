@@ -310,3 +310,27 @@ void channel_get_n(struct channel *c, int n, struct message **out)
     channel_get_n_start(c, n, out, comms);
     channel_get_n_wait(c, n, out, comms);
 }
+
+void channel_get_each(struct channel *c, int n, void (*landed)(struct message *m, void *data),
+                      void *data)
+{
+    if (c->instant || c->local || n == 1) {
+        for (int i = 0; i < n; i++)
+            landed(channel_get(c), data);
+        return;
+    }
+    struct message *out[n > 0 ? n : 1];
+    sg_comm_t comms[n > 0 ? n : 1];
+    int slot[n > 0 ? n : 1]; /* comms[k] fills out[slot[k]] */
+    channel_get_n_start(c, n, out, comms);
+    for (int k = 0; k < n; k++)
+        slot[k] = k;
+    for (int left = n; left > 0; left--) {
+        ssize_t k = sg_comm_wait_any(comms, (size_t)left);
+        struct message *m = out[slot[k]];
+        comms[k] = comms[left - 1]; /* the landed one's place goes to the last still open */
+        slot[k] = slot[left - 1];
+        sent_delivered(m);
+        landed(m, data);
+    }
+}

@@ -83,6 +83,12 @@ void channel_get_n(struct channel *c, int n, struct message **out);
 void channel_get_n_start(struct channel *c, int n, struct message **out, sg_comm_t *comms);
 void channel_get_n_wait(struct channel *c, int n, struct message **out, sg_comm_t *comms);
 
+/* Takes `n` messages, each handed to `landed` as it lands (the gets are all posted at once, so
+ * their transfers share the links as n receivers' would): a group standing for n receivers
+ * acts on each message at its own date. */
+void channel_get_each(struct channel *c, int n, void (*landed)(struct message *m, void *data),
+                      void *data);
+
 /* Activities started through channels (communications). */
 extern long channel_activities;
 

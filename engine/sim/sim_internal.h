@@ -111,7 +111,14 @@ struct engine {
     bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
     bool routes_drift;  /* fast: the model's routes_drift (model.h) */
     bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
-    bool instant;     /* dtl=queue */
+    /* fast: each node's ranks stay one group, but their states travel one by one, each put as
+     * its rank's metrics copy lands, and each analytics actor takes them one at a time, as at
+     * full fidelity. Chosen where merged messages would take other links or other dates than
+     * the ranks' do: states reaching a host over several of its links, or over routes of
+     * different lengths (sim.c). */
+    bool dtl_per_rank;
+    sg_mutex_t put_mutex; /* dtl_per_rank: held by the group putting all its ranks' states */
+    bool instant;         /* dtl=queue */
     /* files (sim_file.c): dtl=file or mapping=posthoc; the file system's servers, their disks */
     bool files;
     int nfs;

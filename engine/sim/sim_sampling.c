@@ -73,11 +73,14 @@ int sim_sampling_init(struct engine *e)
     memset(s, 0, sizeof *s);
     s->decided = -1;
     e->run_steps = e->steps;
-    /* Fast mode keeps the actors in step and costs little; smpi's ranks are the application's.
-     * Files (sim_file.c) and dtl=staging's servers (sim_staging.c) hold what the sampler does not
-     * carry (the disks' queues, the servers' memory and waits): every step is simulated. */
-    if (e->p.sampling != SAMPLING_AUTO || e->p.fidelity != FIDELITY_FULL || e->files ||
-        e->p.dtl == DTL_STAGING || e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
+    /* Fast mode keeps the actors in step and costs little, but sends its states rank by rank
+     * (engine.dtl_per_rank) as full does, and its actors drift as full's: it samples too. smpi's
+     * ranks are the application's. Files (sim_file.c) and dtl=staging's servers (sim_staging.c)
+     * hold what the sampler does not carry (the disks' queues, the servers' memory and waits):
+     * every step is simulated. */
+    bool actors_drift = e->p.fidelity == FIDELITY_FULL || e->dtl_per_rank;
+    if (e->p.sampling != SAMPLING_AUTO || !actors_drift || e->files || e->p.dtl == DTL_STAGING ||
+        e->steps < 3 * SAMPLING_MIN_WINDOW + 2)
         return 0;
     /* The ranks' halo period: the profile's, the last steps' where it reads ctx.step. */
     long H = e->step_sim ? e->step_sim[e->steps - 1].halo_period : e->sim.halo_period;

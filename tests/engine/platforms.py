@@ -95,9 +95,10 @@ def routes_drift():
     """With no halo exchange (no uneven cut to part them), the actors' rounds still drift where
     their states come over routes of different lengths: from the second step on, the ranks put
     as the metrics reach them, so a round's transfers come from several nodes and end apart. On
-    the dragonfly full fidelity measured analytics 20% below fast: fast and the model must say
-    that theirs is an upper bound, for that cause, with full inside their range. On dahu (one
-    switch) nothing drifts: no caution, and fast agrees with full."""
+    the dragonfly the model must say that its analytics is an upper bound, for that cause, with
+    full inside its range; fast mode sends the states rank by rank there (merged, it was 23%
+    above full), says so, and comes within 6% of full (halo exchanges on, within 2%: below). On
+    dahu (one switch) nothing drifts: no caution, and fast agrees with full."""
     base = ["--nodes", "16", "--ratio", "15", "--mapping", "intransit", "--iterations", "400",
             "--halo_period", "100000000", "--sampling", "off", "--json"]
     for name, drifts in (("dahu", False), ("dragonfly64", True)):
@@ -108,7 +109,10 @@ def routes_drift():
         for who, r in (("model", m), ("fast", fast)):
             w = r.get("warning") or ""
             if not drifts:
-                assert "upper bound" not in w, f"{name} {who}: {w}"
+                assert "upper bound" not in w and "rank by rank" not in w, f"{name} {who}: {w}"
+                continue
+            if who == "fast":
+                assert "rank by rank" in w and "routes of different lengths" in w, f"{name}: {w}"
                 continue
             assert "upper bound" in w and "routes of different lengths" in w, f"{name} {who}: {w}"
             low, high = r["analytics_active_drifted"], r["analytics_active"]
@@ -116,12 +120,20 @@ def routes_drift():
                 f"{name} {who}: full's analytics {full['analytics_active']:.6g} s outside "
                 f"[{low:.6g}, {high:.6g}]")
             assert full["makespan"] <= r["makespan"] * 1.005, f"{name} {who}: makespan"
-        if not drifts:
-            close(fast["makespan"], full["makespan"], 0.01, f"{name} fast vs full")
-        else:
-            assert fast["analytics_active"] > full["analytics_active"] * 1.1, (
-                "the gap this caution is for has closed: fast "
-                f"{fast['analytics_active']:.6g} s, full {full['analytics_active']:.6g} s")
+        close(fast["makespan"], full["makespan"], 0.06 if drifts else 0.01, f"{name} fast vs full")
+
+
+def fast_rank_by_rank():
+    """The README's in-transit workflow on the dragonfly (16 nodes, ratio 15, halo exchanges on):
+    fast mode, its states rank by rank, within 2% of full on makespan and on each component's
+    active time (merged, it was 27% above)."""
+    args = ["--platform", pf("dragonfly64"), "--nodes", "16", "--ratio", "15", "--mapping",
+            "intransit", "--iterations", "400", "--sampling", "off", "--json"]
+    fast = json.loads(situ("run", *args).stdout)
+    full = json.loads(situ("run", *args, "--fidelity", "full").stdout)
+    assert "rank by rank" in (fast.get("warning") or ""), fast.get("warning")
+    for key in ("makespan", "sim_active", "analytics_active"):
+        close(fast[key], full[key], 0.02, f"fast vs full, {key}")
 
 
 def refused(xml, needle):
@@ -209,6 +221,8 @@ def main():
     # 3 staging nodes: 30 Gb/s of node links behind the 25 Gb/s uplink, which sets the pace.
     check("no halo exchange, in transit: routes of different lengths part the actors on the "
           "dragonfly, and model and fast say so; on dahu nothing drifts", routes_drift)
+    check("dragonfly, in transit: fast mode sends the states rank by rank, within 2% of full",
+          fast_rank_by_rank)
     check("staging: model within 2% of full, in transit behind the saturated uplink",
           agreement("staging", "--nodes", "12", "--ratio", "3", "--mapping", "intransit",
                     "--analytics-zone", "staging", "--data-scaling", "3"))
