@@ -317,7 +317,7 @@ long model_route_pairs(const struct layout *l, int **pairs)
 }
 
 const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool routes,
-                                bool paced, char *buf, size_t len)
+                                bool paced, bool actors_kept, char *buf, size_t len)
 {
     bool actors = low < active * (1 - 1e-6);
     char what[192] = "";
@@ -343,7 +343,7 @@ const char *model_drift_warning(const char *who, double active, double low, bool
                  "unevenly, so the ranks end their halo exchanges apart and may drift over the "
                  "shared links (measured up to 20%% on analytics, 7%% on S); check with "
                  "--fidelity full",
-                 who, what, actors ? " and the actors" : "");
+                 who, what, actors && actors_kept ? " and the actors" : "");
     return buf;
 }
 
@@ -351,7 +351,7 @@ const char *model_warning(const struct model_result *m, char *buf, size_t len)
 {
     char drift[448];
     model_drift_warning("the model's", m->ana_active, m->ana_active_drifted, m->ranks_drift,
-                        m->routes_drift, m->scenario == SCENARIO_IS, drift, sizeof drift);
+                        m->routes_drift, m->scenario == SCENARIO_IS, true, drift, sizeof drift);
     const char *links =
         m->scenario == SCENARIO_INLINE ? MODEL_INLINE_LINKS_WARNING : MODEL_INBOUND_WARNING;
     snprintf(buf, len, "%s%s%s%s%s", m->traced ? MODEL_TRACE_WARNING : "",

@@ -246,9 +246,11 @@ const char *model_scenario_name(enum scenario s);
  * "fidelity=fast:") when the drifted end `low` of its analytics active time `active` lies below
  * it (`paced`: the analytics sets the pace, so the makespan is an upper bound too), or its ranks
  * may drift (ranks_drift): one line in buf, or "" when neither. `routes`: the actors' drift comes
- * from the routes into their host (routes_drift), and the line names that cause. */
+ * from the routes into their host (routes_drift), and the line names that cause. `actors_kept`
+ * false: the result lets the actors drift (fast mode's states rank by rank), only each node's
+ * ranks are kept in step. */
 const char *model_drift_warning(const char *who, double active, double low, bool ranks, bool routes,
-                                bool paced, char *buf, size_t len);
+                                bool paced, bool actors_kept, char *buf, size_t len);
 
 /* The model's caveats for m, in buf ("" when none): traces, several inbound links, the actors'
  * drift. */

@@ -85,33 +85,25 @@ static int states_over_several_links(const struct engine *e)
 
 /* Fast mode merges each node's states into one message only where that changes neither the
  * links they take nor their dates: else its states travel rank by rank (engine.dtl_per_rank),
- * and the actors' drift that the routes cause is simulated. Files and staging servers keep
- * their own rules (sim_file.c, sim_staging.c). */
-static void choose_dtl_per_rank(struct engine *e, bool routes_apart)
+ * and the actors' drift that the routes cause is simulated: the model's range for it goes (the
+ * one for the halos' uneven cut stays: a node's ranks are still kept in step). Files and staging
+ * servers keep their own rules (sim_file.c, sim_staging.c). */
+static void choose_dtl_per_rank(struct engine *e, const struct model_result *m)
 {
     e->dtl_per_rank = e->p.dtl == DTL_MAILBOX && !e->files && !e->l.inline_ranks &&
-                      (routes_apart || states_over_several_links(e) >= 0);
-    if (e->dtl_per_rank) { /* its own caution (fast_caution): the actors are not kept in step */
+                      (m->routes_apart || states_over_several_links(e) >= 0);
+    if (e->dtl_per_rank && e->routes_drift)
         e->drift_share = 1;
-        e->ranks_drift = e->routes_drift = false;
-    }
+    if (e->dtl_per_rank)
+        e->routes_drift = false;
 }
 
-/* What fast mode's groups cannot follow here, said in out's warning (else nothing). Merged
- * messages over several links use them all at once, where the ranks' rounds use one at a time.
- * Rank by rank, a node's ranks stay in step: the order in which the ranks put at one date, and
- * their drift within a node, decide which links and which dates a round of retrievals gets. */
+/* Merged messages over several links use them all at once, where the ranks' rounds use one at a
+ * time: said in warning where fast mode merges them anyway (files, staging servers, a queue). */
 static void fast_caution(const struct engine *e, char *warning, size_t len)
 {
-    int h = e->fast ? states_over_several_links(e) : -1;
-    if (e->dtl_per_rank)
-        snprintf(warning, len,
-                 "fidelity=fast: states reach the analytics over %s; fast mode sends them rank "
-                 "by rank but keeps each node's ranks in step, and the order in which the ranks "
-                 "put decides each round's links and dates (measured -4%% to +24%% on a torus "
-                 "and a dragonfly, within 2%% on most); check with --fidelity full",
-                 h >= 0 ? "several links" : "routes of different lengths");
-    else if (h >= 0)
+    int h = e->fast && !e->dtl_per_rank ? states_over_several_links(e) : -1;
+    if (h >= 0)
         snprintf(warning, len,
                  "fidelity=fast: states reach %s over several links, which fast mode uses at "
                  "once and the ranks do not; its makespan may be far off (use --fidelity full)",
@@ -151,7 +143,7 @@ static int analytics_setup(struct engine *e, char *err, size_t errlen)
         e->ranks_drift = m.ranks_drift;
         e->routes_drift = m.routes_drift;
         e->drift_paced = m.scenario == SCENARIO_IS;
-        choose_dtl_per_rank(e, m.routes_apart);
+        choose_dtl_per_rank(e, &m);
     }
     profile_free(&prof);
     int dims = layout_shape().dims;
@@ -220,14 +212,13 @@ static int setup(struct engine *e, char *err, size_t errlen)
         xbt_dynar_free(&route);
     }
     e->collector_done = e->l.inline_ranks; /* inline runs no collector */
-    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_staging_init(e) < 0 ||
-        sim_sampling_init(e) < 0) {
+    if (sim_build_workflow(e) < 0 || alloc_group_arrays(e) < 0 || sim_putters_init(e) < 0 ||
+        sim_staging_init(e) < 0 || sim_sampling_init(e) < 0) {
         snprintf(err, errlen, "out of memory building the workflow");
         return -1;
     }
     channel_init(&e->collector, "collector", e->hosts[e->l.collector_host], e->instant, false);
     e->metrics_mutex = sg_mutex_init();
-    e->put_mutex = sg_mutex_init();
     e->metrics_ready = sg_cond_init();
     XBT_VERB(
         "%s fidelity: %d rank actors for %ld ranks, %d analytics actors, %d postmen, %ld steps "
@@ -251,6 +242,7 @@ static void spawn_actors(struct engine *e)
         sg_actor_set_data(a, &e->sims[k]);
         sg_actor_start(a, sim_rank_actor, 0, NULL);
     }
+    sim_putters_spawn(e);
     e->analytics_running = 0;
     for (int k = 0; k < e->nanas; k++) {
         if (!sim_analytics_runs(e, k))
@@ -398,7 +390,7 @@ int sim_setup(struct engine *e, struct sim_measure *out, char *err, size_t errle
         return -1;
     out->steps = e->steps;
     out->fidelity = e->p.fidelity;
-    fast_caution(e, out->warning, sizeof out->warning);
+    fast_caution(e, out->warning, sizeof out->warning); /* a broken assumption matters most */
     if (e->staging_as_full)
         snprintf(out->warning, sizeof out->warning, "%s",
                  "fidelity=fast: the staging servers fill up (back-pressure), which fast mode "
@@ -424,10 +416,11 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
         return -1;
     }
     summarise(e, out);
-    if (!out->warning[0]) /* a broken assumption (check_fast_assumption) matters more */
+    if (!out->warning[0])
         model_drift_warning("fidelity=fast:", out->m.ana_active, out->m.ana_active_drifted,
-                            e->ranks_drift, e->routes_drift, e->drift_paced, out->warning,
-                            sizeof out->warning);
+                            e->ranks_drift, e->routes_drift, e->drift_paced, !e->dtl_per_rank,
+                            out->warning, sizeof out->warning);
+
     bool several = false; /* files read several to an actor: fast reads them at once */
     for (int k = 0; e->fast && e->files && k < e->nanas; k++)
         several = several || e->anas[k].chunks > 1;

@@ -17,21 +17,6 @@
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(situ_sim_actors, situ_sim,
                                 "the ranks', analytics' and collector's actors: each step");
 
-struct engine *sim_engine;
-
-static struct message *message_new(int kind, int step, int count)
-{
-    struct message *m = malloc(sizeof *m);
-    if (!m)
-        abort();
-    m->kind = kind;
-    m->step = step;
-    m->count = count;
-    m->sent = simgrid_get_clock();
-    m->held = 0;
-    return m;
-}
-
 static void execute(double flops)
 {
     if (flops <= 0)
@@ -77,42 +62,23 @@ static void halo_exchange(struct sim_group *g, long exchanges)
     }
 }
 
-/* A step's metric copies as they land on a group's ranks: each rank's wait, and at
- * engine.dtl_per_rank its state's put as soon as its copy is in. */
-struct landing {
-    struct sim_group *g;
-    double asked, waited; /* waited: the ranks' waits, summed */
-    long put_step;        /* the step whose states go out as the copies land, or -1 */
-    int landed;           /* ranks whose copy is in */
-};
-
-static void put_rank_states(struct sim_group *g, long i, int first, int n, double state_bytes);
-
-static void metric_landed(struct message *m, void *data)
+/* Metrics of step i come back as copies, one per rank this group stands for; the ranks' wait
+ * counts as idle in step i. */
+static void collect_metrics(struct sim_group *g, long i)
 {
     struct engine *e = sim_engine;
-    struct landing *l = data;
-    double now = simgrid_get_clock();
-    /* A copy that waited for the rank to ask only costs from the asking on (rendezvous). */
-    e->c_sum += (now - fmax(m->sent, l->asked)) * m->count;
-    e->c_count += m->count;
-    e->metrics_delivered += m->count;
-    l->waited += (now - l->asked) * m->count;
-    if (l->put_step >= 0)
-        put_rank_states(l->g, l->put_step, l->landed, m->count, e->chunk_bytes[l->put_step]);
-    l->landed += m->count;
-    free(m);
-}
-
-/* Metrics of step i come back as copies, one per rank this group stands for (one message for
- * them all, but one each at engine.dtl_per_rank); `put` sends each rank's state as its copy
- * lands. The ranks' mean wait counts as idle in step i. */
-static void collect_metrics(struct sim_group *g, long i, bool put)
-{
-    struct engine *e = sim_engine;
-    struct landing l = {g, simgrid_get_clock(), 0, put ? i : -1, 0};
-    channel_get_each(&g->back, e->dtl_per_rank ? g->ranks : 1, metric_landed, &l);
-    g->idle[i] += l.waited / g->ranks;
+    int got = 0;
+    double asked = simgrid_get_clock();
+    while (got < g->ranks) {
+        struct message *m = channel_get(&g->back);
+        got += m->count;
+        /* A copy that waited for the rank to ask only costs from the asking on (rendezvous). */
+        e->c_sum += (simgrid_get_clock() - fmax(m->sent, asked)) * m->count;
+        e->c_count += m->count;
+        e->metrics_delivered += m->count;
+        free(m);
+    }
+    g->idle[i] += simgrid_get_clock() - asked;
 }
 
 static long halos_in(long from, long to, long period)
@@ -194,8 +160,8 @@ void sim_rank_actor(int argc, char **argv)
         }
         XBT_DEBUG("step %ld: state out (%d ranks)", i, g->ranks);
         sim_rank_reduce(g, i, e->put_flops[i]);
-        if (i > 0 && e->dtl_per_rank)
-            collect_metrics(g, i, true);
+        if (e->dtl_per_rank) /* each rank's putter: its copy, then its state */
+            sim_putters_step(g, i, i > 0, true);
         else {
             if (i > 0)
                 sim_rank_collect(g, i);
@@ -204,7 +170,10 @@ void sim_rank_actor(int argc, char **argv)
         if (i + 1 == e->run_steps && e->run_steps < e->steps)
             t += (e->steps - e->run_steps) * T; /* sampled (sim_sampling.c): on to the tail */
     }
-    if (e->steps > 0 && !e->l.inline_ranks)
+    if (e->steps > 0 && !e->l.inline_ranks && e->dtl_per_rank) {
+        sim_putters_step(g, e->run_steps - 1, true, false);
+        sim_putters_stop(g);
+    } else if (e->steps > 0 && !e->l.inline_ranks)
         sim_rank_collect(g, e->run_steps - 1);
     if (e->p.mapping == MAPPING_POSTHOC) {
         /* Post hoc: once every rank has ended the simulation, each reads its states back from
@@ -236,61 +205,7 @@ void sim_rank_reduce(struct sim_group *g, long i, double flops)
 
 void sim_rank_collect(struct sim_group *g, long i)
 {
-    collect_metrics(g, i, false);
-}
-
-/* One message of `count` states into edge x's channel. */
-static void put_edge(struct engine *e, struct sim_group *g, long i, struct edge *x, int count,
-                     double bytes, double real_bytes)
-{
-    double held = x->to->server ? real_bytes : 0;
-    if (held > 0) /* dtl=staging: room on the server first (back-pressure) */
-        sim_staging_reserve(e, g, i, x->to, held);
-    struct message *m = message_new(MSG_STATE, (int)i, count);
-    m->held = held;
-    channel_put(x->to, m, bytes, real_bytes, &e->links);
-    e->puts += count;
-}
-
-void sim_rank_put_state(struct sim_group *g, long i, double state_bytes)
-{
-    struct engine *e = sim_engine;
-    if (e->files) { /* the file first, written to the servers; then its notice */
-        double t0 = simgrid_get_clock();
-        sim_file_write(e, g->sg, g->ranks * state_bytes);
-        double ing = simgrid_get_clock() - t0;
-        g->active[i] += ing;
-        e->ing_sum += ing * g->ranks;
-        if (e->p.mapping == MAPPING_POSTHOC)
-            return;
-    }
-    /* The ranks that put at one date do so in rank order, a node's states one after the other (at
-     * full fidelity each rank is an actor, woken in that order): one group's puts at a time. */
-    if (e->dtl_per_rank)
-        sg_mutex_lock(e->put_mutex);
-    put_rank_states(g, i, 0, g->ranks, state_bytes);
-    if (e->dtl_per_rank)
-        sg_mutex_unlock(e->put_mutex);
-}
-
-/* The states of the group's ranks first..first+n-1 (in rank order, as the edges count them): one
- * message per edge standing for them all, or one per rank at engine.dtl_per_rank. */
-static void put_rank_states(struct sim_group *g, long i, int first, int n, double state_bytes)
-{
-    struct engine *e = sim_engine;
-    for (int k = 0, at = 0; k < g->nstates && n > 0; at += g->states[k++].count) {
-        struct edge *x = &g->states[k];
-        int from = first > at ? first : at,
-            to = first + n < at + x->count ? first + n : at + x->count;
-        if (from >= to)
-            continue;
-        if (!e->dtl_per_rank) { /* the edge's message, for every rank it counts */
-            put_edge(e, g, i, x, x->count, x->bytes * state_bytes, x->real_bytes * state_bytes);
-            continue;
-        }
-        for (int r = from; r < to; r++)
-            put_edge(e, g, i, x, 1, state_bytes, state_bytes);
-    }
+    collect_metrics(g, i);
 }
 
 void sim_rank_poison(struct sim_group *g)
@@ -441,10 +356,12 @@ void sim_postman_actor(int argc, char **argv)
         }
         for (int k = 0; k < p->ngroups; k++) {
             struct sim_group *g = &e->sims[p->groups[k]];
-            int copies = e->dtl_per_rank ? g->ranks : 1, count = g->ranks / copies;
-            for (int n = 0; n < copies; n++)
-                channel_put(&g->back, message_new(MSG_METRIC, (int)step, count), METRIC_BYTES,
-                            (double)METRIC_BYTES * count, &e->links);
+            for (int r = 0; e->dtl_per_rank && r < g->ranks; r++) /* to each rank's putter */
+                channel_put(&g->putters[r].back, message_new(MSG_METRIC, (int)step, 1),
+                            METRIC_BYTES, METRIC_BYTES, &e->links);
+            if (!e->dtl_per_rank)
+                channel_put(&g->back, message_new(MSG_METRIC, (int)step, g->ranks), METRIC_BYTES,
+                            (double)METRIC_BYTES * g->ranks, &e->links);
         }
         channel_flush(); /* until the ranks have them: they take them in order */
     }

@@ -11,6 +11,8 @@
 #include "../model/model.h"
 #include "sim_internal.h"
 
+struct engine *sim_engine; /* the one the actors read: set by sim_setup */
+
 /* Simulation groups: one per rank (full) or one per node (fast). */
 static int build_sim_groups(struct engine *e, int *group_of_rank)
 {

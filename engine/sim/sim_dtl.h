@@ -47,6 +47,10 @@ struct message {
 
 enum { MSG_STATE, MSG_METRIC, MSG_POISON, MSG_HALO };
 
+/* A message of `kind` for `step`, standing for `count` ranks or actors, sent now (the caller's
+ * date); aborts when out of memory (the child dies, its parent reports it). */
+struct message *message_new(int kind, int step, int count);
+
 /* `crowded`: many transfers of the channel are in flight at once (the halos, the states, the
  * metric copies); their senders keep them (see channel_put). The others are detached. */
 void channel_init(struct channel *c, const char *name, sg_host_t owner, bool instant, bool crowded);
@@ -82,12 +86,6 @@ void channel_get_n(struct channel *c, int n, struct message **out);
 /* channel_get_n in two halves: the gets are posted (the transfers may start), then waited for. */
 void channel_get_n_start(struct channel *c, int n, struct message **out, sg_comm_t *comms);
 void channel_get_n_wait(struct channel *c, int n, struct message **out, sg_comm_t *comms);
-
-/* Takes `n` messages, each handed to `landed` as it lands (the gets are all posted at once, so
- * their transfers share the links as n receivers' would): a group standing for n receivers
- * acts on each message at its own date. */
-void channel_get_each(struct channel *c, int n, void (*landed)(struct message *m, void *data),
-                      void *data);
 
 /* Activities started through channels (communications). */
 extern long channel_activities;

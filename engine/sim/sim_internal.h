@@ -37,6 +37,20 @@ struct local_out {
     double bytes;
 };
 
+/* engine.dtl_per_rank (sim_putter.c): what a group's putters do once it reaches a step's analysis
+ * point: take their ranks' metrics copies, put their states (step -1: end). */
+struct putters_job {
+    long step;
+    bool collect, put;
+    double waited; /* the ranks' waits for their copies, summed */
+};
+
+struct putter {
+    struct sim_group *g;
+    int index;           /* among its group's ranks */
+    struct channel back; /* its rank's metrics copies */
+};
+
 struct sim_group {
     int host;
     sg_host_t sg;
@@ -60,7 +74,10 @@ struct sim_group {
     double *analysis; /* [steps] mapping=inline: the rank's analysis, its exchange included */
     int xidx;         /* mapping=inline: its host's index among the exchanging hosts, or -1 */
     double tail_active;
-    double reduce_time; /* over the steps run: reducing states before their puts (Ing) */
+    double reduce_time;     /* over the steps run: reducing states before their puts (Ing) */
+    struct putter *putters; /* engine.dtl_per_rank: one per rank, and their barrier */
+    sg_bar_t putters_bar;
+    struct putters_job job;
     bool done;
 };
 
@@ -117,8 +134,7 @@ struct engine {
      * the ranks' do: states reaching a host over several of its links, or over routes of
      * different lengths (sim.c). */
     bool dtl_per_rank;
-    sg_mutex_t put_mutex; /* dtl_per_rank: held by the group putting all its ranks' states */
-    bool instant;         /* dtl=queue */
+    bool instant; /* dtl=queue */
     /* files (sim_file.c): dtl=file or mapping=posthoc; the file system's servers, their disks */
     bool files;
     int nfs;
@@ -247,6 +263,15 @@ void sim_staging_reserve(struct engine *e, struct sim_group *g, long i, struct c
 void sim_staging_release(struct engine *e, struct ana_group *a, long step);
 void sim_staging_receive(struct ana_group *a);
 
+/* engine.dtl_per_rank (sim_putter.c): init gives each rank of every group its putter (-1 out of
+ * memory), spawn starts them; a group's step has its putters take their copies (collect) and put
+ * their states of step i (put), and returns once all have; stop ends them. */
+int sim_putters_init(struct engine *e);
+void sim_putters_spawn(struct engine *e);
+void sim_putters_step(struct sim_group *g, long i, bool collect, bool put);
+void sim_putters_stop(struct sim_group *g);
+void sim_putter_actor(int argc, char **argv);
+
 /* Actor bodies (sim_actors.c). Each reads its group from sg_actor_self_get_data(). */
 void sim_rank_actor(int argc, char **argv);
 void sim_analytics_actor(int argc, char **argv);
@@ -262,6 +287,9 @@ void sim_rank_collect(struct sim_group *g, long i);
  * step i and counted as the step's Ing. Nothing when flops is 0. */
 void sim_rank_reduce(struct sim_group *g, long i, double flops);
 void sim_rank_put_state(struct sim_group *g, long i, double state_bytes);
+/* The states of step i of the group's ranks first..first+n-1 (in rank order, as its edges count
+ * them): one message per edge standing for them all, or one per rank at engine.dtl_per_rank. */
+void sim_rank_put_states(struct sim_group *g, long i, int first, int n, double state_bytes);
 void sim_rank_poison(struct sim_group *g);
 /* mapping=inline (model.h), in place of the collect and the put: the rank analyses its own state
  * of step i on its own core, then the ranks exchange the step's pattern. A host's ranks combine
