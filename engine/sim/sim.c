@@ -420,7 +420,6 @@ int sim_finish(struct engine *e, struct sim_measure *out, char *err, size_t errl
         model_drift_warning("fidelity=fast:", out->m.ana_active, out->m.ana_active_drifted,
                             e->ranks_drift, e->routes_drift, e->drift_paced, !e->dtl_per_rank,
                             out->warning, sizeof out->warning);
-
     bool several = false; /* files read several to an actor: fast reads them at once */
     for (int k = 0; e->fast && e->files && k < e->nanas; k++)
         several = several || e->anas[k].chunks > 1;

@@ -37,7 +37,7 @@ struct local_out {
     double bytes;
 };
 
-/* engine.dtl_per_rank (sim_putter.c): what a group's putters do once it reaches a step's analysis
+/* engine.dtl_per_rank (sim_puts.c): what a group's putters do once it reaches a step's analysis
  * point: take their ranks' metrics copies, put their states (step -1: end). */
 struct putters_job {
     long step;
@@ -128,11 +128,11 @@ struct engine {
     bool ranks_drift;   /* fast: the model's ranks_drift (model.h) */
     bool routes_drift;  /* fast: the model's routes_drift (model.h) */
     bool drift_paced; /* fast: the model's analytics sets the pace (IS): the makespan drifts too */
-    /* fast: each node's ranks stay one group, but their states travel one by one, each put as
-     * its rank's metrics copy lands, and each analytics actor takes them one at a time, as at
-     * full fidelity. Chosen where merged messages would take other links or other dates than
-     * the ranks' do: states reaching a host over several of its links, or over routes of
-     * different lengths (sim.c). */
+    /* fast: each node's ranks stay one group, but their states travel one by one, each put by
+     * its rank's putter as the rank's metrics copy lands (sim_puts.c), and each analytics actor
+     * takes them one at a time, as at full fidelity. Chosen where merged messages would take
+     * other links or other dates than the ranks' do: states reaching a host over several of its
+     * links, or over routes of different lengths (sim.c). */
     bool dtl_per_rank;
     bool instant; /* dtl=queue */
     /* files (sim_file.c): dtl=file or mapping=posthoc; the file system's servers, their disks */
@@ -263,7 +263,7 @@ void sim_staging_reserve(struct engine *e, struct sim_group *g, long i, struct c
 void sim_staging_release(struct engine *e, struct ana_group *a, long step);
 void sim_staging_receive(struct ana_group *a);
 
-/* engine.dtl_per_rank (sim_putter.c): init gives each rank of every group its putter (-1 out of
+/* engine.dtl_per_rank (sim_puts.c): init gives each rank of every group its putter (-1 out of
  * memory), spawn starts them; a group's step has its putters take their copies (collect) and put
  * their states of step i (put), and returns once all have; stop ends them. */
 int sim_putters_init(struct engine *e);
