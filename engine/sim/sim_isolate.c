@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../base/cache_dir.h"
@@ -86,8 +87,20 @@ static void inject_fault(const struct params *p, int out_fd)
     }
 }
 
+/* The process says what it runs, "situ-sim:full" (ps, top): a ready child's parameters came on
+ * its stdin, so its command line does not say it, and the tests find simulations by this name in
+ * the explorer's process tree (tests/tui/lib.sh, tests/proctree.py), never by a command line. */
+static void name_process(const struct params *p)
+{
+    char name[16] = "situ-sim:"; /* the kernel keeps 15 bytes */
+    size_t used = strlen(name);
+    params_format(p, params_find("fidelity"), name + used, sizeof name - used);
+    prctl(PR_SET_NAME, name);
+}
+
 _Noreturn void sim_child_main(const struct params *p)
 {
+    name_process(p);
     inject_fault(p, STDOUT_FILENO);
     struct sim_measure r;
     char err[512];

@@ -9,7 +9,11 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import proctree  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SMALL = ["--iterations", "40", "--stride", "40", "--nodes", "1", "--cores-per-node", "4", "--ratio", "1"]
@@ -38,9 +42,23 @@ def leftovers(tmpdir):
 
 
 def processes(exe):
-    """The run's processes: smpimain and what the application forked carry its path in argv."""
-    p = subprocess.run(["pgrep", "-f", exe], capture_output=True, text=True)
-    return [int(pid) for pid in p.stdout.split()]
+    """The run's processes: smpimain and what the application forked have the application's
+    binary mapped (smpimain loads it), whatever their command line says and whichever session
+    or group they went to (one of them leaves with setsid). Never by command line: a process may
+    rewrite its own, and one forked without exec keeps its parent's."""
+    copy = "/" + os.path.basename(exe) + "_"  # SMPI's private copy of it per rank: broken_PID_N.so
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/maps") as f:
+                maps = f.read()
+                if exe in maps or copy in maps:
+                    found.append(int(name))
+        except OSError:  # gone meanwhile, or not ours
+            pass
+    return found
 
 
 def reap(exe):
@@ -183,20 +201,22 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
-def cmdline(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().decode(errors="replace")
-    except OSError:  # ended meanwhile
-        return ""
-
-
 def wait_started(exe, n):
     for _ in range(200):
-        if sum("smpimain" in cmdline(pid) for pid in processes(exe)) >= n:
+        if len(processes(exe)) >= n:
             return
         time.sleep(0.05)
     raise AssertionError("the application never forked")
+
+
+def situ_processes(pid):
+    """pid and the situ programs below it in the tree (the simulation, the SMPI warden)."""
+    def program(p):
+        try:
+            return os.path.basename(os.readlink(f"/proc/{p}/exe"))
+        except OSError:
+            return ""
+    return [p for p in [pid, *proctree.descendants(pid)] if program(p) in ("situ", "situ-sim")]
 
 
 def processes_die(situ, tmp):
@@ -218,12 +238,11 @@ def processes_die(situ, tmp):
                 wait_started(exe, 3)  # smpimain and the two that wait
                 assert leftovers(tmpdir), "no temporary directory while the run runs"
                 if how == "pkill":
-                    for pid in processes(exe):
-                        if "smpimain" not in cmdline(pid):
-                            try:  # one's TERM may end another before its own arrives
-                                os.kill(pid, signal.SIGTERM)
-                            except ProcessLookupError:
-                                pass
+                    for pid in situ_processes(q.pid):
+                        try:  # one's TERM may end another before its own arrives
+                            os.kill(pid, signal.SIGTERM)
+                        except ProcessLookupError:
+                            pass
                 else:
                     q.send_signal(how)
                 want = -signal.SIGTERM if how == "pkill" else -how

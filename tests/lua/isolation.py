@@ -24,6 +24,7 @@ import suite  # noqa: E402
 import tmuxpane  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import escapes  # noqa: E402
+import proctree  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-isolation.")
@@ -180,30 +181,6 @@ def self_contained():
 def Pane(*args, **kw):
     return tmuxpane.Pane(SITU, TMP, *args, **kw)
 
-def argv1(pid):
-    """A process's first argument, or None if it is gone (a helper may be ending just now)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            args = f.read().split(b"\0")
-    except OSError:  # ENOENT, or ESRCH while it exits
-        return None
-    return args[1] if len(args) > 1 else None
-
-
-def waiting(pid):
-    """Whether a `situ __simulate` child is the ready one, waiting for a configuration on its
-    stdin (a pipe; /dev/null once it runs one)."""
-    try:
-        return os.readlink(f"/proc/{pid}/fd/0").startswith("pipe:")
-    except OSError:
-        return False
-
-
-def children_of(pid):
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
-
-
 def explorer_hang(kind, how):
     def test():
         path = analytics(kind)
@@ -218,11 +195,8 @@ def explorer_hang(kind, how):
             # The UI answers while the evaluator hangs or dies: a key moves the slider.
             t.tmux("send-keys", "Right")
             t.wait_for("31 sim/ana")
-            kids = children_of(t.pid)
-            # a simulation child is "situ __simulate ..." (argv[1]), but for the ready one that
-            # waits; the helpers are __evaluate, __scenario
-            runs = [k for k in kids if argv1(k) == b"__simulate" and not waiting(k)]
-            assert not runs, "a simulation started for a failing analytics"
+            runs = proctree.simulations(t.pid)
+            assert not runs, f"a simulation started for a failing analytics: {proctree.describe(runs)}"
             seconds = t.quit_time(how)
             print(f"     {kind}: {'q' if how == 'q' else 'SIGTERM'} -> exit in {seconds * 1000:.0f} ms")
             assert seconds < 0.5, f"{how}: exit after {seconds:.2f} s"
@@ -230,8 +204,8 @@ def explorer_hang(kind, how):
         finally:
             t.close()
         time.sleep(0.2)
-        left = subprocess.run(["pgrep", "-f", path], capture_output=True, text=True).stdout
-        assert not left.strip(), f"processes left: {left}"
+        left = proctree.in_session(t.pid)  # the explorer led its pane's session
+        assert not left, f"processes left: {proctree.describe(left)}"
     return test
 
 
@@ -264,8 +238,8 @@ def explorer_scenario_hang(kind):
         finally:
             t.close()
         time.sleep(0.2)
-        left = subprocess.run(["pgrep", "-f", scen2], capture_output=True, text=True).stdout
-        assert not left.strip(), f"processes left: {left}"
+        left = proctree.in_session(t.pid)
+        assert not left, f"processes left: {proctree.describe(left)}"
     return test
 
 

@@ -18,6 +18,7 @@ import threading
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import suite  # noqa: E402
+import proctree  # noqa: E402
 
 SITU = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./situ")
 TMP = tempfile.mkdtemp(prefix="situ-study-")
@@ -330,7 +331,8 @@ def interrupted_by(sig):
     out = os.path.join(TMP, "int.csv")
     p = subprocess.Popen([SITU, "sweep", "--ratio", "1,3,7,15,31", "--nodes", "1..8", "--stride", "20,40",
                           "--fidelity", "full", "--iterations", "800", "--jobs", "2", "--out", out,
-                          "--cache", cache], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          "--cache", cache], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)  # its session: what it leaves is found by it
     deadline = time.time() + 60
     while time.time() < deadline and len(glob.glob(os.path.join(cache, "*.json"))) < 2:
         time.sleep(0.05)
@@ -344,8 +346,8 @@ def interrupted_by(sig):
     assert not left, f"temp files left: {left}"
     done = len(glob.glob(os.path.join(cache, "*.json")))
     assert 2 <= done < 80, f"{done} results cached"
-    leftover = subprocess.run(["pgrep", "-f", f"{SITU} sweep"], capture_output=True, text=True).stdout
-    assert not leftover.strip(), "children left running"
+    leftover = proctree.in_session(p.pid)
+    assert not leftover, f"children left running: {proctree.describe(leftover)}"
 
 
 def emitted_commands_round_trip():
@@ -630,8 +632,9 @@ def fault(kind, *extra, env_extra=""):
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
         raise AssertionError(f"situ sweep ({kind}) gave no answer in 120 s; its group was killed")
-    p = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
-    return p, (rows(out) if os.path.exists(out) else None)
+    done = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
+    done.session = p.pid  # what it left behind: proctree.in_session(done.session)
+    return done, (rows(out) if os.path.exists(out) else None)
 
 
 def faulty_children_are_reported_and_the_rest_kept():
@@ -645,8 +648,8 @@ def faulty_children_are_reported_and_the_rest_kept():
         assert len(errors) == 1 and "ratio=3" in errors[0] and needle in errors[0], f"{kind}: {errors}"
         assert "(2 rows of 3 configurations" in p.stderr.splitlines()[-1], f"{kind}: {p.stderr[-300:]}"
         assert r is not None and sorted(x["ratio"] for x in r) == ["1", "7"], f"{kind}: rows {r and [x['ratio'] for x in r]}"
-    leftover = subprocess.run(["pgrep", "-f", f"{HELPER} __simulate"], capture_output=True, text=True).stdout
-    assert not leftover.strip(), "children left behind"
+        leftover = proctree.in_session(p.session)
+        assert not leftover, f"{kind}: children left behind: {proctree.describe(leftover)}"
 
 
 def hung_child_is_killed_at_the_time_limit():
@@ -656,8 +659,8 @@ def hung_child_is_killed_at_the_time_limit():
     assert r is not None and sorted(x["ratio"] for x in r) == ["1", "3"]
     assert time.time() - t0 < 30
     # Killed, as the name says: not left hanging once the sweep has given up on it.
-    leftover = subprocess.run(["pgrep", "-f", f"{HELPER} __simulate"], capture_output=True, text=True).stdout
-    assert not leftover.strip(), f"the hung child is still there: {leftover.split()}"
+    leftover = proctree.in_session(p.session)
+    assert not leftover, f"the hung child is still there: {proctree.describe(leftover)}"
 
 
 def retry_once_recovers_a_flaky_child():

@@ -10,7 +10,9 @@
 #   tui_screen SESSION                the pane's text
 #   pid=$(tui_pid SESSION) || ...     the explorer's own pid ($situ must name the binary)
 #   tui_children PID                  the pids of PID's children, one a line
-#   tui_simulations PID               those that are simulations (situ run)
+#   tui_descendants PID               every pid below PID in the process tree
+#   tui_simulations PID               those that run a simulation (they name themselves)
+#   tui_in_session SESSION            every process the pane started, orphans too
 #
 # Why: results must not depend on who runs the tests. tmux runs a pane's command through
 # `default-shell -c`, which comes from $SHELL or ~/.tmux.conf; bash execs the last command of -c
@@ -86,14 +88,56 @@ tui_children() {
     done
 }
 
-# tui_simulations PID: the pids of PID's simulation children, one a line: the explorer starts
-# them as "situ __simulate ..." ("situ run --json ..." before issue 15: a bench's older build);
-# its helpers (situ __evaluate, situ __scenario) are not counted, nor its ready child while it
-# waits for a configuration ("situ __simulate --ready" whose stdin is still the runner's pipe:
-# tui_ready_children).
+# tui_descendants PID: the pids below PID in the process tree (children, theirs, ...), one a
+# line: the simulation server's children are the explorer's grandchildren.
+tui_descendants() {
+    _tui_queue=$(tui_children "$1")
+    while [ -n "$_tui_queue" ]; do
+        # shellcheck disable=SC2086
+        set -- $_tui_queue
+        echo "$1"
+        _tui_p=$1
+        shift
+        _tui_queue="$* $(tui_children "$_tui_p")"
+        # shellcheck disable=SC2086
+        set -- $_tui_queue
+        _tui_queue=$*
+    done
+}
+
+# tui_in_session SESSION: the pids of every process of the pane's session but the pane's own
+# process (the wrapper script, or the `tail` it became once the explorer ended), one a line.
+# The session is what the explorer and all it starts share (the process module gives each
+# child a process group of its own, never a session): a child whose parent died, reparented
+# away from the tree, is still found here, and no command line is read.
+tui_in_session() {
+    _tui_leader=$(tui_tmux display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)
+    [ -n "$_tui_leader" ] || return 0
+    for _tui_f in /proc/[0-9]*/stat; do
+        { read -r _tui_s <"$_tui_f"; } 2>/dev/null || continue
+        _tui_s=${_tui_s##*") "}
+        # shellcheck disable=SC2086
+        set -- $_tui_s # state ppid pgrp session ...
+        [ "$4" = "$_tui_leader" ] || continue
+        _tui_f=${_tui_f#/proc/}
+        [ "${_tui_f%/stat}" = "$_tui_leader" ] || echo "${_tui_f%/stat}"
+    done
+}
+
+# tui_simulations PID: the pids of PID's simulations, one a line: the processes below it that
+# say they run one (situ-sim names itself "situ-sim:FIDELITY" when its simulation starts,
+# engine/sim/sim_isolate.c). A ready child waiting for its configuration has not named itself;
+# the explorer's helpers (situ __evaluate, situ __scenario) never do. An older build (a bench's)
+# did not name its simulations: there, a child "situ __simulate ..." or "situ run ..." whose
+# stdin is no longer the runner's pipe (tui_waiting) is one.
 tui_simulations() {
-    for _tui_k in $(tui_children "$1"); do
-        # Braces: a child gone since the scan is no error message of the shell's.
+    for _tui_k in $(tui_descendants "$1"); do
+        case $(cat "/proc/$_tui_k/comm" 2>/dev/null) in
+        situ-sim:*)
+            echo "$_tui_k"
+            continue
+            ;;
+        esac
         case $({ tr '\0' '\n' <"/proc/$_tui_k/cmdline"; } 2>/dev/null | sed -n 2p) in
         __simulate | run) tui_waiting "$_tui_k" || echo "$_tui_k" ;;
         esac

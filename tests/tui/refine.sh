@@ -14,7 +14,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/situ-refine.XXXXXX") || exit 1
 sock=$tmp/tmux-0
 trap 'tui_tmux kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'tui_tmux kill-server 2>/dev/null; rm -rf "$tmp"; exit 130' INT TERM
-# A platform of our own: its path is in every child's argv, so our children are found by it.
+# A platform of our own (its copy in the suite's directory).
 platform=$tmp/dahu-refine.xml
 cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
     cp platforms/dahu.xml "$platform" || exit 1
@@ -47,15 +47,18 @@ wait_for() {
     return 1
 }
 keys() { tui_tmux send-keys -t situ "$@"; }
-# Our simulation children at full fidelity (argv: situ __simulate ... --fidelity full ...), and
-# those of them simulating N nodes.
+# The explorer's simulations at full fidelity (they name themselves "situ-sim:full":
+# tests/tui/lib.sh), found in its process tree, never by command line. Each start() sets $explorer.
 full_runs() {
-    for p in $(pgrep -f -- "$platform"); do
-        c=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)
-        case $c in *"--fidelity full "*) ;; *) continue ;; esac
-        [ -z "${1:-}" ] && echo "$p" && continue
-        case $c in *"--nodes $1 "*) echo "$p" ;; esac
+    for k in $(tui_simulations "$explorer"); do
+        [ "$(cat "/proc/$k/comm" 2>/dev/null)" = situ-sim:full ] && echo "$k"
     done
+    return 0
+}
+# Which of the pids in $1 still run.
+still_running() {
+    for k in $1; do kill -0 "$k" 2>/dev/null && echo "$k"; done
+    return 0
 }
 sessions=0
 start() {
@@ -64,12 +67,13 @@ start() {
     sock=$tmp/tmux-$sessions
     cat >"$tmp/wrap.sh" <<EOF
 cd "$tmp" || exit 1
-${ready_env:-} XDG_CACHE_HOME="$tmp/cache-$sessions" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
+XDG_CACHE_HOME="$tmp/cache-$sessions" "$situ" --stats --platform "$platform" "\$@" 2>"$tmp/stderr"
 printf '\nEXIT=%s\n' "\$?"
 read -r _ || exec tail -f /dev/null
 EOF
     tui_new situ 100 30 "sh '$tmp/wrap.sh' $*"
     wait_for PARAMETERS 20 || miss "the explorer did not start"
+    explorer=$(tui_pid situ) || miss "no process of the pane runs $situ"
 }
 quit() {
     keys q
@@ -100,21 +104,20 @@ finish "the column ends at sampled full fidelity, its engine named"
 
 # ---- a key during the full run supersedes it --------------------------------------------------
 # Unsampled full at 16 nodes runs long enough to be seen (15 s of CPU, never finished here); the node count typed while it runs is a
-# new configuration: the 16-node full child goes, and what ends on screen is the 2-node one's.
-# Children are found by their command line, which a ready child's hand-over (over its stdin)
-# does not show: every child starts cold here.
-ready_env=SITU_READY_CHILD=0
+# new configuration: the 16-node full child goes (its pid, taken while the column says it runs:
+# the 2-node one's full run is another process), and what ends on screen is the 2-node one's.
 start --nodes 16 --mapping intransit --sampling off
 wait_for "✓ fast, full [0-9]+ s" 60 || miss "no full run under way after fast's numbers"
-[ -n "$(full_runs 16)" ] || miss "no 16-node full-fidelity child while the column says one runs"
+superseded=$(full_runs)
+[ -n "$superseded" ] || miss "no full-fidelity child while the column says one runs"
 keys g Enter 2 Enter # the first slider (nodes), typed
 wait_for " nodes +2 " 10 || miss "the typed node count did not apply"
 n=0
-while [ -n "$(full_runs 16)" ] && [ $n -lt 40 ]; do
+while [ -n "$(still_running "$superseded")" ] && [ $n -lt 40 ]; do
     n=$((n + 1))
     sleep 0.05
 done
-[ -z "$(full_runs 16)" ] || miss "the superseded 16-node full run still runs"
+[ -z "$(still_running "$superseded")" ] || miss "the superseded 16-node full run still runs"
 wait_for "SimGrid ✓ full( |$)" 60 || miss "the 2-node configuration never reached full fidelity"
 grep -q "cores" "$screen" && ! grep -Eq "cores .*16 node" "$screen" || miss "a 16-node result is on screen"
 quit

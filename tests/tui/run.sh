@@ -43,8 +43,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
-# A platform file of our own: its path is in every child's argv, so pgrep finds our children
-# (and only ours) whatever else runs on the machine.
+# A platform file of our own (a copy the suite may change).
 platform=$tmp/dahu-tuitest.xml
 cp "$(dirname "$situ")/platforms/dahu.xml" "$platform" 2>/dev/null ||
     cp platforms/dahu.xml "$platform" || exit 1
@@ -152,24 +151,10 @@ ratio_value() {
     sed -n 's/.* ratio  *\([0-9][0-9]*\) sim\/ana.*/\1/p' "$screen" | head -1
 }
 
-# pids whose command line contains $1 (pgrep -f, or /proc where procps is missing)
-pids_of() {
-    if command -v pgrep >/dev/null 2>&1; then
-        pgrep -f -- "$1"
-        return 0
-    fi
-    # "[/]tmp/..." matches the path but not this grep's own command line.
-    re=$(printf '%s' "$1" | sed 's/^\(.\)/[\1]/')
-    for f in /proc/[0-9]*/cmdline; do
-        if { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q -- "$re"; then
-            f=${f#/proc/}
-            echo "${f%/cmdline}"
-        fi
-    done
-}
-
+# Whatever the explorer's session still holds but the pane's own process (the wrapper, or the
+# tail it became): once the explorer has ended, nothing of it may be left, orphans included.
 children() {
-    pids_of "$platform" | wc -l | tr -d ' '
+    tui_in_session situ | wc -l | tr -d ' '
 }
 
 # Every simulated check below needs `situ run`: if it does not work, fail now (never check less).
@@ -515,19 +500,19 @@ wait_for "SimGrid smpi [0-9]+ s" 30 || miss "the smpi run shows no running time"
 grep -q "smpi: C cancels" "$screen" || miss "no hint that C cancels"
 explorer=$(tui_pid situ)
 [ -n "$explorer" ] || miss "no explorer process"
-# Its simulations: situ run, smpirun, smpimain (the platform's path is in each one's argv).
-simulations() {
-    pids_of "$platform" | grep -vx "$explorer" | wc -l | tr -d ' '
-}
-[ "$(simulations)" -gt 0 ] || miss "no simulation process seen while the smpi run shows its time"
+# Its simulation, and everything below it (the warden, smpirun, smpimain's ranks): the pids, so
+# that one reparented when its parent is killed is still checked.
+smpi_pids=$(for s in $(tui_simulations "$explorer"); do echo "$s" && tui_descendants "$s"; done)
+[ -n "$smpi_pids" ] || miss "no simulation process seen while the smpi run shows its time"
+alive() { for p in $smpi_pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done; }
 keys C
 wait_for "SimGrid cancelled" 10 || miss "C did not cancel"
 n=10 # a second: the run itself has seconds left (the runner kills at once)
-while [ "$(simulations)" -gt 0 ] && [ $n -gt 0 ]; do
+while [ -n "$(alive)" ] && [ $n -gt 0 ]; do
     sleep 0.1
     n=$((n - 1))
 done
-[ "$(simulations)" -eq 0 ] || miss "simulations (smpirun, smpimain) left running after C: $(simulations)"
+[ -z "$(alive)" ] || miss "simulations (smpirun, smpimain) left running after C: $(alive)"
 keys r
 wait_for "last run took [0-9.]+ m?s \\(smpi\\)" 60 || miss "r did not run smpi again, or its cost is not shown"
 keys q

@@ -27,7 +27,10 @@ wait_for() {
     done
     return 1
 }
-children() { pgrep -f -- "__simulate .*$platform" | wc -l; }
+# The explorer's simulations (they name themselves: tests/tui/lib.sh), and once it has ended,
+# whatever of its session is left: a child whose parent died is reparented, out of the tree.
+running() { tui_simulations "$pid" | wc -l; }
+left() { tui_in_session sig | wc -l; }
 
 for sig in INT HUP TERM; do
     why=""
@@ -55,22 +58,22 @@ EOF2
     tui_tmux send-keys -t sig Right
     sleep 0.5
     n=200
-    while [ -z "$why" ] && [ "$(children)" -eq 0 ] && [ $n -gt 0 ]; do
+    while [ -z "$why" ] && [ "$(running)" -eq 0 ] && [ $n -gt 0 ]; do
         sleep 0.05
         n=$((n - 1))
     done
-    [ -z "$why" ] && [ "$(children)" -eq 0 ] && why="no simulation was running"
+    [ -z "$why" ] && [ "$(running)" -eq 0 ] && why="no simulation was running"
     kill -"$sig" "$pid" 2>/dev/null
     wait_for 'EXIT=' 10 || why="${why:-SIG$sig did not end the explorer}"
     # The status says which process the signal ended: the explorer, by that very signal.
     screen | grep -q "EXIT=$code " || why="${why:-the explorer did not exit $code (128 + SIG$sig)}"
     screen | grep -q 'RESTORED=yes' || why="${why:-the terminal was not restored}"
     n=40
-    while [ "$(children)" -gt 0 ] && [ $n -gt 0 ]; do
+    while [ "$(left)" -gt 0 ] && [ $n -gt 0 ]; do
         sleep 0.05
         n=$((n - 1))
     done
-    [ "$(children)" -eq 0 ] || why="${why:-simulations left running}"
+    [ "$(left)" -eq 0 ] || why="${why:-children left running: $(tui_in_session sig | tr '\n' ' ')}"
     if ! case_selected "SIG$sig"; then
         :
     elif [ -z "$why" ]; then
