@@ -14,15 +14,16 @@ import os
 
 
 def _stat(pid):
-    """(ppid, session) of pid, or None if it is gone."""
+    """(ppid, session) of pid, or None if it is gone (a zombie has ended: only its status is left
+    for whoever it was handed to)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             text = f.read()
     except OSError:  # ENOENT, or ESRCH while it exits
         return None
     # "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
-    fields = text[text.rindex(")") + 2:].split()
-    return int(fields[1]), int(fields[3])
+    fields = text[text.rindex(")") + 2:].split()  # state ppid pgrp session ...
+    return None if fields[0] == "Z" else (int(fields[1]), int(fields[3]))
 
 
 def _all():

@@ -118,7 +118,7 @@ tui_in_session() {
         _tui_s=${_tui_s##*") "}
         # shellcheck disable=SC2086
         set -- $_tui_s # state ppid pgrp session ...
-        [ "$4" = "$_tui_leader" ] || continue
+        [ "$4" = "$_tui_leader" ] && [ "$1" != Z ] || continue # a zombie has ended
         _tui_f=${_tui_f#/proc/}
         [ "${_tui_f%/stat}" = "$_tui_leader" ] || echo "${_tui_f%/stat}"
     done
@@ -143,6 +143,16 @@ tui_simulations() {
         esac
     done
     return 0
+}
+
+# tui_alive PID: whether PID runs (a zombie has ended, only its status is left to reap).
+tui_alive() {
+    [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# tui_describe PID...: "PID NAME" for each, for a failure message.
+tui_describe() {
+    for _tui_k in "$@"; do printf '%s %s; ' "$_tui_k" "$(cat "/proc/$_tui_k/comm" 2>/dev/null)"; done
 }
 
 # tui_waiting PID: whether PID is a ready child still waiting (its stdin a pipe; a simulation

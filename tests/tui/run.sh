@@ -504,7 +504,8 @@ explorer=$(tui_pid situ)
 # that one reparented when its parent is killed is still checked.
 smpi_pids=$(for s in $(tui_simulations "$explorer"); do echo "$s" && tui_descendants "$s"; done)
 [ -n "$smpi_pids" ] || miss "no simulation process seen while the smpi run shows its time"
-alive() { for p in $smpi_pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done; }
+# (a zombie has ended: the process its parent's death handed it to reaps it when it will)
+alive() { for p in $smpi_pids; do tui_alive "$p" && echo "$p"; done; }
 keys C
 wait_for "SimGrid cancelled" 10 || miss "C did not cancel"
 n=10 # a second: the run itself has seconds left (the runner kills at once)
@@ -512,7 +513,7 @@ while [ -n "$(alive)" ] && [ $n -gt 0 ]; do
     sleep 0.1
     n=$((n - 1))
 done
-[ -z "$(alive)" ] || miss "simulations (smpirun, smpimain) left running after C: $(alive)"
+[ -z "$(alive)" ] || miss "simulations (smpirun, smpimain) left running after C: $(tui_describe $(alive))"
 keys r
 wait_for "last run took [0-9.]+ m?s \\(smpi\\)" 60 || miss "r did not run smpi again, or its cost is not shown"
 keys q
