@@ -46,6 +46,22 @@ wait_for() {
     done
     return 1
 }
+# shows [-E] PATTERN [SECONDS]: whether the screen shows the (grep, or grep -E) pattern, polled
+# for up to 3 s: what a frame shows beside the line a check waited for can come a frame later
+# under load (seen: a lesson's step 2 text after its "step 2/4"). The capture already taken is
+# looked at first, so a check that passes costs nothing.
+shows() {
+    _how=-q
+    [ "$1" = -E ] && _how=-Eq && shift
+    tries=$((${2:-3} * 20))
+    until grep $_how -- "$1" "$screen"; do
+        [ $tries -gt 0 ] || return 1
+        tries=$((tries - 1))
+        sleep 0.05
+        capture
+    done
+}
+
 keys() { tui_tmux send-keys -t situ "$@"; }
 # The explorer's simulations at full fidelity (they name themselves "situ-sim:full":
 # tests/tui/lib.sh), found in its process tree, never by command line. Each start() sets $explorer.
