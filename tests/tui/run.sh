@@ -374,6 +374,15 @@ keys q
 wait_for "EXIT=0" 10 || miss "q q did not quit with 0"
 finish "lesson panel: step text, n/b, hint, a goal reached by keys is marked met"
 
+# ---- a value wider than its column keeps its magnitude ---------------------------------------
+# 1000000000 iterations in the 9 cells of the value column: cut, it read 100000000.
+start C.UTF-8 --iterations 1000000000
+wait_for " iterations +1e\+09 iter" 10 || miss "1000000000 iterations are not shown as 1e+09"
+grep -q " iterations  *100000000 " "$screen" && miss "the iterations lost a digit"
+keys q
+wait_for "EXIT=0" 10 || miss "q did not quit with 0"
+finish "a value wider than its column is shown with its exponent, never cut"
+
 # ---- link utilisation and static scaling views ---------------------------------------------------
 start C.UTF-8 --nodes 2 --ratio 1 --alert 0.0001
 wait_for "PARAMETERS" || miss "did not start"

@@ -13,6 +13,20 @@
 #define VALUE_W 9
 #define UNIT_W  9
 
+/* A slider's value in VALUE_W cells. A number too long for them (iterations 1000000000) goes to
+ * %g with fewer digits, its exponent kept: cut at the column it read 100000000, ten times less. */
+static void slider_value(const struct params *p, int id, char *buf, size_t len)
+{
+    params_format(p, id, buf, len);
+    enum param_type t = param_table[id].type;
+    if (strlen(buf) <= VALUE_W || (t != PARAM_INT && t != PARAM_REAL))
+        return;
+    double v = params_get_number(p, id);
+    for (int digits = VALUE_W; digits >= 1; digits--)
+        if (snprintf(buf, len, "%.*g", digits, v) <= VALUE_W)
+            return;
+}
+
 void view_layout(int rows, int cols, const struct app_state *a, struct view_layout *l)
 {
     bool present = a && a->present;
@@ -150,7 +164,7 @@ static void draw_sliders(const struct screen *s, const struct view_layout *l,
         bool focused = i == a->focus;
         const struct param_desc *d = &param_table[id];
         char value[64];
-        params_format(&a->p, id, value, sizeof value);
+        slider_value(&a->p, id, value, sizeof value);
         enum colour name_c = focused ? COL_FOCUS : COL_TEXT;
         if (focused)
             draw_fill(s, y, 0, l->track_x - 1, COL_FOCUS, " ");
