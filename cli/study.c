@@ -147,7 +147,7 @@ struct model_progress {
 
 static void model_progress(struct model_progress *pr, long done, long total)
 {
-    if (!pr->tty || (done % 64 && done != total))
+    if (!pr->tty) /* (the clock every row: a hundredth of a row's model) */
         return;
     double t = seconds_since(&pr->start);
     if (t < STUDY_MODEL_QUIET_SECONDS ||
@@ -195,9 +195,10 @@ static int expand_check(struct study *s, struct advise_models *models, long tota
 static int expand_model(struct study *s, struct advise_models *models, char *err, size_t errlen)
 {
     char perr[512];
-    struct model_progress pr = {.label = s->label ? s->label : "sweep",
-                                .tty = !s->quiet && isatty(STDERR_FILENO),
-                                .drawn = -1};
+    char label[96]; /* the model's pass apart from the simulations' bar that may follow */
+    snprintf(label, sizeof label, "%s (model)", s->label ? s->label : "sweep");
+    struct model_progress pr = {
+        .label = label, .tty = !s->quiet && isatty(STDERR_FILENO), .drawn = -1};
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     for (int n = 0; n < s->n; n++) {
         struct model_result m;
