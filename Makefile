@@ -171,7 +171,7 @@ TEST_SUITES = mutants-apply tsan fuzz-replay unit \
               tools cli tui tui-stress tui-signals tui-supervisor \
               tui-as-user tui-terminals tui-bite tui-advise tui-refine cli-table tui-workshop \
               engine engine-platforms lua lua-isolation study study-output \
-              advise calibrate
+              study-model advise calibrate
 # ASan+UBSan over the unit, CLI and bad-input suites (`make test-asan`, about 5 minutes with its
 # build), valgrind on the Lua paths (`make test-valgrind-lua`, 35-70 s) and the stress and signal
 # suites as another user run in `make test-slow`: with them `make test` was past its 10 minutes.
@@ -234,6 +234,8 @@ test-study:
 	python3 tests/study/run.py ./situ
 test-study-output:
 	python3 tests/study/output.py ./situ
+test-study-model:
+	python3 tests/study/model.py ./situ
 test-advise:
 	python3 tests/advise/run.py ./situ
 test-calibrate:

@@ -190,13 +190,18 @@ int cmd_sweep(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    /* What happened to each configuration, counted where it happened: the model neither reads
+     * the cache nor fails a row (a configuration it cannot evaluate stops the sweep first). */
+    char counts[128];
+    if (s.model_only)
+        snprintf(counts, sizeof counts, "%d modelled", s.ran);
+    else
+        snprintf(counts, sizeof counts, "%d simulated, %d from the cache, %d failed", s.ran,
+                 s.cached, s.failed);
     if (out)
-        cli_wrote("%s (%d rows of %d configurations: %d %s, %d from the cache, %d failed)", out,
-                  s.n - s.failed, s.n, s.ran, s.model_only ? "modelled" : "simulated", s.cached,
-                  s.failed);
-    else if (!s.quiet && !s.model_only && isatty(STDERR_FILENO))
-        fprintf(stderr, "sweep: %d configurations, %d simulated, %d from the cache, %d failed\n",
-                s.n, s.ran, s.cached, s.failed);
+        cli_wrote("%s (%d rows of %d configurations: %s)", out, s.n - s.failed, s.n, counts);
+    else if (!s.quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "sweep: %d configurations, %s\n", s.n, counts);
     rc = s.failed ? EXIT_SIM_FAILED : 0;
 done:
     study_free(&s);

@@ -1,4 +1,3 @@
-#include "../engine/lua/evaluate.h"
 #include "study.h"
 
 #include <math.h>
@@ -12,6 +11,8 @@
 #include "../engine/run/cache.h"
 #include "../engine/base/datadir.h"
 #include "../engine/base/flag.h"
+#include "../engine/lua/analytics.h"
+#include "../engine/model/advise_models.h"
 #include "../engine/model/model.h"
 #include "../engine/base/outfile.h"
 #include "../engine/model/preset.h"
@@ -109,6 +110,115 @@ int study_option(struct study *s, const char *key, const char *value, char *err,
     return study_add_axis(s, key, value, err, errlen);
 }
 
+/* One line on a terminal that a study's progress rewrites: "LABEL [####......] DONE/TOTAL
+ * RATE UNIT/s  ETA S s", a newline once all are done. The simulations' and the model's. */
+static void progress_draw(const char *label, int done, int total, double rate, const char *unit)
+{
+    char bar[64];
+    int width = 30, fill = total ? (int)((long)width * done / total) : width;
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    double eta = rate > 0 ? (total - done) / rate : 0;
+    fprintf(stderr, "\r%s [%s] %d/%d  %.1f %s/s  ETA %.0f s ", label, bar, done, total, rate, unit,
+            eta);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* The model's pass over a grid: on a terminal only (a pipe or a log gets no line, and `--out`'s
+ * one line stays alone), and only once it has lasted STUDY_MODEL_QUIET_SECONDS: the model of
+ * most grids takes less, and a bar that flashes for a few milliseconds is noise. */
+#define STUDY_MODEL_QUIET_SECONDS  0.5
+#define STUDY_MODEL_REDRAW_SECONDS 0.1
+struct model_progress {
+    const char *label;
+    bool tty;
+    struct timespec start;
+    double drawn; /* seconds since start when last drawn; < 0: never */
+};
+
+static void model_progress(struct model_progress *pr, long done, long total)
+{
+    if (!pr->tty) /* (the clock every row: a hundredth of a row's model) */
+        return;
+    double t = seconds_since(&pr->start);
+    if (t < STUDY_MODEL_QUIET_SECONDS ||
+        (pr->drawn >= 0 && done != total && t - pr->drawn < STUDY_MODEL_REDRAW_SECONDS))
+        return;
+    if (done == total && pr->drawn < 0)
+        return; /* done before it was ever shown */
+    pr->drawn = t;
+    progress_draw(pr->label, (int)done, (int)total, done / t, "rows");
+}
+
+/* Configuration n's axis values for a message, then a colon: "ratio=3 nodes=2: ". */
+static void expand_fail(const struct study *s, const struct params *p, const char *why, char *err,
+                        size_t errlen)
+{
+    char cfg[256];
+    grid_describe(&s->grid, p, cfg, sizeof cfg);
+    snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", why);
+}
+
+/* Every configuration against its platform (advise_model_check), before any is evaluated: a grid
+ * whose last row asks for more hosts than the platform has is refused at once, not after the
+ * model (or a Lua analytics) of every row before it. */
+static int expand_check(struct study *s, struct advise_models *models, long total, char *err,
+                        size_t errlen)
+{
+    char perr[512];
+    struct params p = s->base; /* the last point's values: the next sets those that change */
+    for (long n = 0; n < total; n++) {
+        if (grid_apply_from(&s->grid, n, n - 1, &p, perr) < 0) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
+        if (advise_model_check(models, &p, perr, sizeof perr) < 0) {
+            expand_fail(s, &p, perr, err, errlen);
+            return -1;
+        }
+        s->configs[n] = p;
+    }
+    return 0;
+}
+
+/* The model of every configuration, checked as `situ model` checks it (cli_model_check): the
+ * results of a --model study, the check of a simulated one before any simulation. */
+static int expand_model(struct study *s, struct advise_models *models, char *err, size_t errlen)
+{
+    char perr[512];
+    char label[96]; /* the model's pass apart from the simulations' bar that may follow */
+    snprintf(label, sizeof label, "%s (model)", s->label ? s->label : "sweep");
+    struct model_progress pr = {
+        .label = label, .tty = !s->quiet && isatty(STDERR_FILENO), .drawn = -1};
+    clock_gettime(CLOCK_MONOTONIC, &pr.start);
+    for (int n = 0; n < s->n; n++) {
+        struct model_result m;
+        struct params *p = &s->configs[n];
+        if (advise_model_eval(models, p, &m, perr, sizeof perr) < 0 ||
+            cli_model_check(p, &m, perr, sizeof perr) < 0) {
+            if (pr.drawn >= 0)
+                fputc('\n', stderr); /* the message on a line of its own */
+            expand_fail(s, p, perr, err, errlen);
+            return -1;
+        }
+        if (s->model_only && !(s->results[n] = report_result_json(p, &m))) {
+            snprintf(err, errlen, "out of memory for %d results", s->n);
+            return -1;
+        }
+        model_progress(&pr, n + 1, s->n);
+    }
+    return 0;
+}
+
 int study_expand(struct study *s, char *err, size_t errlen)
 {
     long total = grid_size(&s->grid, STUDY_MAX_RUNS);
@@ -119,32 +229,17 @@ int study_expand(struct study *s, char *err, size_t errlen)
     s->configs = calloc(total, sizeof *s->configs);
     s->results = calloc(total, sizeof *s->results);
     s->errors = calloc(total, sizeof *s->errors);
-    if (!s->configs || !s->results || !s->errors) {
+    /* The advisor's path (advise_models.h): each platform read once, not once a row. */
+    struct advise_models *models = advise_models_new(analytics_profile);
+    int rc = -1;
+    if (!s->configs || !s->results || !s->errors || !models)
         snprintf(err, errlen, "out of memory for %ld configurations", total);
-        return -1;
+    else if (expand_check(s, models, total, err, errlen) == 0) {
+        s->n = (int)total; /* from here study_free frees the results */
+        rc = expand_model(s, models, err, errlen);
     }
-    char perr[512];
-    for (long n = 0; n < total; n++) {
-        struct params p = s->base;
-        if (grid_apply(&s->grid, n, &p, perr) < 0) {
-            snprintf(err, errlen, "%s", perr);
-            return -1;
-        }
-        char resolved[PARAMS_PATH_MAX];
-        if (datadir_resolve(p.platform, resolved, sizeof resolved) == 0)
-            snprintf(p.platform, sizeof p.platform, "%s", resolved);
-        struct model_result m;
-        if (evaluate_model(&p, &m, perr, sizeof perr) < 0 ||
-            cli_model_check(&p, &m, perr, sizeof perr) < 0) {
-            char cfg[256];
-            grid_describe(&s->grid, &p, cfg, sizeof cfg);
-            snprintf(err, errlen, "%s%s%s", cfg, cfg[0] ? ": " : "", perr);
-            return -1;
-        }
-        s->configs[n] = p;
-    }
-    s->n = (int)total;
-    return 0;
+    advise_models_free(models);
+    return rc;
 }
 
 struct progress {
@@ -167,25 +262,16 @@ static void progress(void *ud, struct sim_job *job, int done, int total)
         cache_put(pr->s->cache, &pr->s->configs[i], &pr->inputs[i], job->output, NULL, 0);
     if (pr->quiet)
         return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double t = (now.tv_sec - pr->start.tv_sec) + (now.tv_nsec - pr->start.tv_nsec) * 1e-9;
+    double t = seconds_since(&pr->start);
     double rate = t > 0 ? done / t : 0;
     double eta = rate > 0 ? (total - done) / rate : 0;
-    int all = pr->offset + done, width = 30, fill = total ? width * done / total : width;
-    if (pr->tty) {
-        char bar[64];
-        for (int i = 0; i < width; i++)
-            bar[i] = i < fill ? '#' : '.';
-        bar[width] = 0;
-        fprintf(stderr, "\r%s [%s] %d/%d  %.1f runs/s  ETA %.0f s ",
-                pr->s->label ? pr->s->label : "sweep", bar, all, pr->total, rate, eta);
-        if (done == total)
-            fputc('\n', stderr);
-    } else if (done == total || (total >= 10 && done % (total / 10) == 0)) {
-        fprintf(stderr, "%s: %d/%d done, %.1f runs/s, ETA %.0f s\n",
-                pr->s->label ? pr->s->label : "sweep", all, pr->total, rate, eta);
-    }
+    int all = pr->offset + done;
+    const char *label = pr->s->label ? pr->s->label : "sweep";
+    if (pr->tty)
+        progress_draw(label, all, pr->total, rate, "runs");
+    else if (done == total || (total >= 10 && done % (total / 10) == 0))
+        fprintf(stderr, "%s: %d/%d done, %.1f runs/s, ETA %.0f s\n", label, all, pr->total, rate,
+                eta);
 }
 
 static void on_interrupt(int sig)
@@ -205,13 +291,10 @@ int study_run(struct study *s)
         return -1;
     }
     int todo = 0;
-    char err[512];
     for (int i = 0; i < s->n; i++) {
         char *hit = NULL;
-        if (s->model_only) {
-            struct model_result m;
-            evaluate_model(&s->configs[i], &m, err, sizeof err);
-            s->results[i] = report_result_json(&s->configs[i], &m);
+        if (s->model_only) { /* study_expand evaluated it */
+            s->ran += s->results[i] != NULL;
             continue;
         }
         cache_inputs_take(&s->configs[i], &inputs[i]); /* before the run: what it will read */
@@ -293,41 +376,12 @@ void study_describe(const struct study *s, int i, char *out, size_t len)
         snprintf(out, len, "configuration %d", i + 1);
 }
 
-static const char *const result_keys[] = {"particles",
-                                          "sim_cores",
-                                          "analytics_cores",
-                                          "steps",
-                                          "S",
-                                          "Ing",
-                                          "R",
-                                          "A",
-                                          "W",
-                                          "C",
-                                          "sim_active",
-                                          "sim_idle",
-                                          "analytics_active",
-                                          "analytics_idle",
-                                          "makespan",
-                                          "makespan_eq5",
-                                          "efficiency",
-                                          "scenario",
-                                          "wall_seconds",
-                                          "activities",
-                                          NULL};
-
-/* A result's value for one of result_keys: at the top, or in "stage" (S, Ing, R, A, W, C). */
-static json_t *result_get(json_t *r, const char *key)
-{
-    json_t *v = json_object_get(r, key);
-    return v ? v : json_object_get(json_object_get(r, "stage"), key);
-}
-
 void study_csv_header(FILE *f)
 {
     for (int id = 0; id < PARAM_COUNT; id++)
         fprintf(f, "%s,", param_table[id].key);
-    for (int k = 0; result_keys[k]; k++)
-        fprintf(f, "%s%s", result_keys[k], result_keys[k + 1] ? "," : "\n");
+    for (int k = 0; report_columns[k].name; k++)
+        fprintf(f, "%s%s", report_columns[k].name, report_columns[k + 1].name ? "," : "\n");
 }
 
 void study_csv_row(FILE *f, const struct params *p, json_t *r)
@@ -338,42 +392,38 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
         report_csv_field(f, v);
         fputc(',', f);
     }
-    for (int k = 0; result_keys[k]; k++) {
-        json_t *v = result_get(r, result_keys[k]);
-        if (json_is_string(v))
-            report_csv_field(f, json_string_value(v));
-        else if (json_is_integer(v))
-            fprintf(f, "%lld", (long long)json_integer_value(v));
-        else if (json_is_number(v))
-            fprintf(f, "%.12g", json_number_value(v));
-        fputc(result_keys[k + 1] ? ',' : '\n', f);
+    for (int k = 0; report_columns[k].name; k++) {
+        report_csv_value(f, report_column_get(r, &report_columns[k]));
+        fputc(report_columns[k + 1].name ? ',' : '\n', f);
     }
 }
 
 int study_result_check(json_t *r, char *why, size_t len)
 {
-    /* Every key a row is made of (result_keys): a result without one writes a row with holes.
-     * Only what a simulation measures may be absent: a model's result has no wall time. */
-    for (int k = 0; result_keys[k]; k++) {
-        const char *key = result_keys[k];
-        json_t *v = result_get(r, key);
-        /* Each engine has keys of its own: a simulation's wall time, a model's eq. 5. A model's
-         * result without eq. 5 comes from a version whose makespan was eq. 5: refused. */
-        bool sim = json_object_get(r, "wall_seconds") != NULL;
-        bool measured = !strcmp(key, "wall_seconds") || !strcmp(key, "activities");
-        if (!v && (measured || (sim && !strcmp(key, "makespan_eq5"))))
+    /* Every column a row is made of (report_columns): a result without one writes a row with
+     * holes. Only what applies to some results may be absent (a model's result has no wall
+     * time, a simulation's no eq. 5). A model's result without eq. 5 comes from a version whose
+     * makespan was eq. 5: refused. */
+    bool sim = json_object_get(r, "wall_seconds") != NULL;
+    for (int k = 0; report_columns[k].name; k++) {
+        const struct report_column *c = &report_columns[k];
+        json_t *v = report_column_get(r, c);
+        if (!v && (c->presence == REPORT_OPTIONAL || (sim && c->presence == REPORT_MODELLED)))
             continue;
-        bool text = !strcmp(key, "scenario");
-        if (text ? !json_is_string(v) : !json_is_number(v)) {
-            snprintf(why, len, "'%s' %s: not a complete result", key,
-                     !v     ? "missing"
-                     : text ? "is not a string"
-                            : "is not a number");
+        bool ok = c->kind == REPORT_TEXT   ? json_is_string(v)
+                  : c->kind == REPORT_BOOL ? json_is_boolean(v)
+                                           : json_is_number(v);
+        if (!ok) {
+            snprintf(why, len, "'%s' %s: not a complete result", c->name,
+                     !v                         ? "missing"
+                     : c->kind == REPORT_NUMBER ? "is not a number"
+                     : c->kind == REPORT_TEXT   ? "is not a string"
+                                                : "is not true or false");
             return -1;
         }
-        double x = text ? 0 : json_number_value(v);
+        double x = c->kind == REPORT_NUMBER ? json_number_value(v) : 0;
         if (!isfinite(x) || x < 0) {
-            snprintf(why, len, "'%s' is %g: expected a finite number >= 0", key, x);
+            snprintf(why, len, "'%s' is %g: expected a finite number >= 0", c->name, x);
             return -1;
         }
     }

@@ -129,7 +129,7 @@ FUZZ_OBJ_preset   = engine/model/preset engine/base/datadir engine/model/params 
 FUZZ_OBJ_result   = engine/model/result engine/model/params engine/base/flag
 # The model's files (model.c and its model_*.c): the sweep and the threads' test link them all.
 MODEL_OBJ         = $(basename $(wildcard engine/model/model*.c))
-FUZZ_OBJ_sweep    = cli/study engine/model/grid engine/base/flag engine/model/params $(MODEL_OBJ) engine/model/layout \
+FUZZ_OBJ_sweep    = cli/study engine/model/advise_models engine/model/grid engine/base/flag engine/model/params $(MODEL_OBJ) engine/model/layout \
                     $(PLATFORM_OBJ) engine/base/datadir engine/run/cache engine/base/cache_dir engine/model/report engine/base/units engine/model/profile engine/lua/evaluate \
                     engine/base/outfile engine/model/preset cli/options tests/fuzz/stubs engine/model/simprofile \
                     $(basename $(wildcard engine/lua/analytics.c engine/lua/simulation.c engine/lua/script.c engine/lua/sandbox.c engine/lua/script_async.c \

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "advise_models.h"
 #include "grid.h"
 #include "model.h"
 #include "params.h"
@@ -84,22 +85,6 @@ struct advise_cand {
     bool valid, feasible, pareto, repeat;
     long rank; /* 0 for the best feasible candidate; -1 if not feasible */
 };
-
-/* The model of many configurations, each platform file loaded once. src gives each analytics
- * profile (analytics_profile where user Lua may run, profile_source_builtin elsewhere). */
-struct advise_models;
-struct advise_models *advise_models_new(profile_source src);
-void advise_models_free(struct advise_models *c);
-
-/* Resolves p's platform path (engine/base/datadir.h), validates p and runs the model. -1 with err:
- * a configuration the model cannot evaluate (an unrealisable ratio, too few hosts, a failing
- * analytics, an overflow). */
-int advise_model(struct advise_models *c, struct params *p, struct model_result *m, char *err,
-                 size_t errlen);
-
-/* The same on a platform already loaded (p's platform path is not read): the explorer's. */
-int advise_model_on(const struct platform *pf, profile_source src, const struct params *p,
-                    struct model_result *m, char *err, size_t errlen);
 
 struct advise {
     /* the question */

@@ -39,6 +39,17 @@ const int *platform_route(const struct platform *pf, int a, int b, int *n)
     }
 }
 
+bool platform_routes_whole(const struct platform *pf)
+{
+    if ((long)pf->nroutes < (long)pf->hosts * pf->hosts)
+        return false;
+    for (int a = 0; a < pf->hosts; a++)
+        for (int b = 0, n; b < pf->hosts; b++)
+            if (!platform_route(pf, a, b, &n) || (n == 0 && a != b))
+                return false;
+    return true;
+}
+
 static int grow_routes(struct platform *pf)
 {
     int cap = pf->route_cap ? 2 * pf->route_cap : 1024;

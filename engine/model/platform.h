@@ -140,6 +140,12 @@ bool platform_layout_routes_missing(const struct platform *pf, const struct layo
 /* The links of the route from a to b (*n of them), or NULL when the route is not known. */
 const int *platform_route(const struct platform *pf, int a, int b, int *n);
 
+/* Whether pf knows the route from every host to every host (itself included), each of at least
+ * one link between two hosts: then platform_need_layout_routes has nothing to ask and nothing
+ * to refuse, whatever the layout (a digest of at most DIGEST_EAGER_HOSTS hosts, whose routes
+ * all join). Looks at every pair: once per platform. */
+bool platform_routes_whole(const struct platform *pf);
+
 /* The host's name, "" out of range. */
 void platform_host_name(const struct platform *pf, int i, char *buf, size_t len);
 /* Index of a host by name (or by its name up to the first '.'), -1 if there is none. */

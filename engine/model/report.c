@@ -188,6 +188,61 @@ void report_csv_field(FILE *f, const char *text)
     fputc('"', f);
 }
 
+/* clang-format off */
+const struct report_column report_columns[] = {
+    {"particles", "particles", REPORT_NUMBER, REPORT_ALWAYS},
+    {"sim_cores", "sim_cores", REPORT_NUMBER, REPORT_ALWAYS},
+    {"analytics_cores", "analytics_cores", REPORT_NUMBER, REPORT_ALWAYS},
+    {"steps", "steps", REPORT_NUMBER, REPORT_ALWAYS},
+    {"S", "stage.S", REPORT_NUMBER, REPORT_ALWAYS},
+    {"Ing", "stage.Ing", REPORT_NUMBER, REPORT_ALWAYS},
+    {"R", "stage.R", REPORT_NUMBER, REPORT_ALWAYS},
+    {"A", "stage.A", REPORT_NUMBER, REPORT_ALWAYS},
+    {"W", "stage.W", REPORT_NUMBER, REPORT_ALWAYS},
+    {"C", "stage.C", REPORT_NUMBER, REPORT_ALWAYS},
+    {"sim_active", "sim_active", REPORT_NUMBER, REPORT_ALWAYS},
+    {"sim_idle", "sim_idle", REPORT_NUMBER, REPORT_ALWAYS},
+    {"analytics_active", "analytics_active", REPORT_NUMBER, REPORT_ALWAYS},
+    {"analytics_idle", "analytics_idle", REPORT_NUMBER, REPORT_ALWAYS},
+    {"makespan", "makespan", REPORT_NUMBER, REPORT_ALWAYS},
+    {"makespan_eq5", "makespan_eq5", REPORT_NUMBER, REPORT_MODELLED},
+    {"efficiency", "efficiency", REPORT_NUMBER, REPORT_ALWAYS},
+    {"scenario", "scenario", REPORT_TEXT, REPORT_ALWAYS},
+    {"wall_seconds", "wall_seconds", REPORT_NUMBER, REPORT_OPTIONAL},
+    {"activities", "activities", REPORT_NUMBER, REPORT_OPTIONAL},
+    /* Every result since reduction has it (a model's and a simulation's alike); optional for
+     * the lines of older versions that `situ merge` still reads. */
+    {"state_bytes_moved", "state_bytes_moved", REPORT_NUMBER, REPORT_OPTIONAL},
+    {"staging_wait", "staging_wait", REPORT_NUMBER, REPORT_OPTIONAL},   /* dtl=staging's */
+    {"backpressure", "backpressure", REPORT_BOOL, REPORT_OPTIONAL},     /* dtl=staging's */
+    {"steps_simulated", "sampling.steps_simulated", REPORT_NUMBER, REPORT_OPTIONAL},
+    {"sampling_error", "sampling.error", REPORT_NUMBER, REPORT_OPTIONAL},
+    {NULL, NULL, REPORT_NUMBER, REPORT_ALWAYS},
+};
+/* clang-format on */
+
+json_t *report_column_get(json_t *r, const struct report_column *c)
+{
+    const char *dot = strchr(c->path, '.');
+    if (!dot)
+        return json_object_get(r, c->path);
+    char head[32];
+    snprintf(head, sizeof head, "%.*s", (int)(dot - c->path), c->path);
+    return json_object_get(json_object_get(r, head), dot + 1);
+}
+
+void report_csv_value(FILE *f, json_t *v)
+{
+    if (json_is_string(v))
+        report_csv_field(f, json_string_value(v));
+    else if (json_is_integer(v))
+        fprintf(f, "%lld", (long long)json_integer_value(v));
+    else if (json_is_number(v))
+        fprintf(f, "%.12g", json_number_value(v));
+    else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "true" : "false", f);
+}
+
 /* "per_step": one core of each component's active and idle seconds at every step (a NULL array:
  * an empty list). */
 static json_t *per_step_json(const double *const arrays[4], long steps)

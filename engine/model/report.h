@@ -26,6 +26,32 @@ void report_result_table(FILE *out, const char *title, const struct params *p,
 /* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
 void report_csv_field(FILE *out, const char *text);
 
+/* The result columns of a study's CSV (`situ sweep`, `situ merge`, situ.csv), after the
+ * parameters' and in this order: the one home of their names, of where each value is in a
+ * result's JSON (report_result_json, report_sim_json) and of which results have it. New columns
+ * go at the end, so that a script reading the old ones by position reads them still. */
+enum report_column_kind { REPORT_NUMBER, REPORT_TEXT, REPORT_BOOL };
+enum report_column_presence {
+    REPORT_ALWAYS,   /* in every result */
+    REPORT_MODELLED, /* in every model's result (eq. 5, a formula); a simulation's has none */
+    REPORT_OPTIONAL, /* where it applies: a simulation's measures (wall time, sampling), the
+                      * staging servers' (dtl=staging); an empty field elsewhere */
+};
+struct report_column {
+    const char *name; /* the header's */
+    const char *path; /* the JSON's, dotted: "makespan", "stage.S", "sampling.error" */
+    enum report_column_kind kind;
+    enum report_column_presence presence;
+};
+extern const struct report_column report_columns[]; /* ends with a NULL name */
+
+/* Column c's value in result r; NULL where r has none. */
+json_t *report_column_get(json_t *r, const struct report_column *c);
+
+/* A column's value as a CSV field: text quoted as report_csv_field, an integer as is, a real to
+ * 12 significant digits, a boolean true or false, nothing for NULL. */
+void report_csv_value(FILE *out, json_t *v);
+
 /* Prints a JSON value on one line followed by a newline; -1 if it cannot be rendered (a value
  * that is not finite) or written. No flush: the caller's commit or exit check sees the error
  * with its errno (a flush here would leave only the error flag). */

@@ -16,14 +16,6 @@
 #define MAX_COLS 64
 #define CELL_MAX 96
 
-/* The result keys of a CSV row after the parameters, as `situ sweep` writes them. */
-/* clang-format off */
-static const char *const result_keys[] = {
-    "particles", "sim_cores", "analytics_cores", "steps", "S", "Ing", "R", "A", "W", "C",
-    "sim_active", "sim_idle", "analytics_active", "analytics_idle", "makespan", "makespan_eq5",
-    "efficiency", "scenario", "wall_seconds", "activities", NULL};
-/* clang-format on */
-
 static const char *const table_results[] = {"makespan", "efficiency", "scenario", NULL};
 
 /* Pushes the value of column key in the row at idx (nil if it has none). */
@@ -46,15 +38,23 @@ static void lookup(lua_State *L, int row, const char *key)
         }
         return;
     }
-    const char *where[] = {NULL, "stage", "config"};
     int param = params_find(key); /* a parameter in either spelling, as everywhere */
+    /* A parameter's value is a result's config's first: a simulation's result has a "sampling"
+     * of its own (the steps it simulated), which is not the parameter's. A configuration (no
+     * config) has it at the top. */
+    const char *const result_first[] = {NULL, "stage", "config"};
+    const char *const config_first[] = {"config", NULL, "stage"};
+    const char *const *where = param >= 0 ? config_first : result_first;
     for (int i = 0; i < 3; i++) {
         if (!where[i])
             lua_pushvalue(L, row);
         else
             lua_getfield(L, row, where[i]);
         if (lua_istable(L, -1)) {
-            lua_getfield(L, -1, i == 2 && param >= 0 ? param_table[param].key : key);
+            lua_getfield(L, -1,
+                         where[i] && param >= 0 && !strcmp(where[i], "config")
+                             ? param_table[param].key
+                             : key);
             lua_remove(L, -2);
             if (!lua_isnil(L, -1))
                 return;
@@ -249,19 +249,23 @@ int script_csv(lua_State *L)
     char err[OUTFILE_ERR_MAX];
     if (!s->o.unsafe && sandbox_check_write(path, err, sizeof err) < 0)
         return luaL_error(L, "situ.csv: %s", err);
-    const char *cols[PARAM_COUNT + 32];
+    /* Each column's header and where its value is (a dotted path): the same for given names,
+     * `situ sweep`'s own for the default (report_columns), so that the two files merge. */
+    const char *cols[PARAM_COUNT + MAX_COLS], *paths[PARAM_COUNT + MAX_COLS];
     lua_settop(L, 3);
     int n = rows(L, 2);
     int list = lua_gettop(L);
     int nc = given_columns(L, 3, cols);
+    for (int c = 0; c < nc; c++)
+        paths[c] = cols[c];
     if (nc < 0) {
         nc = 0;
-        for (int id = 0; id < PARAM_COUNT; id++)
-            cols[nc++] = param_table[id].key;
-        for (int k = 0; result_keys[k]; k++)
-            cols[nc++] = result_keys[k];
+        for (int id = 0; id < PARAM_COUNT; id++, nc++)
+            cols[nc] = paths[nc] = param_table[id].key;
+        for (int k = 0; report_columns[k].name; k++, nc++)
+            cols[nc] = report_columns[k].name, paths[nc] = report_columns[k].path;
         if (any_error(L, list, n))
-            cols[nc++] = "error";
+            cols[nc] = paths[nc] = "error", nc++;
     }
     /* The text is made in memory first: the lookups below can raise a Lua error, which must
      * not leave an outfile open (its temporary, its held-back signals). The box's __gc frees
@@ -284,7 +288,7 @@ int script_csv(lua_State *L)
         lua_rawgeti(L, list, i);
         for (int c = 0; c < nc; c++) {
             char v[1024];
-            lookup(L, lua_gettop(L), cols[c]);
+            lookup(L, lua_gettop(L), paths[c]);
             cell(L, v, sizeof v, true);
             report_csv_field(f, v);
             fputc(c + 1 < nc ? ',' : '\n', f);

@@ -362,6 +362,22 @@ bad "hostfile with too few slots" "$tmp/hosts.few" \
     model --mapping hostfile --hostfile "$tmp/hosts.few"
 bad "missing hostfile" "$tmp/hosts.none" model --mapping hostfile --hostfile "$tmp/hosts.none"
 bad "unknown subcommand" frobnicate frobnicate --json
+# A sweep's grid is checked against its platform, every value of every axis, before any row is
+# modelled or simulated: the row that does not fit is named, and nothing is written.
+bad "sweep --model past the platform's hosts" "nodes=33: nodes: 33 asked" \
+    sweep --model --no-cache --ratio 1,3 --nodes 1..33 --out "$tmp/never.csv"
+[ -e "$tmp/never.csv" ] && miss "$tmp/never.csv was written"
+finish "sweep --model past the platform's hosts writes nothing"
+bad "sweep --model past a host's cores" "cores_per_node=64: cores_per_node: 64" \
+    sweep --model --no-cache --cores-per-node 16,64
+bad "sweep --model with an unrealisable ratio" "ratio=5: ratio: 5" \
+    sweep --model --no-cache --ratio 1,3,5
+bad "sweep --model with a missing platform" "platform=$tmp/none.xml" \
+    sweep --model --no-cache --platform "platforms/dahu.xml,$tmp/none.xml"
+bad "sweep --model intransit on 1 node" "nodes=1: nodes: mapping=intransit" \
+    sweep --model --no-cache --mapping intransit --nodes 2,1
+bad "sweep past the platform's hosts" "nodes=33: nodes: 33 asked" \
+    sweep --no-cache --iterations 400 --nodes 1,33
 
 # The README's parameter table and the man page's options are generated from the parameter table,
 # the man page's keys from the key tables, their one homes: a parameter or key added, renamed or
@@ -381,7 +397,7 @@ wrote_once() { # PATH: stderr is that one line, and PATH exists
 run sweep --model --no-cache --ratio 1,3 --out "$tmp/wrote.csv"
 [ $rc -eq 0 ] || miss "exit $rc"
 wrote_once "$tmp/wrote.csv"
-grep -q "(2 rows of 2 configurations" "$err" || miss "the rows are not counted"
+grep -qF "(2 rows of 2 configurations: 2 modelled)" "$err" || miss "the rows are not counted"
 [ -s "$out" ] && miss "stdout is not empty"
 finish "sweep --out says what it wrote"
 run run --json --iterations 400
