@@ -196,7 +196,11 @@ void model_eval_memo(const struct params *p, const struct platform *pf, const st
         double n = (double)prof->classes[k].count;
         if (p->dtl == DTL_STAGING) { /* the servers' queue in place of the retrieval */
             struct staging_step q;
-            model_staging_step(pf, l, &v, p->staging_memory, model_exchange_time(pf, l, &v), &q);
+            if (model_staging_step(pf, l, &v, p->staging_memory, model_exchange_time(pf, l, &v),
+                                   &q) < 0) {
+                m->makespan = m->makespan_eq5 = NAN; /* as above */
+                goto done;
+            }
             a.R = q.R, a.A = q.A, a.W = q.W, a.chunks = q.chunks;
             a.active = a.drifted = q.active;
             waits += n * q.Ing;

@@ -152,9 +152,11 @@ struct staging_step {
     double Ing, wait, R, A, W, active, chunks;
 };
 
-void model_staging_step(const struct platform *pf, const struct layout *l,
-                        const struct analytics_value *v, double memory, double exchange,
-                        struct staging_step *out);
+/* -1 when out of memory, or should a queue's event loop not end (its bound, model_staging.c):
+ * no figure then. Empty states (v->bytes = 0) are a figure: their transfers take no time. */
+int model_staging_step(const struct platform *pf, const struct layout *l,
+                       const struct analytics_value *v, double memory, double exchange,
+                       struct staging_step *out);
 
 /* Evaluates the model: numbers in, numbers out, no Lua, no I/O, safe from any thread. p must be
  * valid (params_validate), l built from p and pf, prof the analytics' profile for p and l

@@ -24,9 +24,26 @@ struct queue_out {
     double R;        /* the actors' waits for states put before they asked, summed */
 };
 
+/* One state's transfer, k in flight: seconds per state of service, the host's share of its
+ * busiest link or its time alone, whichever is longer. 0 for empty states (zero bytes cross in
+ * no time): the loop below then lands every transfer in flight at once, and never divides. */
+static double queue_seconds(const struct queue_in *q, long k)
+{
+    return fmax(q->beta1, (double)k * q->beta);
+}
+
+/* The queue's event loop. It ends whatever the input: every turn handles at least one of the
+ * 3L events (a latency ends, a transfer lands, an analysis ends), each exactly once, because the
+ * event that set the turn's date is taken as happened whatever floating point says (a transfer
+ * of 1e-300 s at t = 1 s leaves t and the service where they were: waiting for them to move
+ * looped for ever). A turn that handles none breaks the proof: -1, never a hang. -1 also when
+ * out of memory. */
 static int queue_run(const struct queue_in *q, struct queue_out *o)
 {
     long L = q->L;
+    if (!(q->a >= 0) || !(q->lat >= 0) || !(q->beta >= 0) || !(q->beta1 >= 0) || !isfinite(q->a) ||
+        !isfinite(q->lat) || !isfinite(q->beta) || !isfinite(q->beta1) || q->n < 1 || L < 0)
+        return -1; /* the model's inputs are checked where they enter: never seen */
     double *put = malloc(sizeof(double) * (size_t)(L ? L : 1));
     double *v0 = malloc(sizeof(double) * (size_t)(L ? L : 1)); /* service done when it began */
     double *arr = malloc(sizeof(double) * (size_t)(L ? L : 1));
@@ -47,7 +64,12 @@ static int queue_run(const struct queue_in *q, struct queue_out *o)
     for (int j = 0; j < q->n; j++)
         who[j] = j, freeq[j] = j, ask[j] = -INFINITY;
     int *bwho = who; /* busy ring's actor ids, parallel to busy[] */
-    while (taken < L || nb > 0) {
+    int rc = 0;
+    for (long turns = 0; taken < L || nb > 0; turns++) {
+        if (turns > 3 * L + 1) { /* more turns than events: the proof above is broken */
+            rc = -1;
+            break;
+        }
         while (slots > 0 && admitted < L) { /* room: the next put goes in */
             put[admitted] = t;
             o->puts += t;
@@ -67,23 +89,32 @@ static int queue_run(const struct queue_in *q, struct queue_out *o)
             taken++;
         }
         /* The next event: a latency ends, the head transfer lands, an analysis ends. */
-        double next = INFINITY;
-        if (active < admitted)
-            next = fmin(next, put[active] + q->lat);
         long k = active - done;
-        double rate = k ? fmin(1 / q->beta1, 1 / (k * q->beta)) : 0;
-        if (k)
-            next = fmin(next, t + fmax(0, 1 - (V - v0[done])) / rate);
-        if (nb)
-            next = fmin(next, busy[bh]);
+        double per = k ? queue_seconds(q, k) : 0;
+        double latency = active < admitted ? put[active] + q->lat : INFINITY;
+        double lands = k ? t + fmax(0, 1 - (V - v0[done])) * per : INFINITY;
+        double ends = nb ? busy[bh] : INFINITY;
+        double next = fmin(latency, fmin(lands, ends));
         if (!isfinite(next))
             break; /* nothing left to happen (L = 0) */
-        V += rate * (next - t);
+        if (per > 0)
+            V += (next - t) / per;
         t = next;
+        int events = 0;
+        /* The transfers in flight before this turn, [done, done + k), land in order: the head
+         * if its date set the turn's (its service then exactly done, whatever rounding left:
+         * the others in flight got as much), any whose service is done, all of them when they
+         * take no time. Then the latencies that end start their transfers. */
+        long flying = done + k;
+        bool head_due = k && next == lands;
+        while (done < flying && (head_due || per == 0 || 1 - (V - v0[done]) <= 1e-9)) {
+            if (head_due)
+                V = fmax(V, v0[done] + 1);
+            head_due = false;
+            arr[done++] = t, events++;
+        }
         while (active < admitted && put[active] + q->lat <= t + 1e-15)
-            v0[active++] = V;
-        while (done < active && 1 - (V - v0[done]) <= 1e-9)
-            arr[done++] = t;
+            v0[active++] = V, events++;
         while (nb && busy[bh] <= t + 1e-15) { /* an analysis ends: its state's room is free */
             int j = bwho[bh];
             bh = (bh + 1) % q->n, nb--;
@@ -91,10 +122,15 @@ static int queue_run(const struct queue_in *q, struct queue_out *o)
             freeq[(fh + nf) % q->n] = j, nf++;
             slots++;
             o->end = t;
+            events++;
+        }
+        if (!events) { /* a turn that moved nothing would loop: never seen */
+            rc = -1;
+            break;
         }
     }
     free(put), free(v0), free(arr), free(busy), free(who);
-    return 0;
+    return rc;
 }
 
 /* Seconds of `bytes` from host a to b alone (model_transfer_time's law, for one flow). */
@@ -110,9 +146,9 @@ static double alone_time(const struct platform *pf, int a, int b, double bytes)
     return lat * NET_LATENCY_FACTOR + t;
 }
 
-void model_staging_step(const struct platform *pf, const struct layout *l,
-                        const struct analytics_value *v, double memory, double exchange,
-                        struct staging_step *out)
+int model_staging_step(const struct platform *pf, const struct layout *l,
+                       const struct analytics_value *v, double memory, double exchange,
+                       struct staging_step *out)
 {
     *out = (struct staging_step){0};
     double chunk = v->bytes / l->sim_cores;
@@ -148,7 +184,8 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
         }
     }
     double worst = -1, waits = 0;
-    for (int h = 0; route_sum && h < l->hosts; h++) {
+    int rc = route_sum && load ? 0 : -1;
+    for (int h = 0; rc == 0 && h < l->hosts; h++) {
         if (!l->ana_per_host[h] || !l->dtl_load[h])
             continue;
         struct queue_in q = {.L = l->dtl_load[h], .n = l->ana_per_host[h]};
@@ -156,11 +193,11 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
         q.c = q.c < 1 ? 1 : q.c;
         q.a = v->cost / l->sim_cores * REFERENCE_SPEED / pf->host[h].speed;
         q.lat = route_sum[h] / q.L; /* the mean route's */
-        q.beta1 = alone[h] > 0 ? alone[h] : 1e-300;
+        q.beta1 = alone[h];         /* 0 for empty states: they cross in no time */
         q.beta = fmax(busiest[h] / q.L, q.beta1 / q.L);
         struct queue_out o;
-        if (queue_run(&q, &o) < 0)
-            continue; /* out of memory: this host counts for nothing (never seen) */
+        if ((rc = queue_run(&q, &o)) < 0)
+            break; /* out of memory: no figure rather than one without this host */
         double chunks = ceil((double)q.L / q.n), A = chunks * q.a;
         double w = alone_time(pf, h, l->collector_host, METRIC_BYTES);
         out->active += (o.R + q.L * q.a + exchange) / l->ana_cores;
@@ -177,4 +214,5 @@ void model_staging_step(const struct platform *pf, const struct layout *l,
     out->wait = waits / l->sim_cores;
     free(load);
     free(route_sum);
+    return rc;
 }

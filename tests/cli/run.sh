@@ -379,6 +379,40 @@ bad "sweep --model intransit on 1 node" "nodes=1: nodes: mapping=intransit" \
 bad "sweep past the platform's hosts" "nodes=33: nodes: 33 asked" \
     sweep --no-cache --iterations 400 --nodes 1,33
 
+# ---- degenerate values terminate (issue 39) ----
+# Empty or vanishing states with the staging servers (no bytes, no scaling, 1e-300 B/particle)
+# are a figure, not a hang: the model's queue looped for ever on them, in every command that
+# evaluates it. `timeout` bounds each case, so a hang fails it in seconds, not the suite.
+run_within() { # SECONDS ARGS...: as run, killed after SECONDS (rc 124)
+    limit=$1
+    shift
+    timeout -k 5 "$limit" "$situ" "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+}
+staging="--nodes 4 --mapping intransit --dtl staging"
+for empty in "--data-size 0" "--data-scaling 0" "--data-size 1e-300" "--data-size 1e-12"; do
+    # shellcheck disable=SC2086
+    run_within 10 model --json $staging $empty
+    [ $rc -eq 0 ] || miss "exit $rc, expected 0 (124: it hung)"
+    json_check 'd["makespan"] > 0 and d["makespan"] < 1e6' 'd["staging_wait"] == 0'
+    finish "model with staging and $empty gives a figure"
+done
+# shellcheck disable=SC2086
+run_within 30 sweep --model --no-cache $staging --data-size 0,1e-300,1 --out "$tmp/empty.csv"
+[ $rc -eq 0 ] || miss "exit $rc, expected 0 (124: it hung)"
+[ "$(cat "$tmp/empty.csv" 2>/dev/null | wc -l)" -eq 4 ] || miss "not 3 rows in the CSV"
+finish "sweep --model with staging and empty states"
+# shellcheck disable=SC2086
+run_within 30 advise --verify 0 --no-cache $staging --data-size 0,1e-300 --ratio 7,15
+[ $rc -eq 0 ] || miss "exit $rc, expected 0 (124: it hung)"
+grep -q "data_size=0" "$out" || miss "no candidate with data_size=0"
+finish "advise with staging and empty states"
+# shellcheck disable=SC2086
+XDG_CACHE_HOME=$tmp/xdg-empty run_within 60 run --json $staging --data-size 0 --iterations 200
+[ $rc -eq 0 ] || miss "exit $rc, expected 0 (124: it hung)"
+json_check 'd["makespan"] > 0' 'd["staging_wait"] == 0'
+finish "run with staging and empty states"
+
 # The README's parameter table and the man page's options are generated from the parameter table,
 # the man page's keys from the key tables, their one homes: a parameter or key added, renamed or
 # re-ranged without `make docs` fails here.

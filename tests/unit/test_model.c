@@ -287,6 +287,38 @@ Test(model, intransit_partial_chunks)
     cr_assert_gt(m.stage.R, network(500 * 100, 4));
 }
 
+/* dtl=staging with states of no bytes, or so few that a transfer's time vanishes beside the
+ * date (1e-12 B/particle: 4e-19 s at t = 1e-4 s): the queue's event loop took no step and
+ * looped for ever (inf x 0 = NaN for 0 bytes). Now a figure: the transfers take no time, the
+ * states land after the route's latency. The timeout fails the test should it loop again. */
+Test(model, staging_states_of_no_bytes_end, .timeout = 10)
+{
+    struct platform pf = twice_speed_platform();
+    struct params p = small_params();
+    p.nodes = 2;
+    p.mapping = MAPPING_INTRANSIT;
+    p.dtl = DTL_STAGING;
+    struct model_result none, tiny, few, some;
+    p.data_size = 0;
+    eval(&p, &pf, &none);
+    p.data_size = 1e-300;
+    eval(&p, &pf, &tiny);
+    p.data_size = 1e-12;
+    eval(&p, &pf, &few);
+    p.data_size = 100;
+    eval(&p, &pf, &some);
+    const struct model_result *all[] = {&none, &tiny, &few, &some};
+    for (int i = 0; i < 4; i++)
+        cr_assert(isfinite(all[i]->makespan) && isfinite(all[i]->stage.R), "result %d", i);
+    /* 8 ranks on node 1, 8 actors on node 2: one state each, all landing after the route's
+     * latency (two links), analysed at once; no put waits. */
+    close_to(none.stage.R, network(0, 1), "R of empty states");
+    cr_assert_eq(none.staging_wait, 0);
+    close_to(tiny.makespan, none.makespan, "makespan of 1e-300 B/particle");
+    cr_assert(none.stage.R <= few.stage.R && few.stage.R < some.stage.R, "R %g, %g, %g",
+              none.stage.R, few.stage.R, some.stage.R);
+}
+
 Test(model, halo_across_nodes)
 {
     struct platform pf = twice_speed_platform();
