@@ -24,7 +24,7 @@ python3 - "$SITU" "$BASE" "$REF" <<'PY'
 import os, subprocess, sys, tempfile, time
 situ, base, ref = sys.argv[1:4]
 # 5 ratios x 8 node counts x 2 mappings x 10 strides x 8 compute scalings = 6,400 rows
-GRID = ["--ratio", "1,3,7,15,31", "--nodes", "1..8", "--mapping", "insitu,intransit",
+GRID = ["--ratio", "1,3,7,15,31", "--nodes", "2..9", "--mapping", "insitu,intransit",
         "--stride", "100..1000+100", "--compute-scaling", "1..8"]
 tmp = tempfile.mkdtemp(prefix="situ-bench-sweep-")
 best, rows = {}, {}
