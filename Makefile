@@ -268,6 +268,7 @@ bench: all
 	sh tests/bench/tui.sh ./situ $(BENCH_BASE)
 	sh tests/bench/lua.sh ./situ
 	sh tests/bench/advise.sh ./situ $(BENCH_BASE)
+	sh tests/bench/sweep.sh ./situ $(BENCH_BASE)
 
 install: situ situ-sim smpi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
