@@ -42,14 +42,7 @@ static unsigned long ticks;
 static FILE *print_out;
 static bool print_out_set;
 static struct loaded *current; /* the entry being evaluated, for ctx's __index */
-static double time_limit = ANALYTICS_TIME_LIMIT;
 static long current_step;
-
-void analytics_set_time_limit(double seconds)
-{
-    time_limit = seconds > 0 ? seconds : ANALYTICS_TIME_LIMIT;
-    simulation_set_time_limit(seconds);
-}
 
 void analytics_set_output(FILE *out)
 {
@@ -114,8 +107,9 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
                             .out = print_out_set ? print_out : stderr,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
                             .max_memory = ANALYTICS_MAX_MEMORY,
-                            .time_limit = time_limit,
-                            .self_contained = true};
+                            .time_limit = ANALYTICS_TIME_LIMIT, /* or --time-limit's */
+                            .self_contained = true,
+                            .what = "an analytics file"};
     memset(a, 0, sizeof *a);
     snprintf(a->path, sizeof a->path, "%s", path);
     a->st = *st;
@@ -136,7 +130,7 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
     lua_pushstring(L, path);
     if (script_pcall(a->s, 2, 1, false) < 0)
         goto fail;
-    lua_getfield(L, -1, "name");
+    script_raw_field(L, -1, "name");
     if (script_has_nul(L, -1)) { /* a name is what a file is known by: never cut */
         snprintf(err, errlen, "%s: name: holds a NUL byte", path);
         drop(a);
@@ -145,7 +139,7 @@ static int load(struct loaded *a, const char *path, const struct stat *st, char 
     snprintf(a->name, sizeof a->name, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     for (int fn = 0; fn < FN_COUNT; fn++) {
-        lua_getfield(L, -1, fn_names[fn]);
+        script_raw_field(L, -1, fn_names[fn]);
         function_position(a, fn);
         lua_pop(L, 1);
     }
@@ -272,7 +266,7 @@ static int call(struct loaded *a, int fn, const struct params *p, const struct a
 {
     lua_State *L = script_lua(a->s);
     lua_rawgeti(L, LUA_REGISTRYINDEX, a->spec_ref);
-    lua_getfield(L, -1, fn_names[fn]);
+    script_raw_field(L, -1, fn_names[fn]);
     lua_remove(L, -2);
     push_ctx(L, p, c);
     script_budget_reset(a->s);
@@ -312,7 +306,7 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
         }
         lua_pop(L, 1);
     }
-    lua_getfield(L, t, "pattern");
+    script_raw_field(L, t, "pattern");
     const char *pat = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     int found = analytics_pattern_find(pat);
     if (found < 0) {
@@ -327,7 +321,7 @@ static int exchange_value(struct loaded *a, struct analytics_value *v, char *err
     }
     lua_pop(L, 1);
     v->pattern = (enum analytics_pattern)found;
-    lua_getfield(L, t, "bytes");
+    script_raw_field(L, t, "bytes");
     if (lua_isnil(L, -1) && found == ANALYTICS_NONE)
         lua_pop(L, 1);
     else if (take_number(a, FN_EXCHANGE, "bytes each analytics actor contributes",

@@ -48,10 +48,6 @@ int analytics_eval(const struct params *p, const struct analytics_ctx *c, struct
 int analytics_profile(const struct params *p, const struct layout *l, struct analytics_profile *out,
                       char *err, size_t errlen);
 
-/* The wall-clock limit of each evaluation, in seconds (the --time-limit option); <= 0 keeps
- * the default, SCRIPT_TIME_LIMIT. */
-void analytics_set_time_limit(double seconds); /* simulation profiles' too */
-
 /* The file behind a name: a path (anything with '/' or ending in .lua) or
  * scripts/lua/analytics/NAME.lua in the data directories. -1 with a message listing the names. */
 int analytics_resolve(const char *name, char *path, size_t len, char *err, size_t errlen);

@@ -23,6 +23,7 @@
 #include "embedded/sandbox_lua.h" /* scripts/lua/internal/sandbox.lua, compiled in */
 
 static const char globals_key; /* the registry's: the globals as the sandbox built them */
+static const char reseed_key;  /* the registry's: sandbox.lua's reseed, for self-contained files */
 
 int sandbox_check_write(const char *path, char *err, size_t errlen)
 {
@@ -335,7 +336,7 @@ static int require_text(lua_State *L)
     return lua_gettop(L);
 }
 
-void sandbox_open(lua_State *L, bool self_contained, const char *root)
+void sandbox_open(lua_State *L, const char *self_contained, const char *root)
 {
     if (luaL_loadbufferx(L, (const char *)sandbox_lua, sizeof sandbox_lua - 1, "=sandbox", "t") !=
         LUA_OK)
@@ -366,9 +367,21 @@ void sandbox_open(lua_State *L, bool self_contained, const char *root)
     lua_getglobal(L, "require");
     lua_pushcclosure(L, require_text, 1);
     lua_setfield(L, -2, "require");
-    lua_pushboolean(L, self_contained);
-    lua_call(L, 2, 0);
+    if (self_contained)
+        lua_pushstring(L, self_contained);
+    else
+        lua_pushnil(L);
+    lua_call(L, 2, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &reseed_key); /* nil unless self-contained */
     user_globals(L);
+}
+
+void sandbox_reseed(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &reseed_key) == LUA_TFUNCTION)
+        lua_call(L, 0, 0);
+    else
+        lua_pop(L, 1);
 }
 
 void sandbox_root(const char *file, char *root)

@@ -15,9 +15,15 @@ struct lua_State;
  * denials of sandbox.lua, and then a fresh table of globals for user code, so that nothing a
  * script replaces reaches the sandbox's own functions. `root` is the script's directory (filled in
  * later by whoever loads the script, sandbox_root; "" until then): code loads from there or from
- * the current directory only. self_contained: dofile, loadfile and require are refused. Raises a
- * Lua error if it cannot (out of memory): call it in a protected call. */
-void sandbox_open(struct lua_State *L, bool self_contained, const char *root);
+ * the current directory only. self_contained (NULL: not): what the file is, for the messages ("an
+ * analytics file"); its dofile, loadfile, require, file reads and clock are refused and its
+ * math.random seeded (sandbox_reseed). Raises a Lua error if it cannot (out of memory): call it in
+ * a protected call. */
+void sandbox_open(struct lua_State *L, const char *self_contained, const char *root);
+
+/* Seeds a self-contained file's math.random as at the sandbox's start (no-op for others), so that
+ * every evaluation draws the same numbers. Calls Lua: in a protected call. */
+void sandbox_reseed(struct lua_State *L);
 
 /* The directory of the file being run, every link resolved, into root (PATH_MAX bytes); "" if it
  * does not resolve (then only the current directory holds code). */

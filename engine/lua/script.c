@@ -122,7 +122,10 @@ static void expand_source(struct script *s)
  * no deadline. */
 void script_clock_start(struct script *s)
 {
-    s->watch = watchdog_arm(s->o.time_limit, s->path[0] ? s->path : s->where);
+    /* The override as it is now, not when the interpreter was made: a simulation profile is
+     * loaded before any flag is read (its parameters are flags), so --time-limit came later. */
+    s->limit = time_limit_override > 0 ? time_limit_override : s->o.time_limit;
+    s->watch = watchdog_arm(s->limit, s->path[0] ? s->path : s->where);
     lua_gc(s->L, LUA_GCRESTART);
 }
 
@@ -144,7 +147,7 @@ static void script_hook(lua_State *L, lua_Debug *ar)
         lua_pushfstring(L,
                         "%s: stopped after %f s, the time limit: an endless loop? "
                         "(--time-limit raises it)",
-                        s->where[0] ? s->where : "?", (lua_Number)s->o.time_limit);
+                        s->where[0] ? s->where : "?", (lua_Number)s->limit);
         lua_error(L);
     }
     if (s->o.max_instructions && s->count > s->o.max_instructions) {
@@ -225,6 +228,13 @@ void script_set_error(struct script *s, int status, const char *msg)
     expand_source(s);
 }
 
+/* sandbox_reseed in a protected call. */
+static int reseed(lua_State *L)
+{
+    sandbox_reseed(L);
+    return 0;
+}
+
 int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
 {
     lua_State *L = s->L;
@@ -247,7 +257,20 @@ int script_pcall(struct script *s, int nargs, int nresults, bool traceback)
         script_clock_start(s);
     s->depth++;
     s->mem_hit = false;
-    int status = lua_pcall(L, nargs, nresults, base);
+    int status = LUA_OK;
+    /* A self-contained file's math.random gives the same numbers at every evaluation, in every
+     * process (docs/lua.md): each outermost call starts from the one seed, so what a function
+     * returns depends on its ctx, not on how many evaluations came before (the model's, then a
+     * simulation child's). */
+    if (outermost && s->o.self_contained) {
+        lua_pushcfunction(L, reseed);
+        if ((status = lua_pcall(L, 0, 0, 0)) != LUA_OK) { /* out of memory: the call is not made */
+            lua_replace(L, base + 1);
+            lua_settop(L, base + 1);
+        }
+    }
+    if (status == LUA_OK)
+        status = lua_pcall(L, nargs, nresults, base);
     lua_remove(L, base);
     if (status != LUA_OK) {
         script_set_error(s, status, lua_tostring(L, -1));
@@ -397,7 +420,9 @@ static int open_state(lua_State *L)
     lua_pushcfunction(L, l_print);
     lua_setglobal(L, "print");
     if (!s->o.unsafe)
-        sandbox_open(L, s->o.self_contained, s->root);
+        sandbox_open(L,
+                     s->o.self_contained ? (s->o.what ? s->o.what : "a self-contained file") : NULL,
+                     s->root);
     return 0;
 }
 
@@ -409,8 +434,6 @@ struct script *script_new(const struct script_opts *o)
     s->o = *o;
     s->co_ref = LUA_NOREF;
     s->watch = -1;
-    if (time_limit_override > 0)
-        s->o.time_limit = time_limit_override;
     if (o->async) {
         s->mem = open_memstream(&s->mem_buf, &s->mem_size);
         if (!s->mem) {

@@ -41,6 +41,7 @@ struct script_opts {
     /* dofile, loadfile and require are refused (analytics files): a result cached by the
      * file's content cannot go stale through another file. */
     bool self_contained;
+    const char *what; /* what such a file is, for the sandbox's refusals: "an analytics file" */
     /* The explorer's mode: the scenario runs as a coroutine (script_async.h), situ.run and
      * situ.sweep yield requests instead of blocking, and print, situ.table and io.write go to a
      * buffer the host reads (script_take_output) whatever `out` says; io.read reads nothing. */
@@ -90,7 +91,8 @@ void script_error_line(const struct script *s, char *out, size_t len);
 int script_exit_status(const struct script *s, int otherwise);
 
 /* The --time-limit option: replaces every interpreter's default wall-clock limit (the
- * scenarios' and the analytics'); <= 0 restores the defaults. */
+ * scenarios', the analytics', the simulation profiles', the lessons'), from the next call into
+ * Lua on, interpreters made before included; <= 0 restores the defaults. */
 void script_set_time_limit(double seconds);
 /* The override, or 0 when the defaults hold. */
 double script_time_limit(void);

@@ -28,6 +28,13 @@ void script_push_params(lua_State *L, const struct params *p)
     }
 }
 
+int script_raw_field(lua_State *L, int idx, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, idx);
+}
+
 bool script_has_nul(lua_State *L, int idx)
 {
     size_t n;

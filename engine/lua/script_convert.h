@@ -24,6 +24,14 @@ bool script_has_nul(struct lua_State *L, int idx);
  * table. The analytics' and the simulation profiles' checks of what a function returned. */
 void script_describe(struct lua_State *L, int idx, char *out, size_t len);
 
+/* Pushes t[key] of the table at idx, read raw (lua_rawget), and returns its type. How C reads a
+ * table outside a protected call: a value a user function returned (an analytics' exchange, a
+ * profile's halo) once its call has ended, and the checked tables of analytics_spec.lua and
+ * simulation_spec.lua. A metatable's __index there would be user code run with no protection and
+ * no deadline (a throwing one aborted situ); the fields read are those a raw walk (lua_next)
+ * sees, which is how the checks walk them too. */
+int script_raw_field(struct lua_State *L, int idx, const char *key);
+
 /* Pushes p as a table: every parameter of the table, numbers as numbers, choices and paths as
  * strings. */
 void script_push_params(struct lua_State *L, const struct params *p);

@@ -32,6 +32,7 @@ struct script {
     int depth;                 /* protected calls in progress: limits only apply inside one */
     bool mem_hit;              /* the allocator refused a block since the last call */
     int watch;                 /* the watchdog's handle of the call in progress, or -1 */
+    double limit;              /* its wall-clock seconds: --time-limit's, else o.time_limit */
     char where[PATH_MAX + 16]; /* "FILE:LINE" the hook last saw running, for memory errors */
     char err[SCRIPT_ERR_MAX];
     char path[PATH_MAX]; /* the file script_load read last: Lua's messages shorten it, s->err not */

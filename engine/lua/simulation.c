@@ -44,13 +44,6 @@ bool simulation_uses(int id)
 
 _Static_assert(sizeof act.pos[0] > sizeof act.path, "a function's position holds its path");
 
-static double time_limit = ANALYTICS_TIME_LIMIT;
-
-void simulation_set_time_limit(double seconds)
-{
-    time_limit = seconds > 0 ? seconds : ANALYTICS_TIME_LIMIT;
-}
-
 const char *simulation_active(void)
 {
     return act.name;
@@ -113,8 +106,9 @@ static int load(char *err, size_t errlen)
                             .out = stderr,
                             .max_instructions = ANALYTICS_MAX_INSTRUCTIONS,
                             .max_memory = ANALYTICS_MAX_MEMORY,
-                            .time_limit = time_limit,
-                            .self_contained = true};
+                            .time_limit = ANALYTICS_TIME_LIMIT, /* or --time-limit's */
+                            .self_contained = true,
+                            .what = "a simulation profile file"};
     drop();
     if (stat(act.path, &act.st) < 0 || !(act.s = script_new(&o))) {
         snprintf(err, errlen, "%s: cannot read", act.path);
@@ -132,7 +126,7 @@ static int load(char *err, size_t errlen)
     if (script_pcall(act.s, 2, 1, false) < 0)
         goto fail;
     for (int fn = 0; fn < FN_COUNT; fn++) {
-        lua_getfield(L, -1, fn_names[fn]);
+        script_raw_field(L, -1, fn_names[fn]);
         function_position(L, fn);
         lua_pop(L, 1);
     }
@@ -147,8 +141,8 @@ fail:
  * against them (a reload: the table cannot change once threads run). */
 static int declare(lua_State *L, bool first, char *err, size_t errlen)
 {
-    lua_getfield(L, -1, "params");
-    int n = (int)luaL_len(L, -1);
+    script_raw_field(L, -1, "params");
+    int n = (int)lua_rawlen(L, -1);
     if (!first && n != act.nparams) {
         snprintf(err, errlen, "%s: its parameters changed; start situ again to use them", act.path);
         lua_pop(L, 1);
@@ -156,9 +150,9 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
     }
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
-        lua_getfield(L, -1, "name");
-        lua_getfield(L, -2, "unit");
-        lua_getfield(L, -3, "help");
+        script_raw_field(L, -1, "name");
+        script_raw_field(L, -2, "unit");
+        script_raw_field(L, -3, "help");
         const char *key = lua_tostring(L, -3);
         struct param_desc d = {
             .key = key, .unit = lua_tostring(L, -2), .help = lua_tostring(L, -1)};
@@ -166,11 +160,11 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
         const char *nums[] = {"default", "min", "max"};
         double *dst[] = {&d.def, &d.min, &d.max};
         for (int k = 0; k < 3; k++) {
-            lua_getfield(L, -1, nums[k]);
+            script_raw_field(L, -1, nums[k]);
             *dst[k] = lua_tonumber(L, -1);
             lua_pop(L, 1);
         }
-        lua_getfield(L, -1, "log");
+        script_raw_field(L, -1, "log");
         d.scale = lua_toboolean(L, -1) ? SCALE_LOG : SCALE_LINEAR;
         lua_pop(L, 1);
         char perr[PARAMS_ERR_MAX];
@@ -190,7 +184,7 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
     lua_pop(L, 1);
     act.nparams = n;
     unsigned uses = 0;
-    lua_getfield(L, -1, "uses"); /* checked names (simulation_spec.lua) */
+    script_raw_field(L, -1, "uses"); /* checked names (simulation_spec.lua) */
     for (int i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
         uses |= 1u << (params_find(lua_tostring(L, -1)) - P_REGION);
         lua_pop(L, 1);
@@ -201,8 +195,8 @@ static int declare(lua_State *L, bool first, char *err, size_t errlen)
         return -1;
     }
     act.uses = uses;
-    lua_getfield(L, -1, "dims");
-    lua_getfield(L, -2, "periodic");
+    script_raw_field(L, -1, "dims");
+    script_raw_field(L, -2, "periodic");
     struct sim_shape shape = {(int)lua_tointeger(L, -2), lua_toboolean(L, -1)};
     lua_pop(L, 2);
     struct sim_shape now = layout_shape();
@@ -370,7 +364,7 @@ static int halo_value(lua_State *L, struct sim_profile *out, char *err, size_t e
     }
     static const char *const axes[] = {".x", ".y", ".z"};
     for (int d = 0; d < 3; d++) {
-        lua_getfield(L, t, axes[d] + 1);
+        script_raw_field(L, t, axes[d] + 1);
         out->face[d] = 0;
         if (!lua_isnil(L, -1) && take_number(L, -1, FN_HALO, axes[d], &out->face[d], err, errlen))
             return -1;
@@ -412,7 +406,7 @@ int simulation_eval_step(const struct params *p, const struct layout *l, long st
     for (int fn = 0; fn < FN_COUNT; fn++) {
         int top = lua_gettop(L);
         lua_rawgeti(L, LUA_REGISTRYINDEX, act.spec_ref);
-        lua_getfield(L, -1, fn_names[fn]);
+        script_raw_field(L, -1, fn_names[fn]);
         lua_remove(L, -2);
         push_ctx(L, p, l);
         script_budget_reset(act.s);

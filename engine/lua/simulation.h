@@ -59,9 +59,6 @@ int simulation_resolve(const char *name, char *path, size_t len, char *err, size
 /* Names of the shipped profiles, sorted; returns how many. */
 int simulation_list(char names[][SIMULATION_NAME_MAX], int max);
 
-/* The wall-clock limit of each evaluation (analytics_set_time_limit sets both). */
-void simulation_set_time_limit(double seconds);
-
 /* Forgets the active profile, its parameters and shape (tests). */
 void simulation_forget(void);
 

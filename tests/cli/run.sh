@@ -413,6 +413,22 @@ XDG_CACHE_HOME=$tmp/xdg-empty run_within 60 run --json $staging --data-size 0 --
 json_check 'd["makespan"] > 0' 'd["staging_wait"] == 0'
 finish "run with staging and empty states"
 
+# A profile's halo table with a throwing or looping __index is read raw (its metatable is user
+# code that once ran outside any protected call: situ aborted, exit 134, even in a script's pcall).
+cat >"$tmp/halo-throw.lua" <<'EOF_LUA'
+return {name = "x", particles = 1, cost = 1,
+  halo = function(ctx) return setmetatable({}, {__index = function() error("boom") end}) end}
+EOF_LUA
+cat >"$tmp/halo-loop.lua" <<'EOF_LUA'
+return {name = "x", particles = 1, cost = 1,
+  halo = function(ctx) return setmetatable({}, {__index = function() while true do end end}) end}
+EOF_LUA
+for f in halo-throw halo-loop; do
+    run_within 20 model --json --simulation "$tmp/$f.lua"
+    [ $rc -eq 0 ] || miss "exit $rc, expected 0 (134: aborted, 124: hung)"
+    finish "profile $f: its halo's __index is not called"
+done
+
 # The README's parameter table and the man page's options are generated from the parameter table,
 # the man page's keys from the key tables, their one homes: a parameter or key added, renamed or
 # re-ranged without `make docs` fails here.

@@ -8,8 +8,11 @@
 -- checks are C closures (engine/lua/sandbox.c) that hold what they call. User code then gets
 -- its own copy of the globals.
 -- Arguments: the checked functions (open, output, load, loadfile, dofile, require, searcher:
--- require's Lua searcher), and self_contained (analytics files: dofile, loadfile, require, reading files or
--- standard input and the clock are refused, and random numbers are seeded the same every time).
+-- require's Lua searcher), and self_contained: nil, or what the file is in messages ("an
+-- analytics file", "a simulation profile file"), whose dofile, loadfile, require, reading files
+-- or standard input and the clock are refused, and whose random numbers are seeded the same at
+-- every evaluation. Returns then the function that seeds them (script_pcall calls it before each
+-- evaluation), nothing otherwise.
 local checked, self_contained = ...
 local G, error, ipairs, type = _G, error, ipairs, type
 local os, io, package, string, math = os, io, package, string, math
@@ -42,7 +45,7 @@ searchers[3] = function() return 'no C modules in the sandbox (--unsafe lifts it
 searchers[4] = nil
 
 if self_contained then
-  local why = ' is refused in an analytics file: it must be self-contained, so that '
+  local why = ' is refused in ' .. self_contained .. ': it must be self-contained, so that '
     .. 'results cached for its content cannot go stale through another file or the clock'
   local function refused(name)
     local msg = name .. why
@@ -63,6 +66,9 @@ if self_contained then
   for _, f in ipairs{'time', 'clock', 'date'} do
     os[f] = refused('os.' .. f)
   end
-  math.randomseed(0x5174)
+  local randomseed = math.randomseed
+  local function reseed() randomseed(0x5174) end
+  reseed()
   math.randomseed = refused('math.randomseed')
+  return reseed
 end
