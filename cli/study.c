@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/base/csv.h"
 #include "../engine/run/cache.h"
 #include "../engine/base/datadir.h"
 #include "../engine/base/flag.h"
@@ -335,13 +336,13 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
     for (int id = 0; id < PARAM_COUNT; id++) {
         char v[PARAMS_PATH_MAX];
         params_format(p, id, v, sizeof v);
-        report_csv_field(f, v);
+        csv_field(f, v);
         fputc(',', f);
     }
     for (int k = 0; result_keys[k]; k++) {
         json_t *v = result_get(r, result_keys[k]);
         if (json_is_string(v))
-            report_csv_field(f, json_string_value(v));
+            csv_field(f, json_string_value(v));
         else if (json_is_integer(v))
             fprintf(f, "%lld", (long long)json_integer_value(v));
         else if (json_is_number(v))

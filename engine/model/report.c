@@ -173,21 +173,6 @@ int report_print_json(FILE *out, json_t *v)
     return rc;
 }
 
-void report_csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
-}
-
 /* "per_step": one core of each component's active and idle seconds at every step (a NULL array:
  * an empty list). */
 static json_t *per_step_json(const double *const arrays[4], long steps)

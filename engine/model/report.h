@@ -23,9 +23,6 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
 void report_result_table(FILE *out, const char *title, const struct params *p,
                          const struct model_result *m);
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
-void report_csv_field(FILE *out, const char *text);
-
 /* Prints a JSON value on one line followed by a newline; -1 if it cannot be rendered (a value
  * that is not finite) or written. No flush: the caller's commit or exit check sees the error
  * with its errno (a flush here would leave only the error flag). */
