@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/base/csv.h"
 #include "../engine/base/outfile.h"
 #include "../engine/model/report.h"
 #include "../plot/chart.h"
@@ -255,7 +256,7 @@ static int write_csv(const struct advise *a, const struct advise_check *chk, int
             char v[PARAMS_PATH_MAX];
             params_format(&p, id, v, sizeof v);
             fputc(',', f);
-            report_csv_field(f, v);
+            csv_field(f, v);
         }
         csv_metrics(f, &c->model, a->objective);
         const struct advise_check *s = c->rank >= 0 && c->rank < nchk ? &chk[c->rank] : NULL;

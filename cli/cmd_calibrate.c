@@ -186,6 +186,31 @@ static void fit_table(FILE *out, const struct calib_runs *runs, const struct cal
     }
 }
 
+/* Every fitted cost a finite value, and with --out one the parameter takes (its range), so
+ * that what is reported is a number and what is written loads back: -1 with why, naming the
+ * cost. Runs the model cannot fit a cost to are bad input, like a bad value in a file. */
+static int fit_usable(const struct calib_fit *f, const struct params *base, bool out, char *err,
+                      size_t errlen)
+{
+    for (int j = 0; j < f->ncost; j++) {
+        const char *key = param_table[f->cost_id[j]].key;
+        struct params p = *base;
+        char perr[PARAMS_ERR_MAX];
+        if (!isfinite(f->value[j])) {
+            snprintf(err, errlen,
+                     "calibrate: these runs fit %s to %g, no cost at all; expected runs whose "
+                     "times the model can follow",
+                     key, f->value[j]);
+            return -1;
+        }
+        if (out && params_set_number(&p, f->cost_id[j], f->value[j], perr) < 0) {
+            snprintf(err, errlen, "calibrate: the fitted %s cannot be a preset's (%s)", key, perr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct calib_args {
     const char **fit, **check;
     int nfit, ncheck;
@@ -304,9 +329,17 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("%s", err);
         goto done;
     }
+    if (fit_usable(&fit, &o.p, a.out, err, sizeof err) < 0) {
+        cli_error("%s", err);
+        goto done;
+    }
     if (a.out) {
         struct params p = o.p;
         calib_apply(&fit, &p);
+        if (params_validate(&p, err) < 0) {
+            cli_error("calibrate: the calibrated configuration cannot be a preset: %s", err);
+            goto done;
+        }
         char desc[CALIB_CODE_MAX + 96];
         snprintf(desc, sizeof desc,
                  "calibrated by situ calibrate on %d runs of %s (rms error %.1f%%)", runs.n,

@@ -11,14 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/base/csv.h"
+#include "../engine/base/escape.h"
 #include "../engine/base/flag.h"
+#include "../engine/base/infile.h"
 #include "../engine/base/outfile.h"
 #include "cli.h"
 
 #define REPORT_STEPS   64
-#define REPORT_WRONG   512
-#define REPORT_NAME    128
-#define REPORT_HEADING 256
+#define REPORT_LESSONS 16
 
 struct goal_cell {
     bool met;
@@ -27,19 +28,19 @@ struct goal_cell {
     double minutes; /* on the step until the goal was met */
 };
 
+/* The texts that come from the logs are kept whole (malloc'd): two students whose ids differ
+ * only past some length are two students, and the report shows each as it was logged. */
 struct student {
-    char lesson[REPORT_NAME + 1024]; /* the lesson's path, as logged */
-    char id[REPORT_NAME];
+    char *lesson; /* the lesson's path, as logged */
+    char *id;
     char where[32]; /* "complete", "quit @3", "at 2" */
     bool done;      /* the lesson was completed (and not restarted since) */
     struct goal_cell cell[REPORT_STEPS];
-    char wrong[REPORT_WRONG]; /* step 2: "is"; ... */
+    char *wrong; /* step 2: "is"; ... (NULL: none) */
 };
 
 struct lesson_info {
-    char path[1024];
-    char name[REPORT_NAME];
-    char title[REPORT_HEADING];
+    char *path, *name, *title;
     bool goal[REPORT_STEPS]; /* step i+1 has a goal (the "start" line says which) */
 };
 
@@ -47,25 +48,43 @@ struct class
 {
     struct student *st;
     int n, cap;
-    struct lesson_info ls[16];
+    struct lesson_info ls[REPORT_LESSONS];
     int nls;
 };
+
+static void class_free(struct class *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->st[i].lesson);
+        free(c->st[i].id);
+        free(c->st[i].wrong);
+    }
+    free(c->st);
+    for (int i = 0; i < c->nls; i++) {
+        free(c->ls[i].path);
+        free(c->ls[i].name);
+        free(c->ls[i].title);
+    }
+}
 
 static struct lesson_info *lesson_of(struct class *c, const char *path, json_t *o)
 {
     for (int i = 0; i < c->nls; i++)
         if (!strcmp(c->ls[i].path, path))
             return &c->ls[i];
-    if (c->nls == (int)(sizeof c->ls / sizeof c->ls[0]))
+    if (c->nls == REPORT_LESSONS)
         return NULL;
-    struct lesson_info *l = &c->ls[c->nls++];
-    memset(l, 0, sizeof *l);
-    snprintf(l->path, sizeof l->path, "%s", path);
     const char *name = json_string_value(json_object_get(o, "name"));
     const char *title = json_string_value(json_object_get(o, "title"));
-    snprintf(l->name, sizeof l->name, "%s", name ? name : path);
-    snprintf(l->title, sizeof l->title, "%s", title ? title : "");
-    return l;
+    struct lesson_info l = {.path = strdup(path),
+                            .name = strdup(name ? name : path),
+                            .title = strdup(title ? title : "")};
+    if (!l.path || !l.name || !l.title) {
+        free(l.path), free(l.name), free(l.title);
+        return NULL;
+    }
+    c->ls[c->nls] = l;
+    return &c->ls[c->nls++];
 }
 
 static struct student *student_of(struct class *c, const char *lesson, const char *id)
@@ -81,22 +100,37 @@ static struct student *student_of(struct class *c, const char *lesson, const cha
         c->st = m;
         c->cap = cap;
     }
-    struct student *s = &c->st[c->n++];
-    memset(s, 0, sizeof *s);
-    snprintf(s->lesson, sizeof s->lesson, "%s", lesson);
-    snprintf(s->id, sizeof s->id, "%s", id);
+    struct student s = {.lesson = strdup(lesson), .id = strdup(id)};
+    if (!s.lesson || !s.id) {
+        free(s.lesson), free(s.id);
+        return NULL;
+    }
     for (int k = 0; k < REPORT_STEPS; k++)
-        s->cell[k].entered = -1;
-    return s;
+        s.cell[k].entered = -1;
+    c->st[c->n] = s;
+    return &c->st[c->n++];
 }
 
-/* The student named by a log without --student: its file's name without directory or suffix. */
-static void id_of_file(const char *file, char *out, size_t len)
+/* Appends "; step N: "answer"" to the student's wrong answers; -1 when out of memory. */
+static int add_wrong(struct student *s, int step, const char *answer)
+{
+    size_t used = s->wrong ? strlen(s->wrong) : 0, more = strlen(answer) + 32;
+    char *w = realloc(s->wrong, used + more);
+    if (!w)
+        return -1;
+    snprintf(w + used, more, "%sstep %d: \"%s\"", used ? "; " : "", step, answer);
+    s->wrong = w;
+    return 0;
+}
+
+/* The student named by a log without --student: its file's name without directory or suffix
+ * (malloc'd; NULL when out of memory). */
+static char *id_of_file(const char *file)
 {
     const char *b = strrchr(file, '/');
     b = b ? b + 1 : file;
     const char *dot = strrchr(b, '.');
-    snprintf(out, len, "%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
+    return strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
 }
 
 /* One line of a log into the class; -1 with why. */
@@ -117,16 +151,16 @@ static int take_line(struct class *c, const char *file, json_t *o, char *why, si
     }
     int step = jstep ? (int)json_integer_value(jstep) - 1 : -1;
     double sec = json_number_value(jsec);
-    char fid[REPORT_NAME];
     const char *id = json_string_value(json_object_get(o, "student"));
-    if (!id) {
-        id_of_file(file, fid, sizeof fid);
-        id = fid;
-    }
+    char *fid = id ? NULL : id_of_file(file);
     struct lesson_info *l = lesson_of(c, lesson, o);
-    struct student *s = l ? student_of(c, lesson, id) : NULL;
+    struct student *s = l && (id || fid) ? student_of(c, lesson, id ? id : fid) : NULL;
+    free(fid);
     if (!s) {
-        snprintf(why, whylen, "too many lessons or students in one report");
+        if (!l && c->nls == REPORT_LESSONS)
+            snprintf(why, whylen, "more than %d lessons in one report", REPORT_LESSONS);
+        else
+            snprintf(why, whylen, "out of memory");
         return -1;
     }
     if (!strcmp(event, "start")) {
@@ -157,9 +191,10 @@ static int take_line(struct class *c, const char *file, json_t *o, char *why, si
     }
     if (cell && !strcmp(event, "answer wrong")) {
         const char *a = json_string_value(json_object_get(o, "message"));
-        size_t used = strlen(s->wrong);
-        snprintf(s->wrong + used, sizeof s->wrong - used, "%sstep %d: \"%s\"", used ? "; " : "",
-                 step + 1, a ? a : "");
+        if (add_wrong(s, step + 1, a ? a : "") < 0) {
+            snprintf(why, whylen, "out of memory");
+            return -1;
+        }
     }
     if (!strcmp(event, "complete") || (s->done && strcmp(event, "restart")))
         s->done = true; /* finished: a quit from the summary, a look back, change nothing */
@@ -174,19 +209,27 @@ static int take_line(struct class *c, const char *file, json_t *o, char *why, si
     return 0;
 }
 
+/* One student's log into the class. A log that is no regular file (a directory of logs, a
+ * FIFO) is refused, never read as an empty log: the report would be a student short. */
 static int read_log(struct class *c, const char *file)
 {
-    FILE *f = fopen(file, "r");
+    char err[INFILE_ERR_MAX];
+    FILE *f = infile_open(file, "lesson log", 0, err, sizeof err);
     if (!f) {
-        cli_error("%s: cannot read: %s", file, strerror(errno));
+        cli_error("%s%s", err, strstr(err, ": a directory,") ? " (give its logs: DIR/*.log)" : "");
         return -1;
     }
     char *line = NULL, why[256];
     size_t cap = 0;
     int no = 0, rc = 0;
-    ssize_t len;
-    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
+    long len;
+    while (rc == 0 && (len = infile_line(f, &line, &cap, INFILE_LINE_MAX)) != -1) {
         no++;
+        if (len == -2) {
+            cli_error("%s:%d: line longer than %ld bytes", file, no, INFILE_LINE_MAX);
+            rc = -1;
+            break;
+        }
         if (len == 1 && line[0] == '\n')
             continue;
         json_error_t je;
@@ -199,6 +242,10 @@ static int read_log(struct class *c, const char *file)
             rc = -1;
         }
         json_decref(o);
+    }
+    if (rc == 0 && ferror(f)) {
+        cli_error("%s: cannot read lesson log: %s", file, strerror(errno));
+        rc = -1;
     }
     free(line);
     fclose(f);
@@ -222,6 +269,15 @@ static int by_id(const void *a, const void *b)
     return d ? d : strcmp(x->id, y->id);
 }
 
+/* What the logs say, as the terminal shows it: escaped (escape.h), so that a student's id
+ * cannot drive the instructor's terminal; "?" only when out of memory. */
+static void put_text(const char *format, const char *text)
+{
+    char *shown = escape_visible(text);
+    printf(format, shown ? shown : "?");
+    free(shown);
+}
+
 static void print_class(const struct class *c)
 {
     for (int li = 0; li < c->nls; li++) {
@@ -229,8 +285,11 @@ static void print_class(const struct class *c)
         int n = 0;
         for (int i = 0; i < c->n; i++)
             n += !strcmp(c->st[i].lesson, l->path);
-        printf("%s%s: %s (%d student%s)\n", li ? "\n" : "", l->name, l->title, n,
-               n == 1 ? "" : "s");
+        if (li)
+            printf("\n");
+        put_text("%s: ", l->name);
+        put_text("%s", l->title);
+        printf(" (%d student%s)\n", n, n == 1 ? "" : "s");
         printf("%-10s %-9s", "student", "where");
         for (int k = 0; k < REPORT_STEPS; k++)
             if (l->goal[k])
@@ -240,49 +299,32 @@ static void print_class(const struct class *c)
             const struct student *s = &c->st[i];
             if (strcmp(s->lesson, l->path))
                 continue;
-            printf("%-10s %-9s", s->id, s->where[0] ? s->where : "at 1");
+            put_text("%-10s", s->id);
+            printf(" %-9s", s->where[0] ? s->where : "at 1");
             for (int k = 0; k < REPORT_STEPS; k++) {
                 char cell[32];
                 cell_text(&s->cell[k], cell, sizeof cell);
                 if (l->goal[k])
                     printf(" %-13s", cell);
             }
-            printf(" %s\n", s->wrong[0] ? s->wrong : "-");
+            put_text(" %s\n", s->wrong ? s->wrong : "-");
         }
     }
     printf("\n(met Nh Mm: met after N hints, M minutes on the step; no Nh: reached, not met; -: "
            "not reached)\n");
 }
 
-/* A CSV field, quoted when it must be. */
-static void csv_field(char *out, size_t len, const char *v)
-{
-    if (!strpbrk(v, ",\"\n")) {
-        snprintf(out, len, "%s", v);
-        return;
-    }
-    size_t k = 0;
-    out[k++] = '"';
-    for (; *v && k + 3 < len; v++) {
-        if (*v == '"')
-            out[k++] = '"';
-        out[k++] = *v;
-    }
-    out[k++] = '"';
-    out[k] = 0;
-}
-
+/* A row per student and goal; every text field through csv_field, whatever the logs hold. */
 static int write_csv(const struct class *c, const char *path)
 {
     struct outfile o;
-    char err[OUTFILE_ERR_MAX], line[4096], a[1200], b[REPORT_WRONG * 2];
+    char err[OUTFILE_ERR_MAX];
     if (outfile_open(&o, path, err, sizeof err) < 0) {
         cli_error("%s", err);
         return -1;
     }
     int rows = 0;
-    snprintf(line, sizeof line, "lesson,student,where,step,met,hints,minutes,wrong_answers\n");
-    outfile_write(&o, line, strlen(line));
+    fputs("lesson,student,where,step,met,hints,minutes,wrong_answers\n", o.f);
     for (int i = 0; i < c->n; i++) {
         const struct student *s = &c->st[i];
         const struct lesson_info *l = NULL;
@@ -293,18 +335,19 @@ static int write_csv(const struct class *c, const char *path)
             if (!l->goal[k])
                 continue;
             const struct goal_cell *g = &s->cell[k];
-            csv_field(a, sizeof a, s->id);
-            csv_field(b, sizeof b, s->wrong);
-            char min[32] = "";
+            csv_field(o.f, l->name);
+            fputc(',', o.f);
+            csv_field(o.f, s->id);
+            fprintf(o.f, ",%s,%d,%s,%d,", s->where[0] ? s->where : "at 1", k + 1,
+                    g->met            ? "yes"
+                    : g->entered >= 0 ? "no"
+                                      : "not reached",
+                    g->hints);
             if (g->met)
-                snprintf(min, sizeof min, "%.2f", g->minutes);
-            snprintf(line, sizeof line, "%s,%s,%s,%d,%s,%d,%s,%s\n", l->name, a,
-                     s->where[0] ? s->where : "at 1", k + 1,
-                     g->met            ? "yes"
-                     : g->entered >= 0 ? "no"
-                                       : "not reached",
-                     g->hints, min, b);
-            outfile_write(&o, line, strlen(line));
+                fprintf(o.f, "%.2f", g->minutes);
+            fputc(',', o.f);
+            csv_field(o.f, s->wrong ? s->wrong : "");
+            fputc('\n', o.f);
             rows++;
         }
     }
@@ -363,6 +406,6 @@ int cmd_lesson_report(int argc, char **argv)
         if (csv && write_csv(&c, csv) < 0)
             rc = 1;
     }
-    free(c.st);
+    class_free(&c);
     return rc;
 }

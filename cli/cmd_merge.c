@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../engine/base/flag.h"
+#include "../engine/base/infile.h"
 #include "../engine/model/report.h"
 #include "cli.h"
 #include "study.h"
@@ -47,44 +48,17 @@ static int grow(struct study *s, int cap)
 /* A result line is at most a few MB (per-step arrays); a longer one is not a result. */
 #define MERGE_LINE_MAX (64L << 20)
 
-/* getline with a bound: the line's length, -1 at end of file or on an error, -2 past max. */
-static long read_line(FILE *f, char **line, size_t *cap, long max)
-{
-    long len = 0;
-    int c;
-    while ((c = getc(f)) != EOF) {
-        if ((size_t)len + 2 > *cap) {
-            size_t grown = *cap ? *cap * 2 : 4096;
-            char *b = realloc(*line, grown);
-            if (!b)
-                return -1;
-            *line = b;
-            *cap = grown;
-        }
-        (*line)[len++] = (char)c;
-        if (c == '\n')
-            break;
-        if (len > max)
-            return -2;
-    }
-    if (len == 0)
-        return -1;
-    (*line)[len] = 0;
-    return len;
-}
-
 static int read_file(struct study *s, const char *path, int *cap, char *err, size_t errlen)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    /* Standard input may be a pipe; a file named must be a regular one (infile.h). */
+    FILE *f = strcmp(path, "-") ? infile_open(path, "results", 0, err, errlen) : stdin;
+    if (!f)
         return -1;
-    }
     char *line = NULL;
     size_t len = 0;
     int lineno = 0, rc = 0;
     long n;
-    while (rc == 0 && (n = read_line(f, &line, &len, MERGE_LINE_MAX)) != -1) {
+    while (rc == 0 && (n = infile_line(f, &line, &len, MERGE_LINE_MAX)) != -1) {
         lineno++;
         if (n == -2) {
             snprintf(err, errlen, "%s:%d: line longer than %ld bytes", path, lineno,

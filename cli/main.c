@@ -110,8 +110,8 @@ static int explorer_flags(int *argc, char **argv, struct tui_opts *t)
 }
 
 /* The commands, for "did you mean" and the shell completion (cli/completion.c). */
-static const char *const commands[] = {"model",     "run",    "sweep",  "advise", "merge",
-                                       "reproduce", "script", "lesson", NULL};
+static const char *const commands[] = {"model",     "run",    "sweep",  "advise",    "merge",
+                                       "reproduce", "script", "lesson", "calibrate", NULL};
 
 static int dispatch(int argc, char **argv)
 {
@@ -171,7 +171,8 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "lesson"))
         return cmd_lesson(argc, argv);
     if (argc >= 2 && argv[1][0] != '-') {
-        const char *near = params_nearest(argv[1], commands, 8);
+        const char *near =
+            params_nearest(argv[1], commands, (int)(sizeof commands / sizeof commands[0]) - 1);
         cli_error("unknown command '%s'%s%s%s; see 'situ --help'", argv[1],
                   near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return EXIT_BAD_INPUT;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../engine/base/flag.h"
+#include "../engine/base/infile.h"
 #include "../engine/model/params.h"
 #include "../engine/model/report.h"
 #include "../engine/run/sim_pool.h"
@@ -73,12 +74,13 @@ static int take_smpi_app(int *argc, char **argv, bool *fidelity_given)
             return -1;
         }
         unsigned char magic[4] = {0};
-        FILE *f = fopen(app, "rb");
+        char err[INFILE_ERR_MAX];
+        FILE *f = infile_open(app, "program", 0, err, sizeof err);
         size_t got = f ? fread(magic, 1, 4, f) : 0;
         if (f)
             fclose(f);
         if (!f) {
-            cli_error("smpi-app: '%s': cannot open: %s", app, strerror(errno));
+            cli_error("smpi-app: %s", err);
             return -1;
         }
         static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};

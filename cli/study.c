@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/base/csv.h"
 #include "../engine/run/cache.h"
 #include "../engine/base/datadir.h"
 #include "../engine/base/flag.h"
@@ -389,7 +390,7 @@ void study_csv_row(FILE *f, const struct params *p, json_t *r)
     for (int id = 0; id < PARAM_COUNT; id++) {
         char v[PARAMS_PATH_MAX];
         params_format(p, id, v, sizeof v);
-        report_csv_field(f, v);
+        csv_field(f, v);
         fputc(',', f);
     }
     for (int k = 0; report_columns[k].name; k++) {

@@ -219,34 +219,6 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
     return 0;
 }
 
-int outfile_append(const char *path, const char *line, char *err, size_t errlen)
-{
-    struct outfile o;
-    if (outfile_open(&o, path, err, errlen) < 0)
-        return -1;
-    /* The old content, then the line: the new file replaces the old whole, or not at all. */
-    FILE *old = fopen(path, "r");
-    if (!old && errno != ENOENT) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        outfile_abort(&o);
-        return -1;
-    }
-    char buf[8192];
-    size_t n;
-    while (old && (n = fread(buf, 1, sizeof buf, old)) > 0)
-        outfile_write(&o, buf, n);
-    if (old && ferror(old)) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
-        fclose(old);
-        outfile_abort(&o);
-        return -1;
-    }
-    if (old)
-        fclose(old);
-    outfile_write(&o, line, strlen(line));
-    return outfile_commit(&o, err, errlen);
-}
-
 void outfile_abort(struct outfile *o)
 {
     if (!o->path[0])

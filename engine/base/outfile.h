@@ -52,10 +52,6 @@ int outfile_write(struct outfile *o, const void *data, size_t len);
  * nothing is left at the destination nor beside it: -1 with "PATH: cannot write: strerror". */
 int outfile_commit(struct outfile *o, char *err, size_t errlen);
 
-/* Appends line to path (created if absent) the same way: a temporary holding the old content
- * and the line replaces the file, so a reader never sees half a line. For small files (a log). */
-int outfile_append(const char *path, const char *line, char *err, size_t errlen);
-
 /* Gives up: the temporary is closed and removed; the destination is untouched. */
 void outfile_abort(struct outfile *o);
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/infile.h"
 #include "embedded/sandbox_lua.h" /* scripts/lua/internal/sandbox.lua, compiled in */
 
 static const char globals_key; /* the registry's: the globals as the sandbox built them */
@@ -186,6 +187,11 @@ static int load_code_file(lua_State *L, const char *name, const char *root)
                           "'%s': the sandbox loads code only from the current directory and the "
                           "script's, and this is %s (--unsafe lifts it)",
                           name, real);
+    char why[INFILE_ERR_MAX];
+    if (infile_check(name, "Lua file", SANDBOX_CODE_FILE_MAX, why, sizeof why) < 0) {
+        lua_pushstring(L, why); /* a FIFO would block the loader's fopen, outside any hook */
+        return LUA_ERRFILE;
+    }
     int status = luaL_loadfilex(L, name, "t");
     const char *msg = status == LUA_ERRSYNTAX ? lua_tostring(L, -1) : NULL;
     if (msg && !strncmp(msg, "attempt to load a binary chunk", 30)) {

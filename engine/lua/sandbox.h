@@ -10,6 +10,10 @@
 
 struct lua_State;
 
+/* The largest Lua file Situ loads (a script, an analytics, a lesson, what they load): none is
+ * near it, and a device or a huge file is refused before Lua reads it (infile.h). */
+#define SANDBOX_CODE_FILE_MAX (16 << 20)
+
 /* Sandboxes the state (the standard libraries open, nothing else run yet): the checked io.open,
  * io.output, load, loadfile, dofile and require searcher (C closures holding the originals), the
  * denials of sandbox.lua, and then a fresh table of globals for user code, so that nothing a

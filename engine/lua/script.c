@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "script_internal.h"
+#include "../base/infile.h"
 #include "../base/watchdog.h"
 #include "sandbox.h"
 
@@ -299,12 +300,10 @@ void script_error_line(const struct script *s, char *out, size_t len)
 
 int script_load(struct script *s, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(s->err, sizeof s->err, "%s: cannot open: %s", path, strerror(errno));
+    /* Lua's loader opens with fopen: a FIFO would block it (for ever, outside any hook), a
+     * directory fails only at its first read, /dev/zero is read to the memory limit. */
+    if (infile_check(path, "Lua file", SANDBOX_CODE_FILE_MAX, s->err, sizeof s->err) < 0)
         return -1;
-    }
-    fclose(f);
     snprintf(s->path, sizeof s->path, "%s", path);
     if (!s->root[0]) /* the first file loaded is the one run: code loads beside it */
         sandbox_root(path, s->root);

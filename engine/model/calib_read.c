@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/infile.h"
 #include "layout.h"
 
 void calib_runs_free(struct calib_runs *r)
@@ -63,7 +64,8 @@ void calib_set_ranks(struct params *p, long ranks)
     p->mapping = MAPPING_INLINE;
 }
 
-/* Whole-string number: 0 and the value, or -1. */
+/* Whole-string number: 0 and the value; -1 if s is no number, -2 if it is one but not finite
+ * ("inf", "nan", "1e400"): a reader that may skip what is no number must still refuse those. */
 static int number(const char *s, double *v)
 {
     char *end;
@@ -71,7 +73,9 @@ static int number(const char *s, double *v)
     *v = strtod(s, &end);
     while (end != s && isspace((unsigned char)*end))
         end++;
-    return end != s && !*end && errno == 0 && isfinite(*v) ? 0 : -1;
+    if (end == s || *end)
+        return -1;
+    return errno == 0 && isfinite(*v) ? 0 : -2;
 }
 
 /* ---- LAMMPS logs ---------------------------------------------------------------------------- */
@@ -168,7 +172,7 @@ static int lmp_command(struct lmp_state *s, char *line, char *why, size_t whylen
         if (!of_rdf)
             return 0;
         if (number(w[4], &every) < 0 || number(w[5], &repeat) < 0 || number(w[6], &freq) < 0 ||
-            every < 1 || repeat < 1 || freq < 1 || fmod(freq, repeat) != 0) {
+            every < 1 || repeat < 1 || freq < 1 || freq > 1e15 || fmod(freq, repeat) != 0) {
             snprintf(why, whylen,
                      "fix %s ave/time: expected Nevery Nrepeat Nfreq with Nrepeat dividing Nfreq",
                      w[1]);
@@ -203,7 +207,9 @@ static bool lmp_is_command(const char *line)
     return false;
 }
 
-/* "Pair    | 0.53155    | 0.53155    | 0.53155    |   0.0 | 80.58": the name and the average. */
+/* "Pair    | 0.53155    | 0.53155    | 0.53155    |   0.0 | 80.58": the name and the average;
+ * -1 for a line that is not a phase (the breakdown's heading), -2 for an average that is a
+ * number but not a finite one. */
 static int lmp_phase(const char *line, char *name, size_t len, double *avg)
 {
     const char *bar = strchr(line, '|');
@@ -220,7 +226,49 @@ static int lmp_phase(const char *line, char *name, size_t len, double *avg)
         return -1;
     char cell[64];
     snprintf(cell, sizeof cell, "%.*s", (int)strcspn(second + 1, "|"), second + 1);
-    return number(cell, avg);
+    int rc = number(cell, avg);
+    return rc == 0 && *avg < 0 ? -2 : rc;
+}
+
+/* "Loop time of T on P procs for S steps with N atoms", each number checked: T seconds > 0
+ * and finite, P ranks, S steps and N atoms whole numbers in range. 0, or -1 with why. */
+static int lmp_loop(const char *line, double *t, long *procs, long *steps, double *atoms, char *why,
+                    size_t whylen)
+{
+    char tt[64], pp[64], ss[64], aa[64];
+    double p, s;
+    if (sscanf(line, "Loop time of %63s on %63s procs for %63s steps with %63s atoms", tt, pp, ss,
+               aa) != 4) {
+        snprintf(why, whylen, "a 'Loop time of' line LAMMPS did not write");
+        return -1;
+    }
+    const struct {
+        const char *text, *what, *want;
+        double *v, lo, hi;
+        bool whole;
+    } f[] = {
+        {tt, "the loop time", "a number of seconds in (0, 1e12]", t, 0, 1e12, false},
+        {pp, "procs", "a whole number in [1, 1048576]", &p, 1, 1 << 20, true},
+        {ss, "steps", "a whole number in [0, 1e15]", &s, 0, 1e15, true},
+        {aa, "atoms", "a whole number in [1, 1e18]", atoms, 1, 1e18, true},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        int rc = number(f[i].text, f[i].v);
+        double v = *f[i].v;
+        if (rc < 0 || !(v >= f[i].lo && v <= f[i].hi) || (f[i].whole && v != floor(v)) ||
+            (f[i].v == t && v == 0)) {
+            snprintf(why, whylen, "'Loop time of' line: %s '%.40s' is %s; expected %s", f[i].what,
+                     f[i].text,
+                     rc == -1   ? "not a number"
+                     : rc == -2 ? "not a finite number"
+                                : "out of range",
+                     f[i].want);
+            return -1;
+        }
+    }
+    *procs = (long)p;
+    *steps = (long)s;
+    return 0;
 }
 
 static int lmp_run(struct calib_run *run, const struct lmp_state *s, double t, long procs,
@@ -266,27 +314,26 @@ static int lmp_run(struct calib_run *run, const struct lmp_state *s, double t, l
 int calib_read_lammps(const char *path, const struct params *base, struct calib_runs *runs,
                       char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = infile_open(path, "LAMMPS log", 0, err, errlen);
+    if (!f)
         return -1;
-    }
     struct lmp_state s = {.every = 1};
     char *line = NULL, why[256] = "";
     size_t cap = 0;
     int lineno = 0, found = 0, rc = 0;
+    long len;
     struct calib_run *run = NULL; /* the last run, while its timing breakdown follows */
-    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+    while (rc == 0 && (len = infile_line(f, &line, &cap, INFILE_LINE_MAX)) != -1) {
         lineno++;
         double t, atoms;
         long procs, steps;
-        if (lmp_is_command(line)) {
+        if (len == -2) {
+            snprintf(why, sizeof why, "line longer than %ld bytes", INFILE_LINE_MAX);
+            rc = -1;
+        } else if (lmp_is_command(line)) {
             rc = lmp_command(&s, line, why, sizeof why);
         } else if (!strncmp(line, "Loop time of", 12)) {
-            if (sscanf(line, "Loop time of %lf on %ld procs for %ld steps with %lf atoms", &t,
-                       &procs, &steps, &atoms) != 4 ||
-                !(t >= 0) || procs < 1 || steps < 0 || !(atoms >= 1)) {
-                snprintf(why, sizeof why, "a 'Loop time of' line LAMMPS did not write");
+            if (lmp_loop(line, &t, &procs, &steps, &atoms, why, sizeof why) < 0) {
                 rc = -1;
             } else if (steps > 0) { /* a `run 0` is set-up only */
                 found++;
@@ -298,14 +345,27 @@ int calib_read_lammps(const char *path, const struct params *base, struct calib_
         } else if (run && strchr(line, '|') && run->nphases < CALIB_MAX_PHASES) {
             char name[16];
             double avg;
-            if (lmp_phase(line, name, sizeof name, &avg) == 0) {
+            int ph = lmp_phase(line, name, sizeof name, &avg);
+            if (ph == 0) {
                 snprintf(run->phase_name[run->nphases], sizeof run->phase_name[0], "%s", name);
                 run->phase[run->nphases++] = avg;
+            } else if (ph == -2) {
+                snprintf(why, sizeof why, "phase '%s': its average is not a finite time >= 0",
+                         name);
+                rc = -1;
             }
         } else if (run && strstr(line, "% CPU use with")) {
-            double use;
-            if (sscanf(line, "%lf%% CPU use with", &use) == 1 && use > 0)
-                run->cpu_use = use / 100;
+            char use[64];
+            double v;
+            int got = sscanf(line, "%63[^%]", use) == 1 ? number(use, &v) : -1;
+            if (got != -1) { /* a number, even one that is not finite */
+                if (got < 0 || !(v > 0)) {
+                    snprintf(why, sizeof why, "CPU use '%.40s%%' is not a percentage > 0", use);
+                    rc = -1;
+                } else {
+                    run->cpu_use = v / 100;
+                }
+            }
         } else if (run && !strncmp(line, "Nlocal:", 7)) {
             run = NULL; /* the breakdown is over */
         }
@@ -430,9 +490,10 @@ static int csv_row(struct calib_run *run, char **cell, char **head, const int *c
             continue;
         if (number(cell[i], &v) < 0 ||
             (col[i] == COL_RANKS && (v < 1 || v != floor(v) || v > 1 << 20)) ||
-            (col[i] != COL_RANKS && !(v >= 0))) {
+            (col[i] != COL_RANKS && !(v >= 0 && v <= 1e12))) {
             snprintf(why, whylen, "%.40s: '%.40s' is not %s", head[i], cell[i],
-                     col[i] == COL_RANKS ? "a positive integer" : "a number of seconds (>= 0)");
+                     col[i] == COL_RANKS ? "a positive integer"
+                                         : "a number of seconds (in [0, 1e12])");
             return -1;
         }
         if (col[i] == COL_RANKS) {
@@ -454,17 +515,21 @@ static int csv_row(struct calib_run *run, char **cell, char **head, const int *c
 int calib_read_csv(const char *path, const struct params *base, struct calib_runs *runs, char *err,
                    size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = infile_open(path, "CSV of runs", 0, err, errlen);
+    if (!f)
         return -1;
-    }
     char *line = NULL, *header = NULL, why[PARAMS_ERR_MAX + 64] = "";
     char *head[CSV_MAX_COLS], *cell[CSV_MAX_COLS];
     int col[CSV_MAX_COLS], ncols = 0, lineno = 0, rows = 0, rc = 0;
     size_t cap = 0;
-    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+    long len;
+    while (rc == 0 && (len = infile_line(f, &line, &cap, INFILE_LINE_MAX)) != -1) {
         lineno++;
+        if (len == -2) {
+            snprintf(why, sizeof why, "line longer than %ld bytes", INFILE_LINE_MAX);
+            rc = -1;
+            break;
+        }
         if (blank_or_comment(line))
             continue;
         if (!header) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../base/infile.h"
+
 void layout_decompose(long n, int *px, int *py, int *pz)
 {
     /* Minimise the surface of a unit cube cut into px*py*pz boxes, as MD codes do. */
@@ -98,20 +100,9 @@ static char *trim(char *s)
 int layout_read_hostfile(const char *path, const struct platform *pf, long cores_per_node,
                          int *slots, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(path, &st) < 0) {
-        snprintf(err, errlen, "%s: cannot read hostfile: %s", path, strerror(errno));
+    FILE *f = infile_open(path, "hostfile", 0, err, errlen);
+    if (!f)
         return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: hostfile is not a regular file", path);
-        return -1;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read hostfile: %s", path, strerror(errno));
-        return -1;
-    }
     int rc = -1, lineno = 0;
     char line[1024];
     memset(slots, 0, sizeof(int) * pf->hosts);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/infile.h"
+
 /* route_cap is a power of two (grow_routes doubles it from 1024): a mask, not a division, in
  * the model's most frequent lookup. The slot is taken from the product's high bits, which both
  * hosts reach (from bits 17 up, a's shifted by 32 reached none below 32: every route to one host
@@ -480,30 +482,9 @@ int platform_text_read(struct platform_text *t, int fd)
 int platform_read_text(const char *path, struct platform_text *t, char *err, size_t errlen)
 {
     *t = (struct platform_text){0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    if (infile_read(path, "platform", PLATFORM_MAX_BYTES, &t->buf, &t->len, err, errlen) < 0)
         return -1;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size > PLATFORM_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %s", path,
-                 !S_ISREG(st.st_mode) ? "platform is not a regular file"
-                                      : "platform file larger than 64 MiB");
-        close(fd);
-        return -1;
-    }
-    int r;
-    while ((r = platform_text_read(t, fd)) > 0)
-        ;
-    close(fd);
-    if (r < 0) {
-        snprintf(err, errlen, "%s: cannot read platform: %s", path, strerror(errno));
-        free(t->buf);
-        return -1;
-    }
+    t->cap = t->len + 1;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/infile.h"
 #include "platform.h"
 #include "platform_xml.h"
 
@@ -95,21 +96,11 @@ static int check_one(const struct platform_file *f, void *ud)
         char *err;
         size_t len;
     } *c = ud;
-    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-    struct stat st;
-    const char *why = NULL;
-    if (fd < 0)
-        why = strerror(errno);
-    else if (fstat(fd, &st) < 0)
-        why = strerror(errno);
-    else if (!S_ISREG(st.st_mode))
-        why = "not a regular file";
-    if (fd >= 0)
-        close(fd);
-    if (!why)
+    char why[INFILE_ERR_MAX];
+    if (infile_check(f->path, f->attr, 0, why, sizeof why) == 0)
         return 0;
-    snprintf(c->err, c->len, "%s: %s's %s '%s' cannot be read (%s: %s)", c->platform, f->owner,
-             f->attr, f->name, f->path, why);
+    snprintf(c->err, c->len, "%s: %s's %s '%s' cannot be read (%s)", c->platform, f->owner, f->attr,
+             f->name, why);
     return -1;
 }
 

@@ -21,6 +21,7 @@
 #include "../base/cache_dir.h"
 #include "../base/child.h"
 #include "../base/datadir.h"
+#include "../base/infile.h"
 #include "digest.h" /* the digest's limits and format */
 #include "layout.h"
 #include "model.h"
@@ -126,16 +127,16 @@ static int key_named(const struct platform_file *f, void *ud)
 {
     uint64_t *key = ud;
     char buf[16384];
-    ssize_t n = 0;
     *key = cache_fnv1a(*key, f->path, strlen(f->path) + 1);
-    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-    while (fd >= 0 && ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
-        if (n > 0)
-            *key = cache_fnv1a(*key, buf, (size_t)n);
-    if (fd < 0 || n < 0)
+    char err[INFILE_ERR_MAX]; /* said by the up-front check (platform_files_check) */
+    FILE *in = infile_open(f->path, f->attr, 0, err, sizeof err);
+    size_t n = 0;
+    while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        *key = cache_fnv1a(*key, buf, n);
+    if (!in || ferror(in))
         *key = cache_fnv1a(*key, "missing", 7);
-    if (fd >= 0)
-        close(fd);
+    if (in)
+        fclose(in);
     return 0;
 }
 

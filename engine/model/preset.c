@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../base/datadir.h"
+#include "../base/infile.h"
 #include "../base/outfile.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -195,11 +196,9 @@ int preset_read(const char *name, struct params *p, preset_axis_cb on_axis, void
     char path[PARAMS_PATH_MAX];
     if (preset_path(name, path, sizeof path, err, errlen) < 0)
         return -1;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "preset: cannot open %s: %s", path, strerror(errno));
+    FILE *f = infile_open(path, "preset", 0, err, errlen);
+    if (!f)
         return -1;
-    }
     struct params next = *p;
     char line[PRESET_QUOTED_MAX + 256], perr[PARAMS_ERR_MAX], value[PRESET_QUOTED_MAX];
     int lineno = 0, rc = 0, given_at[PARAM_MAX] = {0};
@@ -327,7 +326,9 @@ void preset_description(const char *name, char *out, size_t len)
 {
     char path[PARAMS_PATH_MAX], err[PARAMS_ERR_MAX + 256], line[512];
     out[0] = 0;
-    FILE *f = preset_path(name, path, sizeof path, err, sizeof err) == 0 ? fopen(path, "r") : NULL;
+    FILE *f = preset_path(name, path, sizeof path, err, sizeof err) == 0
+                  ? infile_open(path, "preset", 0, err, sizeof err)
+                  : NULL;
     if (!f)
         return;
     /* The comment lines the file starts with, joined: what the preset is for. */

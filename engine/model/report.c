@@ -3,6 +3,7 @@
 #include "model_reduce.h"
 #include "result.h"
 #include "sim_measure.h"
+#include "../base/csv.h"
 #include "../base/units.h"
 
 #include <math.h>
@@ -173,21 +174,6 @@ int report_print_json(FILE *out, json_t *v)
     return rc;
 }
 
-void report_csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
-}
-
 /* clang-format off */
 const struct report_column report_columns[] = {
     {"particles", "particles", REPORT_NUMBER, REPORT_ALWAYS},
@@ -234,7 +220,7 @@ json_t *report_column_get(json_t *r, const struct report_column *c)
 void report_csv_value(FILE *f, json_t *v)
 {
     if (json_is_string(v))
-        report_csv_field(f, json_string_value(v));
+        csv_field(f, json_string_value(v));
     else if (json_is_integer(v))
         fprintf(f, "%lld", (long long)json_integer_value(v));
     else if (json_is_number(v))

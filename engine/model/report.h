@@ -23,9 +23,6 @@ json_t *report_result_json(const struct params *p, const struct model_result *m)
 void report_result_table(FILE *out, const char *title, const struct params *p,
                          const struct model_result *m);
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
-void report_csv_field(FILE *out, const char *text);
-
 /* The result columns of a study's CSV (`situ sweep`, `situ merge`, situ.csv), after the
  * parameters' and in this order: the one home of their names, of where each value is in a
  * result's JSON (report_result_json, report_sim_json) and of which results have it. New columns
@@ -48,8 +45,8 @@ extern const struct report_column report_columns[]; /* ends with a NULL name */
 /* Column c's value in result r; NULL where r has none. */
 json_t *report_column_get(json_t *r, const struct report_column *c);
 
-/* A column's value as a CSV field: text quoted as report_csv_field, an integer as is, a real to
- * 12 significant digits, a boolean true or false, nothing for NULL. */
+/* A column's value as a CSV field: text quoted as csv_field (engine/base/csv.h), an integer as is,
+ * a real to 12 significant digits, a boolean true or false, nothing for NULL. */
 void report_csv_value(FILE *out, json_t *v);
 
 /* Prints a JSON value on one line followed by a newline; -1 if it cannot be rendered (a value

@@ -1,5 +1,6 @@
 #include "cache.h"
 
+#include "../base/infile.h"
 #include "../lua/analytics.h"
 #include "../lua/simulation.h"
 #include "../model/platform.h"
@@ -36,22 +37,23 @@ static void input_path(int id, const char *value, char *path, size_t len)
 /* Its content and its identity, through one descriptor: what was read is what was stamped. */
 static void input_read(const char *path, struct cache_input *in)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* What is no regular file (a FIFO would block here) is "missing": its reader refuses it. */
+    char err[INFILE_ERR_MAX];
+    FILE *f = infile_open(path, "input", 0, err, sizeof err);
     struct stat st;
     in->stamp = 0;
     in->hash = CACHE_FNV_SEED;
-    if (fd >= 0 && fstat(fd, &st) == 0) {
+    if (f && fstat(fileno(f), &st) == 0) {
         in->stamp = cache_stat_stamp(&st);
     }
     char buf[16384];
-    ssize_t n = 0;
-    while (fd >= 0 && ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
-        if (n > 0)
-            in->hash = cache_fnv1a(in->hash, buf, (size_t)n);
-    if (fd < 0 || n < 0)
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        in->hash = cache_fnv1a(in->hash, buf, n);
+    if (!f || ferror(f))
         in->hash = cache_fnv1a(CACHE_FNV_SEED, "missing", 7);
-    if (fd >= 0)
-        close(fd);
+    if (f)
+        fclose(f);
 }
 
 /* Calls fn for each input file of p: the one loop over the parameter table, then the files the

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/csv.h"
 #include "../base/outfile.h"
 #include "../model/report.h"
 #include "../lua/script_convert.h"
@@ -281,7 +282,7 @@ int script_csv(lua_State *L)
     if (!f)
         return luaL_error(L, "situ.csv: out of memory");
     for (int c = 0; c < nc; c++) {
-        report_csv_field(f, cols[c]);
+        csv_field(f, cols[c]);
         fputc(c + 1 < nc ? ',' : '\n', f);
     }
     for (int i = 1; i <= n; i++) {
@@ -290,7 +291,7 @@ int script_csv(lua_State *L)
             char v[1024];
             lookup(L, lua_gettop(L), paths[c]);
             cell(L, v, sizeof v, true);
-            report_csv_field(f, v);
+            csv_field(f, v);
             fputc(c + 1 < nc ? ',' : '\n', f);
         }
         lua_pop(L, 1);

@@ -89,13 +89,15 @@ def generate(gen):
     write("huge-line.jsonl", '{"makespan": ' + "1" * (4 << 20) + "}\n")
     write("huge-string.jsonl", '{"config": "' + "x" * (4 << 20) + '"}\n')
     write("many-lines.hostfile", "dahu-1 slots=1\n" * 100000)
+    write("huge-line.log", "x" * (2 << 20))
+    write("huge-line.csv", "region,ranks,iterations,total\n" + "1" * (2 << 20) + "\n")
     # Unreadable copies of good inputs: the only problem is the permission.
     for name, src in (("unreadable.xml", GOOD_XML), ("unreadable.hostfile", GOOD_HOSTS),
                       ("unreadable.conf", GOOD_CONF), ("unreadable.jsonl", GOOD_JSONL)):
         with open(src, "rb") as f:
             write(name, f.read(), 0)
     # Directories, links and special files where a file is expected.
-    for name in ("dir", "dir.xml", "dir.conf", "dir.jsonl", "dir.csv", "dir.lua"):
+    for name in ("dir", "dir.xml", "dir.conf", "dir.jsonl", "dir.csv", "dir.lua", "dir.log"):
         os.mkdir(os.path.join(gen, name))
         made[name] = os.path.join(gen, name)
     made["dir/"] = made["dir"] + "/"
@@ -108,8 +110,9 @@ def generate(gen):
     made["dangling.xml"] = os.path.join(gen, "dangling.xml")
     os.mkfifo(os.path.join(gen, "fifo.xml"))
     made["fifo.xml"] = os.path.join(gen, "fifo.xml")
-    os.mkfifo(os.path.join(gen, "fifo.hostfile"))
-    made["fifo.hostfile"] = os.path.join(gen, "fifo.hostfile")
+    for name in ("fifo.hostfile", "fifo.log", "fifo.csv", "fifo.conf", "fifo.lua", "fifo.jsonl"):
+        os.mkfifo(os.path.join(gen, name))
+        made[name] = os.path.join(gen, name)
     # A file where a directory is expected in the path.
     write("file", "not a directory\n")
     made["notdir.xml"] = os.path.join(gen, "file", "x.xml")
@@ -151,7 +154,7 @@ def generate(gen):
 
 def expand(text, gen, tmp):
     def repl(m):
-        kind, name = m.group(1), m.group(2)
+        kind, name = m.group(1) or m.group(3), m.group(2) or m.group(4)
         if kind == "f":
             return os.path.join(FILES, name)
         if kind == "t":
@@ -159,7 +162,8 @@ def expand(text, gen, tmp):
         if name not in gen:
             raise KeyError(f"unknown generated input @g/{name}")
         return gen[name]
-    return re.sub(r"@([fgt])/([^\s'\"]+)", repl, text)
+    # A generated name holds no ':' (a needle's "@g/dir: cannot read" names @g/dir).
+    return re.sub(r"@([ft])/([^\s'\"]+)|@(g)/([^\s'\":]+)", repl, text)
 
 
 def argument(word, gen, tmp):

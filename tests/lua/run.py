@@ -731,7 +731,7 @@ def unsafe():
 def script_usage():
     lua_error(situ("script"), "script: expected a FILE.lua", "", 2, False)
     lua_error(situ("script", "--bogus", "x.lua"), "script: unknown option", "", 2, False)
-    lua_error(situ("script", "missing.lua"), "missing.lua: cannot open", "", 2, False)
+    lua_error(situ("script", "missing.lua"), "missing.lua: cannot read Lua file: No such file", "", 2, False)
     lua_error(situ("script", "--max-memory", "lots", "t.lua"), "max-memory:", "", 2, False)
     # --NAME=VALUE too, as every command reads flags (engine/base/flag.c)
     lua_error(situ("script", "--max-memory=lots", "t.lua"), "max-memory:", "", 2, False)

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../engine/base/infile.h"
 #include "../../engine/base/outfile.h"
 #include "../state/app.h"
 
@@ -132,16 +133,18 @@ int app_lesson_log_place(const struct app_state *s, int *place, unsigned long lo
                          double *seconds_out)
 {
     const struct app_lesson *ls = &s->lesson;
-    FILE *f = s->lesson_log[0] ? fopen(s->lesson_log, "r") : NULL;
+    char err[INFILE_ERR_MAX];
+    FILE *f =
+        s->lesson_log[0] ? infile_open(s->lesson_log, "lesson log", 0, err, sizeof err) : NULL;
     if (!f)
-        return 0; /* a first start: nothing to resume */
+        return 0; /* a first start: nothing to resume (cli_check_log refused what is no file) */
     char *line = NULL;
     size_t cap = 0;
     int step = -1;
     unsigned long long met = 0;
     double seconds = 0;
     /* This lesson's lines of this student (a log without --student: the lines without one). */
-    while (getline(&line, &cap, f) > 0) {
+    while (infile_line(f, &line, &cap, INFILE_LINE_MAX) > 0) { /* -2: what came before it */
         json_t *o = json_loads(line, 0, NULL);
         const char *lesson = json_string_value(json_object_get(o, "lesson"));
         const char *student = json_string_value(json_object_get(o, "student"));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../engine/lua/analytics.h"
+#include "../../engine/lua/script.h"
 #include "../../engine/model/layout.h"
 #include "../../engine/scenario/lesson.h"
 #include "../../engine/scenario/lesson_wire.h"
@@ -124,8 +125,8 @@ int evaluator_child_main(int argc, char **argv)
     int replies = dup(STDOUT_FILENO);
     if (replies < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
         return 1;
-    analytics_set_time_limit(limit);
-    analytics_set_output(NULL); /* print() has no terminal here */
+    script_set_time_limit(limit); /* every interpreter of this child: analytics and profile */
+    analytics_set_output(NULL);   /* print() has no terminal here */
 
     struct evaluator_request *q = malloc(sizeof *q);
     struct evaluator_reply *r = malloc(sizeof *r);
