@@ -808,6 +808,38 @@ assert rows[("carol", "1")]["met"] == "no" and rows[("carol", "1")]["hints"] == 
 assert rows[("carol", "2")]["met"] == "no"
 PY
 finish "class: the report's rows and its CSV"
+# Hostile ids and names: the CSV quotes each field that needs it (RFC 4180: every row has the
+# header's columns), ids are kept whole (two differing past byte 127 stay two students), and the
+# text report shows an escape sequence escaped, never to the instructor's terminal.
+python3 - "$logs" "$tmp/hostile" <<'PY' || miss "could not write the hostile logs"
+import json, os, sys
+src, out = sys.argv[1:]
+os.makedirs(out, exist_ok=True)
+long = "x" * 130
+ids = {"alice": 'al,"ice"\r\nA', "bob": long + "-bob", "carol": long + "-carol\x1b[2J"}
+for who, new in ids.items():
+    with open(os.path.join(src, who + ".log")) as f, open(os.path.join(out, who + ".log"), "w") as g:
+        for line in f:
+            o = json.loads(line)
+            if "student" in o:
+                o["student"] = new
+            if "lesson" in o:
+                o["lesson"] = o["lesson"] + ", a comma"
+            g.write(json.dumps(o) + "\n")
+PY
+"$situ" lesson report "$tmp/hostile"/*.log --csv "$tmp/hostile.csv" >"$tmp/hostile.txt" 2>"$tmp/report.err" ||
+    miss "the hostile report failed: $(cat "$tmp/report.err")"
+python3 - "$tmp/hostile.csv" <<'PY' || miss "the CSV of hostile names is not one field per column"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows and all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+head = rows[0]
+ids = {r[head.index("student")] for r in rows[1:]}
+assert ids == {'al,"ice"\r\nA', "x" * 130 + "-bob", "x" * 130 + "-carol\x1b[2J"}, ids
+PY
+grep -q "$(printf '\033')" "$tmp/hostile.txt" && miss "an escape sequence reached the text report"
+grep -q 'x-carol\\e\[2J\|-carol\\x1b\[2J\|-carol\\033\[2J' "$tmp/hostile.txt" || miss "carol's id is not shown escaped"
+finish "class: hostile ids and names are quoted in the CSV, kept whole, shown escaped"
 # A bad log: exit 2, naming its file and line.
 cp "$logs/bob.log" "$tmp/broken.log"
 echo '{"event": "step", "lesson": "x"' >>"$tmp/broken.log"
