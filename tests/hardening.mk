@@ -121,17 +121,19 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS = params hostfile preset result sweep platform
 
 # What each target links: only the objects it needs.
-PLATFORM_OBJ      = engine/model/platform engine/model/platform_files engine/model/platform_xml
+PLATFORM_OBJ      = engine/model/platform engine/model/platform_files engine/model/platform_xml engine/base/infile
 FUZZ_OBJ_params   = engine/model/params engine/base/flag
 FUZZ_OBJ_hostfile = engine/model/layout $(PLATFORM_OBJ) engine/model/params engine/base/flag
 FUZZ_OBJ_platform = $(PLATFORM_OBJ)
-FUZZ_OBJ_preset   = engine/model/preset engine/base/datadir engine/model/params engine/base/flag engine/base/outfile
+FUZZ_OBJ_preset   = engine/model/preset engine/base/datadir engine/model/params engine/base/flag engine/base/outfile \
+                    engine/base/infile
 FUZZ_OBJ_result   = engine/model/result engine/model/params engine/base/flag
 # The model's files (model.c and its model_*.c): the sweep and the threads' test link them all.
 MODEL_OBJ         = $(basename $(wildcard engine/model/model*.c))
 FUZZ_OBJ_sweep    = cli/study engine/model/advise_models engine/model/grid engine/base/flag engine/model/params $(MODEL_OBJ) engine/model/layout \
                     $(PLATFORM_OBJ) engine/base/datadir engine/run/cache engine/base/cache_dir engine/model/report engine/base/units engine/model/profile engine/lua/evaluate \
                     engine/base/outfile engine/model/preset cli/options tests/fuzz/stubs engine/model/simprofile \
+                    engine/base/csv engine/base/escape \
                     $(basename $(wildcard engine/lua/analytics.c engine/lua/simulation.c engine/lua/script.c engine/lua/sandbox.c engine/lua/script_async.c \
                                           engine/lua/script_convert.c engine/base/watchdog.c))
 FUZZ_LIBS = $(shell pkg-config --libs jansson libxml-2.0 lua5.4) -lm -lpthread
@@ -171,6 +173,7 @@ TSAN_DIR = build-tsan
 TSAN_CFLAGS = $(SITU_CFLAGS) $(filter-out -O%,$(CFLAGS)) -fsanitize=thread -O1 -g
 # What the explorer runs off its main thread, and only that: no Lua, no SimGrid, no curses.
 TSAN_SRC = $(addsuffix .c,$(MODEL_OBJ)) engine/model/strategy.c engine/model/profile.c engine/model/simprofile.c engine/model/layout.c engine/model/params.c engine/model/platform.c \
+           engine/base/infile.c \
            engine/base/datadir.c engine/model/crossover.c engine/base/flag.c tui/xover/xover.c tui/scaling/scaling.c \
            tests/hardening/tsan_model.c
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(TSAN_SRC))
