@@ -324,6 +324,9 @@ int child_wait(struct child *c, struct child_wait *w)
         if (fds[0].revents) {
             int r = take_out(w, c->out, &cap);
             w->overflow = r < 0;
+            if (w->overflow) /* killed before its pipe closes: a shell around it would otherwise
+                              * see its command die of SIGPIPE and exit 141, not be killed */
+                child_kill(c);
             if (r <= 0) {
                 close(c->out);
                 c->out = -1;
